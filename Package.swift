@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SQLiteStore",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .library(name: "Store", targets: ["Store"]),
+        .library(name: "FetchedResults", targets: ["FetchedResults"]),
+        .library(name: "ViewModels", targets: ["ViewModels"]),
+        .executable(name: "store", targets: ["StoreCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "Store", dependencies: ["CSQLite"]),
+        .target(name: "FetchedResults", dependencies: ["Store"]),
+        .target(name: "ViewModels", dependencies: ["Store", "FetchedResults"]),
+        .executableTarget(
+            name: "StoreCLI",
+            dependencies: [
+                "Store", "FetchedResults", "ViewModels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "Store"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "FetchedResults", "Store"]),
+        .testTarget(name: "StoreCLITests", dependencies: ["Store"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

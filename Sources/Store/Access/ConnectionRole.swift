@@ -1,0 +1,45 @@
+import Dispatch
+
+/// Which connection of a store a dispatch queue serves; lets the store recognise
+/// reentrant calls (a read inside a write, a nested write) instead of deadlocking.
+enum ConnectionRole: Equatable {
+    case writer
+    case reader(index: Int)
+}
+
+/// A serial dispatch queue that owns one connection: the connection is touched only on it.
+final class SerializedConnection: @unchecked Sendable {
+    private let database: Database
+    let queue: DispatchQueue
+    let role: ConnectionRole
+
+    init(database: Database, role: ConnectionRole, roleKey: DispatchSpecificKey<ConnectionRole>) {
+        self.database = database
+        self.role = role
+        self.queue = DispatchQueue(label: "SQLiteStore.\(role)")
+        queue.setSpecific(key: roleKey, value: role)
+    }
+
+    /// Runs `body` on the queue and waits for it.
+    func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
+        try queue.sync { try body(database) }
+    }
+
+    /// Runs `body` with the connection when the caller is already on this queue.
+    func onQueue<T>(_ body: (Database) throws -> T) rethrows -> T {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return try body(database)
+    }
+
+    /// Runs `body` on the queue and suspends until it finishes.
+    func async<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try body(self.database) })
+            }
+        }
+    }
+
+    /// Interrupts whatever statement runs on the connection; safe from any thread.
+    func interrupt() { database.interrupt() }
+}

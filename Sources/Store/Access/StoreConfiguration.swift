@@ -1,0 +1,41 @@
+/// How a `Store` opens and sets up its connections.
+public struct StoreConfiguration: Sendable {
+    /// SQLite's journal modes (<https://www.sqlite.org/pragma.html#pragma_journal_mode>).
+    public enum JournalMode: String, Sendable {
+        /// Write-ahead logging: readers run concurrently with the writer. The default.
+        case wal = "WAL"
+        /// Rollback journal deleted at each commit.
+        case delete = "DELETE"
+        /// Rollback journal truncated at each commit.
+        case truncate = "TRUNCATE"
+        /// Rollback journal kept and zeroed at each commit.
+        case persist = "PERSIST"
+    }
+
+    /// SQLite's `synchronous` settings (<https://www.sqlite.org/pragma.html#pragma_synchronous>).
+    public enum Synchronous: String, Sendable {
+        /// No syncs: fastest, may corrupt on power loss.
+        case off = "OFF"
+        /// Syncs at checkpoints in WAL mode: durable across crashes of the app, not always of the OS. The default.
+        case normal = "NORMAL"
+        /// Syncs at every commit.
+        case full = "FULL"
+    }
+
+    /// The journal mode; `.wal` by default. In-memory stores ignore it.
+    public var journalMode: JournalMode = .wal
+    /// The `synchronous` setting; `.normal` by default.
+    public var synchronous: Synchronous = .normal
+    /// Whether foreign key constraints are enforced; `true` by default.
+    public var foreignKeys = true
+    /// How long a connection waits for a lock held by another process before failing with `SQLITE_BUSY`; 5 s by default.
+    public var busyTimeout: Duration = .seconds(5)
+    /// How many read-only connections serve concurrent reads; 4 by default. With 0 (and in memory) reads run on the writer.
+    public var readerCount = 4
+    /// Called on every new connection, writer and readers, after the store's own pragmas:
+    /// set your own pragmas, register functions or collations here.
+    public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+
+    /// The default configuration.
+    public init() {}
+}

@@ -1,0 +1,36 @@
+/// The write transaction around a `Store.write` closure.
+enum WriteTransaction {
+    static func run<T>(on db: Database, cancellation: JobCancellation?, _ body: (Database) throws -> T) throws -> T {
+        try db.begin(.immediate)
+        do {
+            let value = try body(db)
+            try cancellation?.check()
+            guard db.isInsideTransaction else {
+                throw StoreError.misuse("the write closure ended its transaction itself (COMMIT or ROLLBACK)")
+            }
+            try db.commit()
+            return value
+        } catch {
+            db.rollback()
+            throw cancellation?.translate(error) ?? error
+        }
+    }
+}
+
+/// The read transaction that gives a `Store.read` closure one snapshot.
+enum ReadTransaction {
+    static func run<T>(on db: Database, cancellation: JobCancellation?, _ body: (Database) throws -> T) throws -> T {
+        // Nested in a write or another read: join it.
+        if db.isInsideTransaction { return try body(db) }
+        try db.begin(.deferred)
+        do {
+            let value = try body(db)
+            try cancellation?.check()
+            db.rollback()  // ends the snapshot; a read has nothing to commit
+            return value
+        } catch {
+            db.rollback()
+            throw cancellation?.translate(error) ?? error
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import CSQLite
+import Foundation
+
+/// SQLite's `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns.
+let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared SQL statement on one connection.
+///
+/// Statements are made by a `Database` and live only inside the closure that received
+/// that database; they are not `Sendable`.
+public final class Statement {
+    /// The SQL text, as prepared.
+    public let sql: String
+    let handle: OpaquePointer
+    unowned let database: Database
+
+    /// The number of result columns.
+    public let columnCount: Int
+    /// The names of the result columns, in order.
+    public private(set) lazy var columnNames: [String] = (0..<columnCount).map { index in
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+    /// Result column indexes by name, built once per statement for row decoding.
+    private lazy var columnIndexes: [String: Int] = {
+        var indexes: [String: Int] = [:]
+        for (index, name) in columnNames.enumerated() where indexes[name] == nil {
+            indexes[name] = index
+        }
+        return indexes
+    }()
+
+    /// The index of the first result column named `name`, or `nil`.
+    func columnIndex(named name: String) -> Int? { columnIndexes[name] }
+
+    /// Whether executing the statement cannot change the database.
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    init(database: Database, sql: String, handle: OpaquePointer) {
+        self.database = database
+        self.sql = sql
+        self.handle = handle
+        self.columnCount = Int(sqlite3_column_count(handle))
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// The number of `?` parameters.
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// Resets the statement and binds `arguments` to its parameters, in order.
+    ///
+    /// Throws `SQLITE_RANGE` when the count does not match, and `SQLITE_MISMATCH` for NaN,
+    /// which SQLite would silently store as NULL.
+    public func bind(_ arguments: [any DatabaseValueConvertible]) throws {
+        guard arguments.count == parameterCount else {
+            throw StoreError(code: .range, message: "statement expects \(parameterCount) arguments, got \(arguments.count)", sql: sql)
+        }
+        reset()
+        for (offset, argument) in arguments.enumerated() {
+            try bind(argument.databaseValue, at: offset + 1)
+        }
+    }
+
+    /// Binds one value to the parameter at `index` (1-based, as in SQLite).
+    public func bind(_ value: DatabaseValue, at index: Int) throws {
+        let position = Int32(index)
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, position)
+        case .integer(let number): code = sqlite3_bind_int64(handle, position, number)
+        case .real(let number):
+            guard !number.isNaN else {
+                throw StoreError.mismatch("NaN cannot be stored: SQLite would turn it into NULL (parameter \(index))", sql: sql)
+            }
+            code = sqlite3_bind_double(handle, position, number)
+        case .text(let text):
+            code = sqlite3_bind_text(handle, position, text, -1, transientDestructor)
+        case .blob(let data):
+            code = data.withUnsafeBytes { bytes in
+                sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transientDestructor)
+            }
+        }
+        try database.check(code, sql: sql)
+    }
+
+    /// Advances to the next row: `true` if a row is available, `false` when done.
+    @discardableResult
+    public func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code:
+            let error = StoreError(resultCode: code, connection: database.handle, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion, ignoring any rows.
+    public func execute() throws {
+        while try step() {}
+    }
+
+    /// Rewinds the statement so it can run again; bindings are kept.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// The value of column `index` (0-based) in the current row.
+    public func value(at index: Int) -> DatabaseValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+            let length = Int(sqlite3_column_bytes(handle, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self))
+        case SQLITE_BLOB:
+            let length = Int(sqlite3_column_bytes(handle, column))
+            guard length > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: length))
+        default: return .null
+        }
+    }
+
+    /// The values of every column in the current row.
+    public func values() -> [DatabaseValue] {
+        (0..<columnCount).map(value(at:))
+    }
+
+    /// Whether column `index` of the current row is NULL.
+    func isNull(at index: Int) -> Bool {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+    }
+
+    /// The integer in column `index`, read without boxing (`nil` when it is not an INTEGER).
+    func integer(at index: Int) -> Int64? {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_INTEGER ? sqlite3_column_int64(handle, Int32(index)) : nil
+    }
+}

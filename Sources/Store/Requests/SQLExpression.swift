@@ -1,0 +1,102 @@
+/// A boolean SQL condition with its bound arguments, built from typed column expressions
+/// or from an SQL fragment.
+///
+/// Values never enter the SQL text: they are bound as arguments. Column names are always
+/// quoted. Expressions built from `Column`s know which columns they read, which lets the
+/// fetched-results controller maintain results incrementally; SQL fragments do not.
+public struct SQLExpression: Sendable, CustomStringConvertible {
+    /// The SQL text with `?` placeholders.
+    public let sql: String
+    /// The values bound to the placeholders, in order.
+    public let arguments: [DatabaseValue]
+    /// The columns the expression reads, or `nil` for an SQL fragment that the library cannot analyse.
+    public let referencedColumns: Set<String>?
+
+    /// An SQL fragment with `?` placeholders and their arguments, such as
+    /// `SQLExpression(sql: "length(title) > ?", arguments: [3])`.
+    public init(sql: String, arguments: [any DatabaseValueConvertible] = []) {
+        self.init(sql: sql, arguments: arguments.map(\.databaseValue), columns: nil)
+    }
+
+    init(sql: String, arguments: [DatabaseValue], columns: Set<String>?) {
+        self.sql = sql
+        self.arguments = arguments
+        self.referencedColumns = columns
+    }
+
+    public var description: String { sql }
+
+    static func comparison(_ column: Column, _ op: String, _ value: some DatabaseValueConvertible) -> SQLExpression {
+        SQLExpression(sql: "\(column.quoted) \(op) ?", arguments: [value.databaseValue], columns: [column.name])
+    }
+
+    private static func combine(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
+        SQLExpression(sql: "(\(lhs.sql)) \(op) (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments,
+                      columns: lhs.referencedColumns.flatMap { left in rhs.referencedColumns.map { left.union($0) } })
+    }
+
+    /// Both conditions hold.
+    public static func && (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression {
+        combine(lhs, "AND", rhs)
+    }
+
+    /// Either condition holds.
+    public static func || (lhs: SQLExpression, rhs: SQLExpression) -> SQLExpression {
+        combine(lhs, "OR", rhs)
+    }
+
+    /// The condition does not hold (`NOT`; as in SQL, NOT NULL is NULL, which no row matches).
+    public static prefix func ! (expression: SQLExpression) -> SQLExpression {
+        SQLExpression(sql: "NOT (\(expression.sql))", arguments: expression.arguments, columns: expression.referencedColumns)
+    }
+}
+
+extension Column {
+    /// `column IS value`: equality that also matches NULL to `nil`.
+    public static func == (column: Column, value: some DatabaseValueConvertible) -> SQLExpression {
+        SQLExpression.comparison(column, "IS", value)
+    }
+
+    /// `column IS NOT value`.
+    public static func != (column: Column, value: some DatabaseValueConvertible) -> SQLExpression {
+        SQLExpression.comparison(column, "IS NOT", value)
+    }
+
+    /// `column < value`.
+    public static func < (column: Column, value: some DatabaseValueConvertible) -> SQLExpression {
+        SQLExpression.comparison(column, "<", value)
+    }
+
+    /// `column <= value`.
+    public static func <= (column: Column, value: some DatabaseValueConvertible) -> SQLExpression {
+        SQLExpression.comparison(column, "<=", value)
+    }
+
+    /// `column > value`.
+    public static func > (column: Column, value: some DatabaseValueConvertible) -> SQLExpression {
+        SQLExpression.comparison(column, ">", value)
+    }
+
+    /// `column >= value`.
+    public static func >= (column: Column, value: some DatabaseValueConvertible) -> SQLExpression {
+        SQLExpression.comparison(column, ">=", value)
+    }
+
+    /// `column IN (values…)`; an empty list matches no row.
+    public func `in`(_ values: [any DatabaseValueConvertible]) -> SQLExpression {
+        guard !values.isEmpty else { return SQLExpression(sql: "0", arguments: [], columns: []) }
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        return SQLExpression(sql: "\(quoted) IN (\(placeholders))", arguments: values.map(\.databaseValue), columns: [name])
+    }
+
+    /// `column LIKE pattern ESCAPE '\'`: `%` and `_` are wildcards, `\` escapes them; ASCII case-insensitive.
+    public func like(_ pattern: String) -> SQLExpression {
+        SQLExpression(sql: "\(quoted) LIKE ? ESCAPE '\\'", arguments: [.text(pattern)], columns: [name])
+    }
+
+    /// `column IS NULL`.
+    public var isNull: SQLExpression { SQLExpression(sql: "\(quoted) IS NULL", arguments: [], columns: [name]) }
+
+    /// `column IS NOT NULL`.
+    public var isNotNull: SQLExpression { SQLExpression(sql: "\(quoted) IS NOT NULL", arguments: [], columns: [name]) }
+}
