@@ -1,0 +1,42 @@
+import Foundation
+
+/// Why a `ChangeSet` cannot be applied to, or converted for, given results.
+public enum ChangeSetError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The part of a change set that an error is about.
+    public enum Role: String, Sendable, Hashable {
+        case sectionDelete = "section delete"
+        case sectionInsert = "section insert"
+        case delete
+        case insert
+        case moveSource = "move source"
+        case moveDestination = "move destination"
+        case update
+    }
+
+    /// A section index out of bounds (old results for deletes, new for inserts), or listed twice.
+    case invalidSection(Int, Role)
+    /// An index path out of bounds for its side, inside a deleted or inserted
+    /// section, or listed twice among the removals or among the insertions.
+    case invalidIndexPath(IndexPath, Role)
+    /// The new results do not have the shape the change set produces:
+    /// a different row count in `section`, or a different section count when `section` is `nil`.
+    case countMismatch(section: Int?, expected: Int, actual: Int)
+    /// A conversion for flat lists met section changes or a section other than 0.
+    case notSingleSection
+
+    /// A readable explanation.
+    public var description: String {
+        switch self {
+        case let .invalidSection(index, role):
+            "invalid \(role.rawValue) of section \(index)"
+        case let .invalidIndexPath(path, role):
+            "invalid \(role.rawValue) at \(path.listDescription)"
+        case let .countMismatch(section?, expected, actual):
+            "section \(section) of the new results has \(actual) rows, the change set makes \(expected)"
+        case let .countMismatch(nil, expected, actual):
+            "the new results have \(actual) sections, the change set makes \(expected)"
+        case .notSingleSection:
+            "the change set is not a change of a single-section list"
+        }
+    }
+}
