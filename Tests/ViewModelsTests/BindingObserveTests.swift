@@ -1,0 +1,78 @@
+import Testing
+import ViewModels
+
+@MainActor
+@Suite("Observing with a closure")
+struct BindingObserveTests {
+    @Test func reportsOnlyChangesByDefault() async {
+        let person = Person(name: "a")
+        var seen: [String] = []
+        let token = person.observe(\.name) { seen.append($0) }
+        await settle()
+        #expect(seen == [])
+
+        person.name = "b"
+        await settle()
+        person.name = "c"
+        await settle()
+        #expect(seen == ["b", "c"])
+        token.unbind()
+    }
+
+    @Test func reportsTheCurrentValueFirstWhenAsked() async {
+        let person = Person(name: "a")
+        var seen: [String] = []
+        let token = person.observe(\.name, initial: true) { seen.append($0) }
+        #expect(seen == ["a"])
+
+        person.name = "b"
+        await settle()
+        #expect(seen == ["a", "b"])
+        token.unbind()
+    }
+
+    @Test func seesChangesTheHandlerMakesItself() async {
+        let person = Person()
+        var seen: [Int] = []
+        let token = person.observe(\.age) { age in
+            seen.append(age)
+            if age > 10 { person.age = 10 }
+        }
+
+        person.age = 15
+        await settle()
+        #expect(seen == [15, 10])
+        #expect(person.age == 10)
+        token.unbind()
+    }
+
+    @Test func unbindStopsTheHandler() async {
+        let person = Person(name: "a")
+        var stopped: [String] = []
+        var control: [String] = []
+        let token = person.observe(\.name) { stopped.append($0) }
+        let controlToken = person.observe(\.name) { control.append($0) }
+
+        person.name = "b"
+        await settle()
+        token.unbind()
+        #expect(!token.isBound)
+        person.name = "c"
+        await settle()
+
+        #expect(stopped == ["b"])
+        #expect(control == ["b", "c"], "the control binding proves the change was delivered")
+        controlToken.unbind()
+    }
+
+    @Test func unbindDropsAValueAlreadyScheduled() async {
+        let person = Person(name: "a")
+        var seen: [String] = []
+        let token = person.observe(\.name) { seen.append($0) }
+
+        person.name = "b"
+        token.unbind()
+        await settle()
+        #expect(seen == [])
+    }
+}

@@ -1,0 +1,107 @@
+import Testing
+import ViewModels
+
+@MainActor
+@Suite("Two-way bindings")
+struct BindingTwoWayTests {
+    @Test func copiesTheSourceFirstThenFollowsEitherSide() async {
+        let person = Person(name: "Kim")
+        let field = TextField()
+        let token = person.bindTwoWay(\.name, with: field, \.text)
+        #expect(field.text == "Kim")
+        #expect(field.writes == 1)
+
+        field.text = "Hobbit"
+        await settle()
+        #expect(person.name == "Hobbit")
+
+        person.name = "Frodo"
+        await settle()
+        #expect(field.text == "Frodo")
+        #expect(person.nameWrites == 2, "one write back from the field, one by the test")
+        #expect(field.writes == 3, "initial copy, one write by the test, one from the source")
+        token.unbind()
+    }
+
+    @Test func withoutInitialValueLeavesBothSidesUntilOneChanges() async {
+        let person = Person(name: "Kim")
+        let field = TextField()
+        field.text = "typed"
+        let token = person.bindTwoWay(\.name, with: field, \.text, initial: false)
+        await settle()
+        #expect(person.name == "Kim")
+        #expect(field.text == "typed")
+
+        field.text = "Hobbit"
+        await settle()
+        #expect(person.name == "Hobbit")
+        #expect(person.nameWrites == 1)
+        token.unbind()
+    }
+
+    @Test func transformsBothWaysWithoutBouncingBack() async {
+        let person = Person(name: "Kim")
+        let field = TextField()
+        let token = person.bindTwoWay(\.name, with: field, \.text, transform: { $0.uppercased() }, reverse: { $0.lowercased() })
+        await settle()
+        #expect(field.text == "KIM")
+        #expect(person.name == "Kim", "the write to the field is not sent back")
+
+        field.text = "HOBBIT"
+        await settle()
+        await settle()
+        #expect(person.name == "hobbit")
+        #expect(field.text == "HOBBIT")
+        #expect(person.nameWrites == 1)
+        #expect(field.writes == 2)
+        token.unbind()
+    }
+
+    @Test func transformsThatAreNotInversesDoNotLoop() async {
+        let person = Person()
+        let field = TextField()
+        let token = person.bindTwoWay(\.age, with: field, \.number, transform: { $0 + 1 }, reverse: { $0 })
+        #expect(field.number == 1)
+
+        person.age = 5
+        await settle()
+        await settle()
+        #expect(field.number == 6)
+        #expect(person.age == 5)
+
+        field.number = 10
+        await settle()
+        await settle()
+        #expect(person.age == 10)
+        #expect(field.number == 10)
+        token.unbind()
+    }
+
+    @Test func whenBothSidesChangeInOneTurnTheSourceChangeWinsAndTheyAgree() async {
+        let person = Person(name: "a")
+        let field = TextField()
+        let token = person.bindTwoWay(\.name, with: field, \.text)
+
+        person.name = "from source"
+        field.text = "from field"
+        await settle()
+        #expect(person.name == "from source")
+        #expect(field.text == "from source")
+        token.unbind()
+    }
+
+    @Test func unbindStopsBothDirections() async {
+        let person = Person(name: "a")
+        let field = TextField()
+        let token = person.bindTwoWay(\.name, with: field, \.text)
+        token.unbind()
+
+        person.name = "b"
+        field.text = "c"
+        await settle()
+        #expect(person.nameWrites == 1)
+        #expect(field.writes == 2)
+        #expect(person.name == "b")
+        #expect(field.text == "c")
+    }
+}
