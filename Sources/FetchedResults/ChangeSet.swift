@@ -28,7 +28,7 @@ import Foundation
 /// The invariant: `try changeSet.applied(to: old, new: new) == new`.
 public struct ChangeSet: Sendable, Hashable {
     /// A row that moved, possibly across sections.
-    public struct Move: Sendable, Hashable, Codable, Comparable {
+    public struct Move: Sendable, Hashable, Comparable {
         /// The row's index path in the old results.
         public var from: IndexPath
         /// The row's index path in the new results.
