@@ -73,14 +73,31 @@ public final class Statement {
                 throw StoreError.mismatch("NaN cannot be stored: SQLite would turn it into NULL (parameter \(index))", sql: sql)
             }
             code = sqlite3_bind_double(handle, position, number)
-        case .text(let text):
-            code = sqlite3_bind_text(handle, position, text, -1, transientDestructor)
-        case .blob(let data):
-            code = data.withUnsafeBytes { bytes in
-                sqlite3_bind_blob(handle, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transientDestructor)
-            }
+        case .text(let text): code = bindText(text, at: position)
+        case .blob(let data): code = bindBlob(data, at: position)
         }
         try database.check(code, sql: sql)
+    }
+
+    /// Binds text with its byte length, so that a NUL inside it is stored rather than ending it.
+    private func bindText(_ text: String, at position: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text64(handle, position, "", 0, transientDestructor, UInt8(SQLITE_UTF8))
+            }
+            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                sqlite3_bind_text64(handle, position, chars, UInt64(bytes.count), transientDestructor, UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+
+    /// Binds bytes; empty data is an empty blob (SQLite would bind NULL for a nil pointer).
+    private func bindBlob(_ data: Data, at position: Int32) -> Int32 {
+        data.withUnsafeBytes { bytes in
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, position, 0) }
+            return sqlite3_bind_blob64(handle, position, start, UInt64(bytes.count), transientDestructor)
+        }
     }
 
     /// Advances to the next row: `true` if a row is available, `false` when done.
