@@ -16,7 +16,7 @@ final class EncodedRow {
     }
 
     /// Encodes `value` into this row, replacing its contents. Non-`DatabaseValueConvertible`
-    /// properties become JSON text; `nil` optionals encoded with `encodeIfPresent` are left out.
+    /// properties become JSON text; `nil` optionals become NULL, so that an update clears them.
     func encode<T: Encodable>(_ value: T) throws {
         removeAll()
         do {
@@ -60,6 +60,33 @@ private struct RowEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
         }
         let json = try JSONEncoder().encode(value)
         row.append(key.stringValue, .text(String(decoding: json, as: UTF8.self)))
+    }
+
+    // Synthesized `encode(to:)` writes optionals with `encodeIfPresent`, whose default skips
+    // `nil`: every overload stores NULL instead, or updates would keep the old value.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    mutating func encodeIfPresent(_ value: Int128?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encodeOptional(value, forKey: key) }
+
+    private mutating func encodeOptional<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        guard let value else { return try encodeNil(forKey: key) }
+        try encode(value, forKey: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
