@@ -54,7 +54,8 @@ extension UInt64: DatabaseInteger {}
 
 extension Double: DatabaseValueConvertible {
     /// Stored as REAL. SQLite stores NaN as NULL, so NaN reads back as NULL: the
-    /// store rejects it when binding (see `Statement.bind`).
+    /// store rejects it when binding (see `Statement.bind`). In a column with REAL
+    /// affinity SQLite writes whole numbers as integers, so `-0.0` reads back as `0.0`.
     public var databaseValue: DatabaseValue { .real(self) }
     /// Reads a REAL or an INTEGER.
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
@@ -99,8 +100,9 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Date: DatabaseValueConvertible {
-    /// Stored as REAL seconds since 1970-01-01 00:00:00 UTC (`unixepoch()`); a round
-    /// trip preserves the date to within a microsecond for dates between years 1 and 9999.
+    /// Stored as REAL seconds since 1970-01-01 00:00:00 UTC (`unixepoch()`). A round trip is
+    /// off by at most one unit in the last place of that Double: within 1 µs for dates
+    /// between 1698 and 2242 (up to 2^33 s from 1970), within 16 µs for years 1 to 9999.
     public var databaseValue: DatabaseValue { .real(timeIntervalSince1970) }
     /// Reads REAL or INTEGER seconds since 1970, or ISO-8601 TEXT (as SQLite's `datetime()` writes it).
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Date? {
