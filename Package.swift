@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "Store"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "FetchedResults", "Store"]),
-        .testTarget(name: "StoreCLITests", dependencies: ["Store"]),
+        .testTarget(name: "StoreCLITests", dependencies: ["Store", "StoreCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )
