@@ -20,7 +20,9 @@ extension ChangeSet {
     public init<ID>(from old: SectionedSnapshot<ID>, to new: SectionedSnapshot<ID>, updated: Set<ID> = []) {
         let sections = DiffSectionMatch(oldNames: old.sections.map(\.name), newNames: new.sections.map(\.name))
         self = DiffRows.changeSet(
-            old: old.sections.map(\.ids), new: new.sections.map(\.ids), sections: sections, updated: updated
+            oldRowCounts: old.sections.map(\.ids.count), newRowCounts: new.sections.map(\.ids.count),
+            sections: sections,
+            rows: DiffRowMatch(old: old.sections.map(\.ids), new: new.sections.map(\.ids), updated: updated)
         )
     }
 }

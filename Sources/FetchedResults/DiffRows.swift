@@ -1,37 +1,31 @@
 import Foundation
 
-/// The row part of a diff: given how sections match, sorts every row into
-/// delete, insert, move, update or unchanged, in O(n log n) with one hash map.
-///
-/// Rows are matched by ID. Only the first occurrence of a repeated ID (a
-/// programmer error) is matched; its later occurrences are deleted from the
-/// old results and inserted into the new ones.
-struct DiffRows<ID: Hashable> {
-    private struct Position {
-        let section: Int
-        let row: Int
-        var indexPath: IndexPath { IndexPath(row: row, section: section) }
-    }
-
+/// The row part of a diff: given how sections and rows match, sorts every row
+/// into delete, insert, move, update or unchanged. Linear apart from the
+/// longest increasing subsequences, O(n log n) in all.
+struct DiffRows {
     private let sections: DiffSectionMatch
-    private let updated: Set<ID>
+    private let rows: DiffRowMatch
+    /// For each new row in flat order, its section.
+    private let newSectionOf: [Int]
+    /// For each new section, the flat index of its first row.
+    private let newSectionStart: [Int]
     private var deletes: [IndexPath] = []
     private var inserts: [IndexPath] = []
     private var moves: [ChangeSet.Move] = []
     private var updates: [IndexPath] = []
 
-    /// Diffs the rows of `old` against `new`; `updated` holds the IDs whose values changed.
+    /// The change set for old and new sections of the given row counts.
     static func changeSet(
-        old: [[ID]], new: [[ID]], sections: DiffSectionMatch, updated: Set<ID>
+        oldRowCounts: [Int], newRowCounts: [Int], sections: DiffSectionMatch, rows: DiffRowMatch
     ) -> ChangeSet {
-        var diff = DiffRows(sections: sections, updated: updated)
-        var unmatched = diff.positionsOfFirstOccurrences(in: new)
-        for (section, ids) in old.enumerated() {
-            diff.sortOldSection(section, ids: ids, unmatched: &unmatched)
+        var diff = DiffRows(newRowCounts: newRowCounts, sections: sections, rows: rows)
+        var oldIndex = 0
+        for (section, count) in oldRowCounts.enumerated() {
+            diff.sortOldSection(section, flatIndexes: oldIndex..<oldIndex + count)
+            oldIndex += count
         }
-        for position in unmatched.values where sections.oldOfNew[position.section] != nil {
-            diff.inserts.append(position.indexPath)
-        }
+        diff.addUnmatchedNewRows()
         return ChangeSet(
             sectionDeletes: sections.newOfOld.indices.filter { sections.newOfOld[$0] == nil },
             sectionInserts: sections.oldOfNew.indices.filter { sections.oldOfNew[$0] == nil },
@@ -39,56 +33,63 @@ struct DiffRows<ID: Hashable> {
         )
     }
 
-    private init(sections: DiffSectionMatch, updated: Set<ID>) {
+    private init(newRowCounts: [Int], sections: DiffSectionMatch, rows: DiffRowMatch) {
         self.sections = sections
-        self.updated = updated
-    }
-
-    /// Maps each ID to its first new position; later occurrences are inserts.
-    private mutating func positionsOfFirstOccurrences(in new: [[ID]]) -> [ID: Position] {
-        var positions: [ID: Position] = [:]
-        positions.reserveCapacity(new.reduce(0) { $0 + $1.count })
-        for (section, ids) in new.enumerated() {
-            let survives = sections.oldOfNew[section] != nil
-            for (row, id) in ids.enumerated() {
-                let position = Position(section: section, row: row)
-                if let first = positions.updateValue(position, forKey: id) {
-                    positions[id] = first
-                    if survives { inserts.append(position.indexPath) }
-                }
-            }
+        self.rows = rows
+        var newSectionOf: [Int] = []
+        newSectionOf.reserveCapacity(rows.isMatched.count)
+        var newSectionStart: [Int] = []
+        for (section, count) in newRowCounts.enumerated() {
+            newSectionStart.append(newSectionOf.count)
+            newSectionOf.append(contentsOf: repeatElement(section, count: count))
         }
-        return positions
+        self.newSectionOf = newSectionOf
+        self.newSectionStart = newSectionStart
     }
 
-    /// Sorts the rows of one old section, removing the matched ones from `unmatched`.
-    private mutating func sortOldSection(_ section: Int, ids: [ID], unmatched: inout [ID: Position]) {
+    private func newPath(_ flatIndex: Int) -> IndexPath {
+        let section = newSectionOf[flatIndex]
+        return IndexPath(row: flatIndex - newSectionStart[section], section: section)
+    }
+
+    /// Sorts the rows of one old section, given by their flat indexes.
+    private mutating func sortOldSection(_ section: Int, flatIndexes: Range<Int>) {
         let target = sections.newOfOld[section]
-        var stayers: [(row: Int, newRow: Int)] = []
-        for (row, id) in ids.enumerated() {
-            let from = IndexPath(row: row, section: section)
-            guard let to = unmatched.removeValue(forKey: id) else {
-                if target != nil { deletes.append(from) }
+        var stayers: [(row: Int, newIndex: Int)] = []
+        for (row, oldIndex) in flatIndexes.enumerated() {
+            let newIndex = rows.newIndexOfOld[oldIndex]
+            guard newIndex >= 0 else {
+                if target != nil { deletes.append(IndexPath(row: row, section: section)) }
                 continue
             }
-            switch (target, sections.oldOfNew[to.section] != nil) {
+            let newSection = newSectionOf[newIndex]
+            switch (target, sections.oldOfNew[newSection] != nil) {
             case (nil, false): continue
-            case (nil, true): inserts.append(to.indexPath)
-            case (_?, false): deletes.append(from)
-            case let (target?, true) where target == to.section: stayers.append((row, to.row))
-            case (_?, true): moves.append(.init(from: from, to: to.indexPath, isChanged: updated.contains(id)))
+            case (nil, true): inserts.append(newPath(newIndex))
+            case (_?, false): deletes.append(IndexPath(row: row, section: section))
+            case let (target?, true) where target == newSection: stayers.append((row, newIndex))
+            case (_?, true): addMove(from: IndexPath(row: row, section: section), toFlatIndex: newIndex)
             }
         }
-        guard let target else { return }
-        let inPlace = longestIncreasingSubsequence(stayers.map(\.newRow))
+        let inPlace = longestIncreasingSubsequence(stayers.map(\.newIndex))
         for (stayer, inPlace) in zip(stayers, inPlace) {
-            let isChanged = updated.contains(ids[stayer.row])
-            let from = IndexPath(row: stayer.row, section: section)
             if !inPlace {
-                moves.append(.init(from: from, to: IndexPath(row: stayer.newRow, section: target), isChanged: isChanged))
-            } else if isChanged {
-                updates.append(from)
+                addMove(from: IndexPath(row: stayer.row, section: section), toFlatIndex: stayer.newIndex)
+            } else if rows.isUpdated[stayer.newIndex] {
+                updates.append(IndexPath(row: stayer.row, section: section))
             }
+        }
+    }
+
+    private mutating func addMove(from: IndexPath, toFlatIndex newIndex: Int) {
+        moves.append(.init(from: from, to: newPath(newIndex), isChanged: rows.isUpdated[newIndex]))
+    }
+
+    /// Inserts the new rows that no old row matches, in surviving sections.
+    private mutating func addUnmatchedNewRows() {
+        for (newIndex, isMatched) in rows.isMatched.enumerated()
+        where !isMatched && sections.oldOfNew[newSectionOf[newIndex]] != nil {
+            inserts.append(newPath(newIndex))
         }
     }
 }

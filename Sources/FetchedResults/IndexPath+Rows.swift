@@ -14,7 +14,9 @@ import AppKit
 extension IndexPath {
     /// Creates the index path of a row in a section of a list.
     public init(row: Int, section: Int) {
-        self.init(indexes: [section, row])
+        // Appending keeps the two indexes inline: no array is allocated.
+        self.init(index: section)
+        append(row)
     }
 
     /// The row of a list index path: the second index.
