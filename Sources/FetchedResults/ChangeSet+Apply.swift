@@ -65,7 +65,7 @@ extension ChangeSet {
             let ids = try Self.rows(
                 staying: old.sections[oldIndex].ids, except: layout.departures[oldIndex],
                 arriving: layout.arrivals[newIndex], inSection: newIndex,
-                movedID: { old.sections[$0.section].ids[$0.row] }, insertedID: insertedRow
+                movedID: { old.sections[$0].ids[$1] }, insertedID: insertedRow
             )
             sections.append(.init(name: old.sections[oldIndex].name, ids: ids))
         }
@@ -75,23 +75,34 @@ extension ChangeSet {
     /// The rows of a surviving section: the old rows that stay, in order,
     /// with the arrivals placed at their new rows.
     private static func rows<ID>(
-        staying oldIDs: [ID], except departures: Set<Int>,
-        arriving arrivals: [Int: ChangeSetLayout.Arrival], inSection section: Int,
-        movedID: (IndexPath) -> ID, insertedID: (IndexPath) throws(ChangeSetError) -> ID
+        staying oldIDs: [ID], except departures: [Int],
+        arriving arrivals: [(row: Int, arrival: ChangeSetLayout.Arrival)], inSection section: Int,
+        movedID: (_ section: Int, _ row: Int) -> ID, insertedID: (IndexPath) throws(ChangeSetError) -> ID
     ) throws(ChangeSetError) -> [ID] {
         let count = oldIDs.count - departures.count + arrivals.count
-        if let row = arrivals.keys.filter({ $0 >= count }).min(), let arrival = arrivals[row] {
-            throw .invalidIndexPath(IndexPath(row: row, section: section), arrival.role)
+        if let late = arrivals.first(where: { $0.row >= count }) {
+            throw .invalidIndexPath(IndexPath(row: late.row, section: section), late.arrival.role)
         }
         var ids: [ID] = []
         ids.reserveCapacity(count)
-        var staying = oldIDs.indices.lazy.filter { !departures.contains($0) }.makeIterator()
+        var nextArrival = 0
+        var nextDeparture = 0
+        var oldRow = 0
         for row in 0..<count {
-            switch arrivals[row] {
-            case .inserted: ids.append(try insertedID(IndexPath(row: row, section: section)))
-            case let .moved(from): ids.append(movedID(from))
-            case nil: if let index = staying.next() { ids.append(oldIDs[index]) }
+            if nextArrival < arrivals.count, arrivals[nextArrival].row == row {
+                switch arrivals[nextArrival].arrival {
+                case .inserted: ids.append(try insertedID(IndexPath(row: row, section: section)))
+                case let .moved(section, row): ids.append(movedID(section, row))
+                }
+                nextArrival += 1
+                continue
             }
+            while nextDeparture < departures.count, departures[nextDeparture] == oldRow {
+                nextDeparture += 1
+                oldRow += 1
+            }
+            ids.append(oldIDs[oldRow])
+            oldRow += 1
         }
         return ids
     }

@@ -4,12 +4,19 @@ import Foundation
 public enum ChangeSetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The part of a change set that an error is about.
     public enum Role: String, Sendable, Hashable {
+        /// An entry of `sectionDeletes`.
         case sectionDelete = "section delete"
+        /// An entry of `sectionInserts`.
         case sectionInsert = "section insert"
+        /// An entry of `deletes`.
         case delete
+        /// An entry of `inserts`.
         case insert
+        /// The `from` of a move.
         case moveSource = "move source"
+        /// The `to` of a move.
         case moveDestination = "move destination"
+        /// An entry of `updates`.
         case update
     }
 
