@@ -1,0 +1,15 @@
+/// The libraries measured side by side; `rawValue` labels their results.
+public enum ContenderLibrary: String, Sendable, CaseIterable {
+    /// This repository's `Store` and `FetchedResults`.
+    case sqliteStore = "SQLiteStore"
+    /// GRDB 7, used the idiomatic way.
+    case grdb = "GRDB"
+    /// The SQLite C API with hand-written binding and stepping: the floor.
+    case rawC
+}
+
+/// A contender in one workload family: one library's implementation of that family's protocol.
+public protocol Contender {
+    /// The library this contender measures.
+    static var library: ContenderLibrary { get }
+}
