@@ -1,0 +1,27 @@
+import BenchmarkKit
+import GRDBContender
+import RawSQLiteContender
+
+/// The contenders of each workload family. A library joins a family by implementing the
+/// family's protocol and adding its type here.
+enum Contenders {
+    /// `insert` and `notifyOverhead`.
+    static var inserters: [any InsertContender.Type] {
+        [RawCInserter.self, GRDBInserter.self]
+    }
+
+    /// `fetchAll` and `fetchPage`.
+    static var fetchers: [any FetchContender.Type] {
+        [RawCFetcher.self, GRDBFetcher.self]
+    }
+
+    /// `observeUpdate`, `observeInsert`, `observeDelete` and `observeBulk`.
+    static var liveQueries: [any LiveQueryContender.Type] {
+        [RawCLiveQuery.self, GRDBLiveQuery.self]
+    }
+
+    /// `frcMemory`.
+    static var resultsHolders: [any ResultsMemoryContender.Type] {
+        [RawCFetcher.self, GRDBFetcher.self]
+    }
+}

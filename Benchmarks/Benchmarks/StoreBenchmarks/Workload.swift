@@ -1,0 +1,37 @@
+/// The workloads of the suite, named as in the results.
+enum Workload: String, CaseIterable {
+    /// N models inserted in one transaction.
+    case insert
+    /// `insert` with one change subscriber attached.
+    case notifyOverhead
+    /// All N rows ordered by score into models.
+    case fetchAll
+    /// 50 rows at offset N/2 ordered by score, 1,000 times.
+    case fetchPage
+    /// One transaction moving one row of the live query; time to the change set.
+    case observeUpdate
+    /// One transaction inserting one row into the live query; time to the change set.
+    case observeInsert
+    /// One transaction deleting one row of the live query; time to the change set.
+    case observeDelete
+    /// One transaction changing 1,000 random rows; time to the change set.
+    case observeBulk
+    /// Peak resident memory of a list over all N rows.
+    case frcMemory
+}
+
+/// The table sizes of the suite.
+enum RowCount: Int, CaseIterable {
+    case tenThousand = 10_000
+    case hundredThousand = 100_000
+    case million = 1_000_000
+
+    /// `10k`, `100k` or `1M`, as in the benchmark names.
+    var label: String {
+        switch self {
+        case .tenThousand: "10k"
+        case .hundredThousand: "100k"
+        case .million: "1M"
+        }
+    }
+}
