@@ -1,0 +1,81 @@
+import Foundation
+
+/// The `store` executable built next to the tests, run as a separate process.
+///
+/// SwiftPM puts executables and the test bundle in the same products folder
+/// (`.build/debug`). On Linux the test runner is the `.xctest` executable itself, so
+/// `Bundle.main` is that folder; on macOS the runner is Xcode's `xctest`, which loads the
+/// bundle. `STORE_BINARY` overrides both.
+enum StoreBinary {
+    static let url: URL = {
+        if let path = ProcessInfo.processInfo.environment["STORE_BINARY"] { return URL(fileURLWithPath: path) }
+        return productsFolder.appendingPathComponent("store")
+    }()
+
+    private static var productsFolder: URL {
+        #if os(macOS)
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    /// Starts `store arguments…` in `folder`; call `finish()` on the result.
+    static func start(_ arguments: [String], in folder: URL) throws -> RunningStore {
+        try RunningStore(arguments: arguments, folder: folder)
+    }
+}
+
+/// A `store` process; its output goes to files, so that a full pipe can never block it.
+final class RunningStore {
+    private let process = Process()
+    private let outputURL: URL
+    private let errorURL: URL
+
+    init(arguments: [String], folder: URL) throws {
+        let id = UUID().uuidString
+        outputURL = folder.appendingPathComponent(".stdout-\(id)")
+        errorURL = folder.appendingPathComponent(".stderr-\(id)")
+        try Data().write(to: outputURL)
+        try Data().write(to: errorURL)
+        process.executableURL = StoreBinary.url
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+    }
+
+    /// Waits for the process to exit and returns what it printed.
+    func finish() throws -> StoreResult {
+        process.waitUntilExit()
+        defer {
+            try? FileManager.default.removeItem(at: outputURL)
+            try? FileManager.default.removeItem(at: errorURL)
+        }
+        return StoreResult(exitCode: process.terminationStatus,
+                           output: try String(contentsOf: outputURL, encoding: .utf8),
+                           error: try String(contentsOf: errorURL, encoding: .utf8))
+    }
+}
+
+/// How a `store` process ended.
+struct StoreResult: CustomStringConvertible {
+    let exitCode: Int32
+    /// Standard output.
+    let output: String
+    /// Standard error.
+    let error: String
+
+    /// Standard output parsed as one JSON object.
+    func json() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
+        guard let dictionary = object as? [String: Any] else {
+            throw CocoaError(.propertyListReadCorrupt, userInfo: [NSDebugDescriptionErrorKey: "not a JSON object: \(output)"])
+        }
+        return dictionary
+    }
+
+    var description: String { "exit \(exitCode)\n--- stdout\n\(output)--- stderr\n\(error)" }
+}
