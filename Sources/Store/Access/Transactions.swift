@@ -8,9 +8,11 @@ enum WriteTransaction {
             guard db.isInsideTransaction else {
                 throw StoreError.misuse("the write closure ended its transaction itself (COMMIT or ROLLBACK)")
             }
+            db.resetActiveStatements()
             try db.commit()
             return value
         } catch {
+            db.resetActiveStatements()
             db.rollback()
             throw cancellation?.translate(error) ?? error
         }
@@ -26,9 +28,11 @@ enum ReadTransaction {
         do {
             let value = try body(db)
             try cancellation?.check()
+            db.resetActiveStatements()
             db.rollback()  // ends the snapshot; a read has nothing to commit
             return value
         } catch {
+            db.resetActiveStatements()
             db.rollback()
             throw cancellation?.translate(error) ?? error
         }

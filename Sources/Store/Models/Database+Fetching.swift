@@ -19,6 +19,7 @@ extension Database {
         let (sql, arguments) = try request.selectSQL()
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
+        defer { statement.reset() }  // a row that fails to decode must not leave the statement open
         var models: [M] = []
         while try statement.step() {
             models.append(try RowDecoder.decode(M.self, from: statement))
