@@ -1,5 +1,11 @@
-/// Links one async store job to task cancellation: cancelling the task interrupts the
-/// job's running statement, and the job rolls back and throws `CancellationError`.
+import CSQLite
+
+/// Links one async store job to task cancellation: once the task is cancelled, the statement
+/// the job runs (or the next one it starts) stops with `SQLITE_INTERRUPT`, and the job rolls
+/// back and throws `CancellationError`.
+///
+/// It watches through SQLite's progress handler, installed for the job's duration, rather than
+/// `sqlite3_interrupt`, which does nothing when it lands between two statements.
 final class JobCancellation: Sendable {
     private struct State {
         var isCancelled = false
@@ -7,35 +13,47 @@ final class JobCancellation: Sendable {
     }
     private let state = Locked(State())
 
-    /// Marks the job cancelled and interrupts its statement if it is running.
+    /// How many virtual machine steps SQLite runs between two looks at the cancellation flag.
+    private static let checkInterval: Int32 = 1_000
+
+    /// Marks the job cancelled: its running statement stops within a few thousand steps.
     func cancel() {
-        state.withLock { state in
-            state.isCancelled = true
-            state.running?.interrupt()
-        }
+        state.withLock { $0.isCancelled = true }
     }
 
-    /// Marks the job as running on `connection`; throws if it was cancelled already.
+    /// Marks the job as running on `connection` (call on its queue); throws if it was cancelled already.
     func start(on connection: SerializedConnection) throws {
         try state.withLock { state in
             if state.isCancelled { throw CancellationError() }
             state.running = connection
         }
+        connection.onQueue { db in
+            sqlite3_progress_handler(db.handle, Self.checkInterval, { context in
+                guard let context else { return 0 }
+                return Unmanaged<JobCancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
-    /// Marks the job finished: later cancellation cannot interrupt another job.
+    /// Marks the job finished (call on the connection's queue): the connection's next job runs unwatched.
     func finish() {
-        state.withLock { $0.running = nil }
+        let connection = state.withLock { state in
+            defer { state.running = nil }
+            return state.running
+        }
+        connection?.onQueue { db in sqlite3_progress_handler(db.handle, 0, nil, nil) }
     }
+
+    private var isCancelled: Bool { state.withLock(\.isCancelled) }
 
     /// Throws `CancellationError` if the job was cancelled.
     func check() throws {
-        if state.withLock(\.isCancelled) { throw CancellationError() }
+        if isCancelled { throw CancellationError() }
     }
 
     /// The error to report for `error` thrown by a job: an interrupt caused by cancellation becomes `CancellationError`.
     func translate(_ error: any Error) -> any Error {
-        guard state.withLock(\.isCancelled) else { return error }
+        guard isCancelled else { return error }
         if let storeError = error as? StoreError, storeError.code != .interrupt { return error }
         return CancellationError()
     }

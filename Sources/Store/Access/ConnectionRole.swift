@@ -39,7 +39,4 @@ final class SerializedConnection: @unchecked Sendable {
             }
         }
     }
-
-    /// Interrupts whatever statement runs on the connection; safe from any thread.
-    func interrupt() { database.interrupt() }
 }
