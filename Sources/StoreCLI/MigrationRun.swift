@@ -59,11 +59,12 @@ struct MigrationRun {
 
     private func summarize(_ report: MigrationRunReport, output: CommandOutput, failed: Bool) {
         guard !failed else { return }
-        let version = report.currentVersion.map { "version \($0)" } ?? "no migration applied"
+        let state = report.currentVersion.map { "\(options.database) is at version \($0)" }
+            ?? "\(options.database) has no migration applied"
         switch (report.migrations.isEmpty, dryRun) {
-        case (true, _): output.say("Nothing to \(direction == .up ? "apply" : "undo"): \(options.database) is at \(version).")
-        case (false, true): output.say("Dry run: nothing was changed; \(options.database) is at \(version).")
-        case (false, false): output.say("\(options.database) is at \(version).")
+        case (true, _): output.say("Nothing to \(direction == .up ? "apply" : "undo"): \(state).")
+        case (false, true): output.say("Dry run: nothing was changed; \(state).")
+        case (false, false): output.say("\(state).")
         }
     }
 }

@@ -24,6 +24,7 @@ public enum MigrationError: Error, CustomStringConvertible {
     /// A migration failed while running.
     case migrationFailed(MigrationFailure)
 
+    /// A message naming the files and versions concerned and what to do.
     public var description: String {
         switch self {
         case .unreadableFolder(let path, let reason):

@@ -20,6 +20,7 @@ public struct MigrationFailure: Error, CustomStringConvertible {
     /// foreign key violations are `SQLITE_CONSTRAINT_FOREIGNKEY`.
     public let error: any Error
 
+    /// `file:line: applying migration N failed: message (SQLite error code)`.
     public var description: String {
         let place = line.map { "\(location):\($0)" } ?? location
         let message = (error as? StoreError).map { "\($0.message) (SQLite error \($0.extendedCode))" } ?? String(describing: error)

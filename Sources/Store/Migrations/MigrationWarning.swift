@@ -6,5 +6,6 @@ public struct MigrationWarning: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong and what to do instead.
     public let message: String
 
+    /// `line N: message`.
     public var description: String { "line \(line): \(message)" }
 }
