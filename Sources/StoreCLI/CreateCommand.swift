@@ -32,7 +32,8 @@ struct CreateCommand: ParsableCommand {
         let failure = CommandFailure.catching {
             try createFolderIfNeeded()
             let existing = try options.loadMigrator().migrations
-            let version = (existing.last?.version ?? 0) + 1
+            let (version, overflow) = (existing.last?.version ?? 0).addingReportingOverflow(1)
+            if overflow { throw CommandFailure(status: .usage, kind: "io", message: "no version number is left after \(Int.max)") }
             let fileName = MigrationFileName.make(version: version, name: name, digits: Self.digits(of: existing))
             let path = (options.migrations as NSString).appendingPathComponent(fileName)
             try write(Self.template(fileName), to: path)

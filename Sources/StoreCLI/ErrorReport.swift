@@ -4,7 +4,7 @@ import Store
 struct ErrorReport: Encodable {
     /// What kind of failure: `migrationFailed`, `editedOrMissing`, `outOfOrder`,
     /// `irreversible`, `invalidMigration`, `unreadableFolder`, `unreadableFile`,
-    /// `duplicateVersion`, `unknownVersion`, `differences`, `database`, `sqlite`, `usage`, `io`.
+    /// `duplicateVersion`, `unknownVersion`, `differences`, `database`, `sqlite`, `usage`, `io`, `other`.
     let kind: String
     /// A sentence for people.
     let message: String

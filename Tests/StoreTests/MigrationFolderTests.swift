@@ -74,10 +74,12 @@ struct MigrationFolderTests {
         }
     }
 
-    @Test("A file that is not UTF-8 is unreadable")
-    func notUTF8() throws {
+    @Test("A file that is not UTF-8 text, or holds a NUL byte, is unreadable", arguments: [
+        [0x53, 0x45, 0xFF, 0xFE, 0xC3], Array("SELECT 1;\0DROP TABLE a;".utf8),
+    ] as [[UInt8]])
+    func notText(bytes: [UInt8]) throws {
         let folder = try directory.writeMigrations([:])
-        try Data([0x53, 0x45, 0xFF, 0xFE, 0x00, 0xC3]).write(to: URL(fileURLWithPath: folder + "/0001_binary.sql"))
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/0001_binary.sql"))
         #expect {
             try Migrator(folder: folder)
         } throws: { error in

@@ -46,7 +46,7 @@ enum MigrationFolder {
         } catch {
             throw MigrationError.unreadableFile(path: path, reason: error.localizedDescription)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(data: data, encoding: .utf8), !data.contains(0) else {
             throw MigrationError.unreadableFile(path: path, reason: "not UTF-8 text")
         }
         return text
