@@ -9,8 +9,9 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "SQLiteStoreBenchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
+        .package(name: "SQLiteStore", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
@@ -35,12 +36,18 @@ let package = Package(
             dependencies: ["BenchmarkKit", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "StoreContender",
+            dependencies: ["BenchmarkKit", .product(name: "Store", package: "SQLiteStore")],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
                 "BenchmarkKit",
                 "RawSQLiteContender",
                 "GRDBContender",
+                "StoreContender",
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/StoreBenchmarks",

@@ -1,26 +1,28 @@
 import BenchmarkKit
 import GRDBContender
 import RawSQLiteContender
+import StoreContender
 
 /// The contenders of each workload family. A library joins a family by implementing the
 /// family's protocol and adding its type here.
 enum Contenders {
     /// `insert` and `notifyOverhead`.
     static var inserters: [any InsertContender.Type] {
-        [RawCInserter.self, GRDBInserter.self]
+        [StoreInserter.self, RawCInserter.self, GRDBInserter.self]
     }
 
     /// `fetchAll` and `fetchPage`.
     static var fetchers: [any FetchContender.Type] {
-        [RawCFetcher.self, GRDBFetcher.self]
+        [StoreFetcher.self, RawCFetcher.self, GRDBFetcher.self]
     }
 
-    /// `observeUpdate`, `observeInsert`, `observeDelete` and `observeBulk`.
+    /// `observeUpdate`, `observeInsert`, `observeDelete` and `observeBulk`. SQLiteStore joins
+    /// with its `FetchedResultsController`.
     static var liveQueries: [any LiveQueryContender.Type] {
         [RawCLiveQuery.self, GRDBLiveQuery.self]
     }
 
-    /// `frcMemory`.
+    /// `frcMemory`. SQLiteStore joins with its `FetchedResultsController`.
     static var resultsHolders: [any ResultsMemoryContender.Type] {
         [RawCFetcher.self, GRDBFetcher.self]
     }

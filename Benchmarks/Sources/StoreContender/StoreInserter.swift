@@ -1,0 +1,81 @@
+import BenchmarkKit
+import Dispatch
+import Store
+import Synchronization
+
+/// `insert` and `notifyOverhead` with SQLiteStore: `db.insert(&model)` in one `write`; the
+/// subscriber is `observeChanges(in:)`, whose `StoreChanges` carry the inserted rowids.
+public final class StoreInserter: InsertContender {
+    /// Results are labelled `SQLiteStore`.
+    public static let library = ContenderLibrary.sqliteStore
+
+    private let store: Store
+    private var subscriber: InsertCountingSubscriber?
+
+    /// Opens a `Store` with its default configuration (WAL, `synchronous = NORMAL`).
+    public init(databasePath: String) throws {
+        store = try Store(path: databasePath)
+    }
+
+    /// Inserts each model in one write transaction; with a subscriber, waits until it has
+    /// received the transaction's changes (they are delivered on the subscriber's queue).
+    public func insert(_ items: inout [Item]) throws {
+        try store.write { db in
+            for index in items.indices {
+                try db.insert(&items[index])
+            }
+        }
+        subscriber?.waitForDelivery()
+    }
+
+    /// Subscribes to the changes of the `item` table.
+    public func attachChangeSubscriber() throws {
+        subscriber = InsertCountingSubscriber(store: store)
+    }
+
+    /// Inserted rowids the subscriber received.
+    public var notifiedInsertCount: Int {
+        subscriber?.deliveredInsertCount ?? 0
+    }
+}
+
+/// A subscription to the `item` table that counts the inserted rowids of each delivered
+/// `StoreChanges`; cancelled when released.
+private final class InsertCountingSubscriber {
+    private let deliveries = DeliveryCounter()
+    private let observation: ChangeObservation
+
+    init(store: Store) {
+        observation = store.observeChanges(in: [BenchmarkSchema.tableName]) { [deliveries] changes in
+            deliveries.record(insertCount: changes.changes(in: BenchmarkSchema.tableName).inserted.count)
+        }
+    }
+
+    var deliveredInsertCount: Int {
+        deliveries.insertCount
+    }
+
+    /// Blocks until the next delivery.
+    func waitForDelivery() {
+        deliveries.waitForNext()
+    }
+}
+
+/// What the subscriber received, shared with the queue that delivers to it.
+private final class DeliveryCounter: Sendable {
+    private let insertTotal = Mutex(0)
+    private let delivered = DispatchSemaphore(value: 0)
+
+    var insertCount: Int {
+        insertTotal.withLock { $0 }
+    }
+
+    func record(insertCount: Int) {
+        insertTotal.withLock { $0 += insertCount }
+        delivered.signal()
+    }
+
+    func waitForNext() {
+        delivered.wait()
+    }
+}
