@@ -82,13 +82,12 @@ public struct FetchRequest<M: Model>: Sendable {
         }
         sql += " ORDER BY " + (orderings.map(\.sql) + ["rowid ASC"]).joined(separator: ", ")
         guard includingWindow, limit != nil || offset != nil else { return (sql, arguments) }
-        let limit = limit ?? -1
-        let offset = offset ?? 0
-        guard limit >= -1, offset >= 0 else {
-            throw StoreError(code: .range, message: "limit and offset must not be negative (limit \(limit), offset \(offset))")
+        // Checked before defaulting: SQLite reads LIMIT -1 as "no limit", which limit(-1) must not mean.
+        guard (limit ?? 0) >= 0, (offset ?? 0) >= 0 else {
+            throw StoreError(code: .range, message: "limit and offset must not be negative (limit \(limit.map(String.init) ?? "none"), offset \(offset ?? 0))")
         }
         sql += " LIMIT ? OFFSET ?"
-        arguments += [.integer(Int64(limit)), .integer(Int64(offset))]
+        arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]
         return (sql, arguments)
     }
 
