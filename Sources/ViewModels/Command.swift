@@ -3,7 +3,7 @@ import Observation
 /// An asynchronous action with an observable status, for buttons and other UI triggers.
 ///
 /// ```swift
-/// let save = Command { (note: Note) in try await store.save(note) }
+/// let save = Command { (note: Note) in try await notes.save(note) }
 /// Button("Save") { save.start(note) }.disabled(!save.canExecute)
 /// ```
 ///

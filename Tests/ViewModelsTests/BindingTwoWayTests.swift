@@ -77,7 +77,7 @@ struct BindingTwoWayTests {
         token.unbind()
     }
 
-    @Test func whenBothSidesChangeInOneTurnTheSourceChangeWinsAndTheyAgree() async {
+    @Test func whenBothSidesChangeInOneTurnTheSourceChangeWinsIfItCameFirst() async {
         let person = Person(name: "a")
         let field = TextField()
         let token = person.bindTwoWay(\.name, with: field, \.text)
@@ -87,6 +87,19 @@ struct BindingTwoWayTests {
         await settle()
         #expect(person.name == "from source")
         #expect(field.text == "from source")
+        token.unbind()
+    }
+
+    @Test func whenBothSidesChangeInOneTurnTheObserverChangeWinsIfItCameFirst() async {
+        let person = Person(name: "a")
+        let field = TextField()
+        let token = person.bindTwoWay(\.name, with: field, \.text)
+
+        field.text = "from field"
+        person.name = "from source"
+        await settle()
+        #expect(person.name == "from field")
+        #expect(field.text == "from field")
         token.unbind()
     }
 
