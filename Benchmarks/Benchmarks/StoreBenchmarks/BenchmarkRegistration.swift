@@ -37,9 +37,3 @@ func registerBenchmark<State>(
 private final class StateHolder<State> {
     var state: State?
 }
-
-/// A measured result that is not what the workload must produce: the benchmark fails.
-struct ValidationError: Error, CustomStringConvertible {
-    /// What was expected and what came instead.
-    let description: String
-}

@@ -13,14 +13,6 @@ func registerFetchBenchmarks() -> Int {
     return registered
 }
 
-/// A contender opened on its own copy of a seeded database.
-struct OpenedContender<Contender> {
-    /// Keeps the database files until the benchmark ends.
-    let directory: TemporaryDirectory
-    /// The contender, opened on the copy.
-    let contender: Contender
-}
-
 private let pageSize = 50
 private let pageFetchesPerIteration = 1_000
 

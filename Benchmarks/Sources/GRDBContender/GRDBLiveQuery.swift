@@ -60,7 +60,12 @@ public final class GRDBLiveQuery: LiveQueryContender {
     }
 
     private static func ids(of items: [Item]?) throws -> [Int64] {
-        guard let items else { throw CancellationError() }
+        guard let items else { throw ObservationEndedError() }
         return items.compactMap(\.id)
     }
+}
+
+/// The observation's sequence ended although the live query was still in use.
+private struct ObservationEndedError: Error, CustomStringConvertible {
+    var description: String { "the GRDB observation ended" }
 }

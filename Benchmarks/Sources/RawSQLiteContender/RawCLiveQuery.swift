@@ -16,7 +16,7 @@ public final class RawCLiveQuery: LiveQueryContender {
     private var itemsByID: [Int64: Item] = [:]
 
     /// Opens a writer and a reader, prepares the statements and fetches the initial results.
-    public init(databasePath: String) async throws {
+    public init(databasePath: String) throws {
         writer = try SQLiteConnection(path: databasePath)
         reader = try SQLiteConnection(path: databasePath)
         insertStatement = try writer.prepare(ItemSQL.insert)

@@ -25,7 +25,7 @@ public final class StoreInserter: InsertContender {
                 try db.insert(&items[index])
             }
         }
-        subscriber?.waitForDelivery()
+        try subscriber?.waitForDelivery()
     }
 
     /// Subscribes to the changes of the `item` table.
@@ -55,9 +55,12 @@ private final class InsertCountingSubscriber {
         deliveries.insertCount
     }
 
-    /// Blocks until the next delivery.
-    func waitForDelivery() {
-        deliveries.waitForNext()
+    /// Blocks until the next delivery; a minute without one fails the benchmark instead of
+    /// hanging the suite.
+    func waitForDelivery() throws {
+        guard deliveries.waitForNext(timeout: .now() + .seconds(60)) else {
+            throw MissingDeliveryError()
+        }
     }
 }
 
@@ -75,7 +78,12 @@ private final class DeliveryCounter: Sendable {
         delivered.signal()
     }
 
-    func waitForNext() {
-        delivered.wait()
+    func waitForNext(timeout: DispatchTime) -> Bool {
+        delivered.wait(timeout: timeout) == .success
     }
+}
+
+/// The subscriber received no changes for a committed transaction.
+private struct MissingDeliveryError: Error, CustomStringConvertible {
+    var description: String { "the change subscriber received nothing within a minute of the commit" }
 }
