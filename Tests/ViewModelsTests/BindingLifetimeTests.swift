@@ -5,14 +5,14 @@ import ViewModels
 @Suite("Binding lifetime")
 struct BindingLifetimeTests {
     @Test func droppingTheTokenEndsTheBinding() async {
-        let person = Person(name: "a")
-        let label = Label()
-        let control = Label()
+        let person = BoundPerson(name: "a")
+        let label = BoundLabel()
+        let control = BoundLabel()
         _ = person.bind(\.name, to: label, \.text)
         let controlToken = person.bind(\.name, to: control, \.text)
 
         person.name = "b"
-        await settle()
+        await settleMainActor()
         #expect(label.text == "a")
         #expect(label.assignments == 1)
         #expect(control.text == "b", "the control binding proves the change was delivered")
@@ -20,26 +20,26 @@ struct BindingLifetimeTests {
     }
 
     @Test func unbindStopsUpdatesAndCanBeRepeated() async {
-        let person = Person(name: "a")
-        let label = Label()
+        let person = BoundPerson(name: "a")
+        let label = BoundLabel()
         let token = person.bind(\.name, to: label, \.text)
 
         token.unbind()
         token.unbind()
         #expect(!token.isBound)
         person.name = "b"
-        await settle()
+        await settleMainActor()
         #expect(label.text == "a")
         #expect(label.assignments == 1)
     }
 
     @Test func bindingNeitherKeepsTheObserverAliveNorCallsItAfterRelease() async {
-        let person = Person(name: "a")
-        let transforms = CallCounter()
-        weak var weakLabel: Label?
+        let person = BoundPerson(name: "a")
+        let transforms = BindingCallCounter()
+        weak var weakLabel: BoundLabel?
         let token: BindingToken
         do {
-            let label = Label()
+            let label = BoundLabel()
             weakLabel = label
             token = person.bind(\.name, to: label, \.text) { name in
                 transforms.record()
@@ -51,21 +51,21 @@ struct BindingLifetimeTests {
         #expect(!token.isBound)
 
         person.name = "b"
-        await settle()
+        await settleMainActor()
         #expect(transforms.count == 1, "only the initial value was transformed")
     }
 
     @Test func bindingDoesNotKeepTheSourceAlive() async {
-        let label = Label()
-        weak var weakPerson: Person?
+        let label = BoundLabel()
+        weak var weakPerson: BoundPerson?
         let token: BindingToken
         do {
-            let person = Person(name: "a")
+            let person = BoundPerson(name: "a")
             weakPerson = person
             token = person.bind(\.name, to: label, \.text)
             #expect(token.isBound)
         }
-        await settle()
+        await settleMainActor()
         #expect(weakPerson == nil)
         #expect(!token.isBound)
         #expect(label.text == "a")
@@ -74,45 +74,45 @@ struct BindingLifetimeTests {
 
     @Test func sourceReleasedWhileADeliveryIsPendingDeliversNothing() async {
         var seen: [String] = []
-        weak var weakPerson: Person?
+        weak var weakPerson: BoundPerson?
         let token: BindingToken
         do {
-            let person = Person(name: "a")
+            let person = BoundPerson(name: "a")
             weakPerson = person
             token = person.observe(\.name) { seen.append($0) }
             person.name = "b"
         }
-        await settle()
+        await settleMainActor()
         #expect(weakPerson == nil)
         #expect(seen == [])
         #expect(!token.isBound)
     }
 
     @Test func twoWayBindingKeepsNeitherSideAlive() async {
-        weak var weakPerson: Person?
-        weak var weakField: TextField?
+        weak var weakPerson: BoundPerson?
+        weak var weakField: BoundTextField?
         let token: BindingToken
         do {
-            let person = Person(name: "a")
-            let field = TextField()
+            let person = BoundPerson(name: "a")
+            let field = BoundTextField()
             weakPerson = person
             weakField = field
             token = person.bindTwoWay(\.name, with: field, \.text)
             #expect(field.text == "a")
             field.text = "b"
         }
-        await settle()
+        await settleMainActor()
         #expect(weakPerson == nil)
         #expect(weakField == nil)
         #expect(!token.isBound)
     }
 
     @Test func twoWayBindingEndsWhenOneSideIsReleased() async {
-        let person = Person(name: "a")
-        weak var weakField: TextField?
+        let person = BoundPerson(name: "a")
+        weak var weakField: BoundTextField?
         let token: BindingToken
         do {
-            let field = TextField()
+            let field = BoundTextField()
             weakField = field
             token = person.bindTwoWay(\.name, with: field, \.text)
         }
@@ -120,14 +120,14 @@ struct BindingLifetimeTests {
         #expect(!token.isBound)
 
         person.name = "b"
-        await settle()
+        await settleMainActor()
         #expect(person.name == "b")
         #expect(person.nameWrites == 1)
     }
 
     @Test func releasingTheTokenReleasesTheHandler() {
         final class Probe {}
-        let person = Person()
+        let person = BoundPerson()
         weak var weakProbe: Probe?
         do {
             let token: BindingToken

@@ -5,34 +5,34 @@ import ViewModels
 @Suite("Observing with a closure")
 struct BindingObserveTests {
     @Test func reportsOnlyChangesByDefault() async {
-        let person = Person(name: "a")
+        let person = BoundPerson(name: "a")
         var seen: [String] = []
         let token = person.observe(\.name) { seen.append($0) }
-        await settle()
+        await settleMainActor()
         #expect(seen == [])
 
         person.name = "b"
-        await settle()
+        await settleMainActor()
         person.name = "c"
-        await settle()
+        await settleMainActor()
         #expect(seen == ["b", "c"])
         token.unbind()
     }
 
     @Test func reportsTheCurrentValueFirstWhenAsked() async {
-        let person = Person(name: "a")
+        let person = BoundPerson(name: "a")
         var seen: [String] = []
         let token = person.observe(\.name, initial: true) { seen.append($0) }
         #expect(seen == ["a"])
 
         person.name = "b"
-        await settle()
+        await settleMainActor()
         #expect(seen == ["a", "b"])
         token.unbind()
     }
 
     @Test func seesChangesTheHandlerMakesItself() async {
-        let person = Person()
+        let person = BoundPerson()
         var seen: [Int] = []
         let token = person.observe(\.age) { age in
             seen.append(age)
@@ -40,25 +40,25 @@ struct BindingObserveTests {
         }
 
         person.age = 15
-        await settle()
+        await settleMainActor()
         #expect(seen == [15, 10])
         #expect(person.age == 10)
         token.unbind()
     }
 
     @Test func unbindStopsTheHandler() async {
-        let person = Person(name: "a")
+        let person = BoundPerson(name: "a")
         var stopped: [String] = []
         var control: [String] = []
         let token = person.observe(\.name) { stopped.append($0) }
         let controlToken = person.observe(\.name) { control.append($0) }
 
         person.name = "b"
-        await settle()
+        await settleMainActor()
         token.unbind()
         #expect(!token.isBound)
         person.name = "c"
-        await settle()
+        await settleMainActor()
 
         #expect(stopped == ["b"])
         #expect(control == ["b", "c"], "the control binding proves the change was delivered")
@@ -66,13 +66,13 @@ struct BindingObserveTests {
     }
 
     @Test func unbindDropsAValueAlreadyScheduled() async {
-        let person = Person(name: "a")
+        let person = BoundPerson(name: "a")
         var seen: [String] = []
         let token = person.observe(\.name) { seen.append($0) }
 
         person.name = "b"
         token.unbind()
-        await settle()
+        await settleMainActor()
         #expect(seen == [])
     }
 }

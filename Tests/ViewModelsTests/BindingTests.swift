@@ -5,10 +5,10 @@ import ViewModels
 /// An observable source that counts the writes to its properties.
 @MainActor
 @Observable
-final class Person {
+final class BoundPerson {
     var name: String { didSet { nameWrites += 1 } }
     var age = 0
-    var friend: Person?
+    var friend: BoundPerson?
     @ObservationIgnored private(set) var nameWrites = 0
 
     init(name: String = "") {
@@ -18,7 +18,7 @@ final class Person {
 
 /// A plain, non-observable observer that counts the assignments it receives.
 @MainActor
-final class Label {
+final class BoundLabel {
     var text = "" { didSet { assignments += 1 } }
     private(set) var assignments = 0
 }
@@ -26,7 +26,7 @@ final class Label {
 /// An observable observer for two-way bindings that counts the writes it receives.
 @MainActor
 @Observable
-final class TextField {
+final class BoundTextField {
     var text = "" { didSet { writes += 1 } }
     var number = 0
     @ObservationIgnored private(set) var writes = 0
@@ -34,7 +34,7 @@ final class TextField {
 
 /// Counts calls to a closure.
 @MainActor
-final class CallCounter {
+final class BindingCallCounter {
     private(set) var count = 0
 
     func record() {
@@ -47,7 +47,7 @@ final class CallCounter {
 /// Bindings deliver in main-actor tasks enqueued by the change; each marker task is
 /// enqueued behind them, so when it completes they have run.
 @MainActor
-func settle() async {
+func settleMainActor() async {
     for _ in 0..<4 {
         await Task { @MainActor in }.value
     }
@@ -57,8 +57,8 @@ func settle() async {
 @Suite("One-way bindings")
 struct BindingTests {
     @Test func assignsTheInitialValueAtOnceAndEachChangeAfterTheTurn() async {
-        let person = Person(name: "Kim")
-        let label = Label()
+        let person = BoundPerson(name: "Kim")
+        let label = BoundLabel()
         let token = person.bind(\.name, to: label, \.text)
 
         #expect(label.text == "Kim")
@@ -67,46 +67,46 @@ struct BindingTests {
 
         person.name = "Hobbit"
         #expect(label.text == "Kim", "delivery waits for the current main-actor turn to end")
-        await settle()
+        await settleMainActor()
         #expect(label.text == "Hobbit")
         #expect(label.assignments == 2)
     }
 
     @Test func withoutInitialValueWaitsForTheFirstChange() async {
-        let person = Person(name: "Kim")
-        let label = Label()
+        let person = BoundPerson(name: "Kim")
+        let label = BoundLabel()
         let token = person.bind(\.name, to: label, \.text, initial: false)
 
-        await settle()
+        await settleMainActor()
         #expect(label.text == "")
         #expect(label.assignments == 0)
 
         person.name = "Hobbit"
-        await settle()
+        await settleMainActor()
         #expect(label.text == "Hobbit")
         #expect(label.assignments == 1)
         token.unbind()
     }
 
     @Test func changesInOneTurnArriveAsOneAssignmentOfTheLatestValue() async {
-        let person = Person(name: "a")
-        let label = Label()
+        let person = BoundPerson(name: "a")
+        let label = BoundLabel()
         let token = person.bind(\.name, to: label, \.text)
 
         person.name = "b"
         person.name = "c"
         person.name = "d"
-        await settle()
+        await settleMainActor()
         #expect(label.text == "d")
         #expect(label.assignments == 2)
         token.unbind()
     }
 
     @Test func transformRunsOncePerDelivery() async {
-        let person = Person()
+        let person = BoundPerson()
         person.age = 3
-        let label = Label()
-        let transforms = CallCounter()
+        let label = BoundLabel()
+        let transforms = BindingCallCounter()
         let token = person.bind(\.age, to: label, \.text) { age in
             transforms.record()
             return "\(age) years"
@@ -114,9 +114,9 @@ struct BindingTests {
         #expect(label.text == "3 years")
 
         person.age = 4
-        await settle()
+        await settleMainActor()
         person.age = 5
-        await settle()
+        await settleMainActor()
         #expect(label.text == "5 years")
         #expect(transforms.count == 3)
         #expect(label.assignments == 3)
@@ -124,30 +124,30 @@ struct BindingTests {
     }
 
     @Test func followsAKeyPathThroughSeveralObjects() async {
-        let person = Person()
-        let label = Label()
+        let person = BoundPerson()
+        let label = BoundLabel()
         let token = person.bind(\.friend?.name, to: label, \.text) { $0 ?? "nobody" }
         #expect(label.text == "nobody")
 
-        let friend = Person(name: "Kim")
+        let friend = BoundPerson(name: "Kim")
         person.friend = friend
-        await settle()
+        await settleMainActor()
         #expect(label.text == "Kim")
 
         friend.name = "Hobbit"
-        await settle()
+        await settleMainActor()
         #expect(label.text == "Hobbit")
         #expect(label.assignments == 3)
         token.unbind()
     }
 
     @Test func assigningAnEqualValueDeliversNothing() async {
-        let person = Person(name: "Kim")
-        let label = Label()
+        let person = BoundPerson(name: "Kim")
+        let label = BoundLabel()
         let token = person.bind(\.name, to: label, \.text)
 
         person.name = "Kim"
-        await settle()
+        await settleMainActor()
         #expect(person.nameWrites == 1)
         #expect(label.assignments == 1)
         token.unbind()

@@ -5,18 +5,18 @@ import ViewModels
 @Suite("Two-way bindings")
 struct BindingTwoWayTests {
     @Test func copiesTheSourceFirstThenFollowsEitherSide() async {
-        let person = Person(name: "Kim")
-        let field = TextField()
+        let person = BoundPerson(name: "Kim")
+        let field = BoundTextField()
         let token = person.bindTwoWay(\.name, with: field, \.text)
         #expect(field.text == "Kim")
         #expect(field.writes == 1)
 
         field.text = "Hobbit"
-        await settle()
+        await settleMainActor()
         #expect(person.name == "Hobbit")
 
         person.name = "Frodo"
-        await settle()
+        await settleMainActor()
         #expect(field.text == "Frodo")
         #expect(person.nameWrites == 2, "one write back from the field, one by the test")
         #expect(field.writes == 3, "initial copy, one write by the test, one from the source")
@@ -24,32 +24,32 @@ struct BindingTwoWayTests {
     }
 
     @Test func withoutInitialValueLeavesBothSidesUntilOneChanges() async {
-        let person = Person(name: "Kim")
-        let field = TextField()
+        let person = BoundPerson(name: "Kim")
+        let field = BoundTextField()
         field.text = "typed"
         let token = person.bindTwoWay(\.name, with: field, \.text, initial: false)
-        await settle()
+        await settleMainActor()
         #expect(person.name == "Kim")
         #expect(field.text == "typed")
 
         field.text = "Hobbit"
-        await settle()
+        await settleMainActor()
         #expect(person.name == "Hobbit")
         #expect(person.nameWrites == 1)
         token.unbind()
     }
 
     @Test func transformsBothWaysWithoutBouncingBack() async {
-        let person = Person(name: "Kim")
-        let field = TextField()
+        let person = BoundPerson(name: "Kim")
+        let field = BoundTextField()
         let token = person.bindTwoWay(\.name, with: field, \.text, transform: { $0.uppercased() }, reverse: { $0.lowercased() })
-        await settle()
+        await settleMainActor()
         #expect(field.text == "KIM")
         #expect(person.name == "Kim", "the write to the field is not sent back")
 
         field.text = "HOBBIT"
-        await settle()
-        await settle()
+        await settleMainActor()
+        await settleMainActor()
         #expect(person.name == "hobbit")
         #expect(field.text == "HOBBIT")
         #expect(person.nameWrites == 1)
@@ -58,60 +58,60 @@ struct BindingTwoWayTests {
     }
 
     @Test func transformsThatAreNotInversesDoNotLoop() async {
-        let person = Person()
-        let field = TextField()
+        let person = BoundPerson()
+        let field = BoundTextField()
         let token = person.bindTwoWay(\.age, with: field, \.number, transform: { $0 + 1 }, reverse: { $0 })
         #expect(field.number == 1)
 
         person.age = 5
-        await settle()
-        await settle()
+        await settleMainActor()
+        await settleMainActor()
         #expect(field.number == 6)
         #expect(person.age == 5)
 
         field.number = 10
-        await settle()
-        await settle()
+        await settleMainActor()
+        await settleMainActor()
         #expect(person.age == 10)
         #expect(field.number == 10)
         token.unbind()
     }
 
     @Test func whenBothSidesChangeInOneTurnTheSourceChangeWinsIfItCameFirst() async {
-        let person = Person(name: "a")
-        let field = TextField()
+        let person = BoundPerson(name: "a")
+        let field = BoundTextField()
         let token = person.bindTwoWay(\.name, with: field, \.text)
 
         person.name = "from source"
         field.text = "from field"
-        await settle()
+        await settleMainActor()
         #expect(person.name == "from source")
         #expect(field.text == "from source")
         token.unbind()
     }
 
     @Test func whenBothSidesChangeInOneTurnTheObserverChangeWinsIfItCameFirst() async {
-        let person = Person(name: "a")
-        let field = TextField()
+        let person = BoundPerson(name: "a")
+        let field = BoundTextField()
         let token = person.bindTwoWay(\.name, with: field, \.text)
 
         field.text = "from field"
         person.name = "from source"
-        await settle()
+        await settleMainActor()
         #expect(person.name == "from field")
         #expect(field.text == "from field")
         token.unbind()
     }
 
     @Test func unbindStopsBothDirections() async {
-        let person = Person(name: "a")
-        let field = TextField()
+        let person = BoundPerson(name: "a")
+        let field = BoundTextField()
         let token = person.bindTwoWay(\.name, with: field, \.text)
         token.unbind()
 
         person.name = "b"
         field.text = "c"
-        await settle()
+        await settleMainActor()
         #expect(person.nameWrites == 1)
         #expect(field.writes == 2)
         #expect(person.name == "b")

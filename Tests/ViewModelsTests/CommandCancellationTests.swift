@@ -5,7 +5,7 @@ import ViewModels
 @Suite("Command cancellation")
 struct CommandCancellationTests {
     @Test func cancelEndsCancelledWhenTheActionThrowsCancellationError() async {
-        let gate = Gate()
+        let gate = CommandGate()
         let command = Command { (value: Int) in
             await gate.wait()
             try Task.checkCancellation()
@@ -24,7 +24,7 @@ struct CommandCancellationTests {
     }
 
     @Test func outputReturnedAfterCancelIsDiscarded() async {
-        let gate = Gate()
+        let gate = CommandGate()
         let command = Command { (value: Int) in
             await gate.wait()
             return value
@@ -48,7 +48,7 @@ struct CommandCancellationTests {
     }
 
     @Test func cancellingTheAwaitingTaskCancelsTheAction() async {
-        let gate = Gate()
+        let gate = CommandGate()
         let command = Command { () async throws -> Int in
             await gate.wait()
             try Task.checkCancellation()
@@ -57,15 +57,15 @@ struct CommandCancellationTests {
 
         let execution = command.start()
         execution.cancel()
-        await settle()
+        await settleMainActor()
         await gate.open()
         #expect(await execution.value.caseName == "cancelled")
         #expect(command.status == .cancelled)
     }
 
     @Test func noSecondExecutionWhileACancelledActionIsStillRunning() async {
-        let gate = Gate()
-        let invocations = Invocations()
+        let gate = CommandGate()
+        let invocations = CommandInvocations()
         let command = Command { (value: Int) in
             await invocations.record()
             await gate.wait()
@@ -90,7 +90,7 @@ struct CommandCancellationTests {
     }
 
     @Test func runsAgainAfterACancellation() async {
-        let gate = Gate()
+        let gate = CommandGate()
         let command = Command { (value: Int) in
             await gate.wait()
             try Task.checkCancellation()

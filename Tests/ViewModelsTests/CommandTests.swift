@@ -3,7 +3,7 @@ import Testing
 import ViewModels
 
 /// Holds actions back until the test opens it; waiting ignores cancellation.
-actor Gate {
+actor CommandGate {
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -20,7 +20,7 @@ actor Gate {
 }
 
 /// Counts action invocations from any isolation.
-actor Invocations {
+actor CommandInvocations {
     private(set) var count = 0
 
     func record() {
@@ -28,7 +28,7 @@ actor Invocations {
     }
 }
 
-struct TestFailure: Error, Equatable {
+struct CommandTestFailure: Error, Equatable {
     let code: Int
 }
 
@@ -57,7 +57,7 @@ struct CommandTests {
     }
 
     @Test func executesThenSucceeds() async {
-        let gate = Gate()
+        let gate = CommandGate()
         let command = Command { (value: Int) in
             await gate.wait()
             return value * 2
@@ -79,23 +79,23 @@ struct CommandTests {
 
     @Test func failureKeepsThePreviousOutputAndRecordsTheError() async {
         let command = Command { (value: Int) in
-            guard value >= 0 else { throw TestFailure(code: value) }
+            guard value >= 0 else { throw CommandTestFailure(code: value) }
             return value
         }
         #expect(await command.execute(7).output == 7)
 
         let outcome = await command.execute(-1)
-        #expect(outcome.error as? TestFailure == TestFailure(code: -1))
+        #expect(outcome.error as? CommandTestFailure == CommandTestFailure(code: -1))
         #expect(command.status == .failed)
-        #expect(command.lastError as? TestFailure == TestFailure(code: -1))
+        #expect(command.lastError as? CommandTestFailure == CommandTestFailure(code: -1))
         #expect(command.lastOutput == 7)
     }
 
     @Test func startingAgainClearsTheLastError() async {
-        let gate = Gate()
+        let gate = CommandGate()
         let command = Command { (shouldFail: Bool) in
             await gate.wait()
-            if shouldFail { throw TestFailure(code: 1) }
+            if shouldFail { throw CommandTestFailure(code: 1) }
             return "done"
         }
         await gate.open()
@@ -109,8 +109,8 @@ struct CommandTests {
     }
 
     @Test func secondExecutionWhileRunningIsIgnored() async {
-        let gate = Gate()
-        let invocations = Invocations()
+        let gate = CommandGate()
+        let invocations = CommandInvocations()
         let command = Command { (value: Int) in
             await invocations.record()
             await gate.wait()
@@ -133,7 +133,7 @@ struct CommandTests {
     }
 
     @Test func disabledCommandIgnoresExecutions() async {
-        let invocations = Invocations()
+        let invocations = CommandInvocations()
         let command = Command(isEnabled: false) { (value: Int) in
             await invocations.record()
             return value
@@ -148,7 +148,7 @@ struct CommandTests {
     }
 
     @Test func predicateGatesExecution() async {
-        let person = Person()
+        let person = BoundPerson()
         let command = Command(enabledWhen: { !person.name.isEmpty }) { (value: Int) in value }
         #expect(!command.canExecute)
         #expect(await command.execute(1).caseName == "ignored")
@@ -159,7 +159,7 @@ struct CommandTests {
     }
 
     @Test func statusAndCanExecuteAreObservable() async {
-        let gate = Gate()
+        let gate = CommandGate()
         let command = Command { await gate.wait() }
         var statuses: [CommandStatus] = []
         var readiness: [Bool] = []
@@ -167,10 +167,10 @@ struct CommandTests {
         let readinessToken = command.observe(\.canExecute) { readiness.append($0) }
 
         let execution = command.start()
-        await settle()
+        await settleMainActor()
         await gate.open()
         _ = await execution.value
-        await settle()
+        await settleMainActor()
 
         #expect(statuses == [.executing, .succeeded])
         #expect(readiness == [false, true])
@@ -179,7 +179,7 @@ struct CommandTests {
     }
 
     @Test func voidInputConvenience() async {
-        let invocations = Invocations()
+        let invocations = CommandInvocations()
         let command = Command {
             await invocations.record()
             return await invocations.count
