@@ -13,7 +13,7 @@ enum BenchmarkPlan {
         if workload == .frcMemory {
             // One cold iteration: a warm-up would leave its peak in the process's resident set.
             return Benchmark.Configuration(
-                metrics: [.peakMemoryResident, .peakMemoryResidentDelta, .wallClock],
+                metrics: [.peakMemoryResident, .peakMemoryResidentDelta],
                 warmupIterations: 0, maxDuration: .seconds(1), maxIterations: 1)
         }
         let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]

@@ -15,6 +15,10 @@ func registerMemoryBenchmarks() -> Int {
 
 private let batchSize = 100
 
+/// How long the loaded list is held before the measurement stops: resident memory is sampled
+/// every 10 ms, and a 10,000-row list loads faster than that.
+private let holdTime = Duration.milliseconds(100)
+
 private func registerMemory<Contender: ResultsMemoryContender>(_: Contender.Type, rows: RowCount) -> Int {
     registerBenchmark(.frcMemory, rows: rows, library: Contender.library) {
         let directory = try TemporaryDirectory()
@@ -23,6 +27,7 @@ private func registerMemory<Contender: ResultsMemoryContender>(_: Contender.Type
     } measure: { benchmark, opened in
         benchmark.startMeasurement()
         let results = try await opened.contender.loadResults(batchSize: batchSize)
+        try await Task.sleep(for: holdTime)
         benchmark.stopMeasurement()
         let count = opened.contender.rowCount(of: results)
         guard count == rows.rawValue else {
