@@ -10,4 +10,11 @@
 
 #include <sqlite3.h>
 
+/// Makes a double-quoted name that matches no column an error instead of a string literal
+/// (SQLite's legacy "DQS" behaviour), in queries; schemas keep their old meaning.
+/// `sqlite3_db_config` is variadic, which Swift cannot call.
+static inline int csqlite_disable_double_quoted_strings(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *)0);
+}
+
 #endif

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// Opens and sets up the connections of one store.
 struct ConnectionOpener {
@@ -8,7 +9,7 @@ struct ConnectionOpener {
     /// The writer: creates the file if needed and sets the journal mode.
     func openWriter(inMemory: Bool) throws -> Database {
         let db = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        try setBusyTimeout(db)
+        try configureConnection(db)
         if !inMemory {
             try setJournalMode(db)
         }
@@ -21,11 +22,17 @@ struct ConnectionOpener {
     /// A reader: the same file, refusing writes (`PRAGMA query_only`).
     func openReader() throws -> Database {
         let db = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
-        try setBusyTimeout(db)
+        try configureConnection(db)
         try db.execute(sql: "PRAGMA query_only = ON")
         try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
         try configuration.prepareDatabase?(db)
         return db
+    }
+
+    /// Settings every connection gets: the busy timeout, and quoted names that must name columns.
+    private func configureConnection(_ db: Database) throws {
+        try setBusyTimeout(db)
+        try db.check(csqlite_disable_double_quoted_strings(db.handle), sql: nil)
     }
 
     private func setBusyTimeout(_ db: Database) throws {
@@ -35,13 +42,24 @@ struct ConnectionOpener {
     }
 
     /// Sets the journal mode and checks that SQLite accepted it (it silently keeps the old one otherwise).
+    ///
+    /// Two connections switching a new file to WAL at once can get `SQLITE_BUSY` without the
+    /// busy handler being consulted, so a busy answer is retried until the busy timeout runs out.
     private func setJournalMode(_ db: Database) throws {
         let mode = configuration.journalMode.rawValue
-        // Reading the schema first makes a non-database file fail here with SQLITE_NOTADB.
-        _ = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema")
-        let actual = try db.fetchValue(String.self, sql: "PRAGMA journal_mode = \(mode)")
-        guard actual?.uppercased() == mode else {
-            throw StoreError(code: .error, message: "journal mode \(mode) refused; the database stays in \(actual ?? "unknown") mode")
+        let deadline = ContinuousClock.now + configuration.busyTimeout
+        while true {
+            do {
+                // Reading the schema first makes a non-database file fail here with SQLITE_NOTADB.
+                _ = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema")
+                let actual = try db.fetchValue(String.self, sql: "PRAGMA journal_mode = \(mode)")
+                guard actual?.uppercased() == mode else {
+                    throw StoreError(code: .error, message: "journal mode \(mode) refused; the database stays in \(actual ?? "unknown") mode")
+                }
+                return
+            } catch let error as StoreError where error.code == .busy && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
         }
     }
 }

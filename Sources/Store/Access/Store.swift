@@ -20,7 +20,9 @@ public final class Store: Sendable {
     public let configuration: StoreConfiguration
     let writer: SerializedConnection
     private let readers: ReaderPool?
-    private let roleKey = DispatchSpecificKey<ConnectionRole>()
+    let roleKey = DispatchSpecificKey<ConnectionRole>()
+    let broadcaster: ChangeBroadcaster
+    private let externalChangeMonitor: ExternalChangeMonitor?
 
     /// Opens, or creates, the database file at `path`.
     ///
@@ -40,12 +42,18 @@ public final class Store: Sendable {
         self.configuration = configuration
         let opener = ConnectionOpener(path: path, configuration: configuration)
         let writerDatabase = try opener.openWriter(inMemory: inMemory)
+        let broadcaster = ChangeBroadcaster()
+        self.broadcaster = broadcaster
+        writerDatabase.changeCapture = try ChangeCapture(database: writerDatabase, publish: broadcaster.publish)
         writer = SerializedConnection(database: writerDatabase, role: .writer, roleKey: roleKey)
         let readerCount = inMemory ? 0 : max(0, configuration.readerCount)
         let readerConnections = try (0..<readerCount).map { [roleKey] index in
             SerializedConnection(database: try opener.openReader(), role: .reader(index: index), roleKey: roleKey)
         }
         readers = readerConnections.isEmpty ? nil : ReaderPool(readers: readerConnections)
+        externalChangeMonitor = inMemory ? nil : configuration.externalChangePollInterval.map { [writer] interval in
+            ExternalChangeMonitor(interval: interval, on: writer) { broadcaster.hasSubscribers }
+        }
     }
 
     private var currentRole: ConnectionRole? { DispatchQueue.getSpecific(key: roleKey) }
@@ -69,6 +77,18 @@ public final class Store: Sendable {
         try checkWriteAllowed()
         return try await run(on: writer) { db, cancellation in
             try WriteTransaction.run(on: db, cancellation: cancellation, body)
+        }
+    }
+
+    /// Runs `body` on the writer connection with no transaction around it: each statement
+    /// commits on its own unless `body` opens a transaction itself. For what cannot run in a
+    /// transaction (`VACUUM`, `PRAGMA journal_mode`, `PRAGMA foreign_keys`); a transaction
+    /// left open when `body` returns or throws is rolled back.
+    public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try checkWriteAllowed()
+        return try writer.sync { db in
+            defer { db.rollback() }
+            return try body(db)
         }
     }
 

@@ -32,6 +32,9 @@ public struct StoreConfiguration: Sendable {
     public var busyTimeout: Duration = .seconds(5)
     /// How many read-only connections serve concurrent reads; 4 by default. With 0 (and in memory) reads run on the writer.
     public var readerCount = 4
+    /// How often the store checks for commits by other connections and processes
+    /// (`PRAGMA data_version`) while anyone observes its changes; 100 ms by default, `nil` never.
+    public var externalChangePollInterval: Duration? = .milliseconds(100)
     /// Called on every new connection, writer and readers, after the store's own pragmas:
     /// set your own pragmas, register functions or collations here.
     public var prepareDatabase: (@Sendable (Database) throws -> Void)?

@@ -13,6 +13,8 @@ public final class Database {
     private var savepointDepth = 0
     /// Statements and buffers for writing models.
     let modelStatements = ModelStatements()
+    /// Records row changes; installed on a store's writer connection only.
+    var changeCapture: ChangeCapture?
 
     /// Opens a connection with the given `sqlite3_open_v2` flags.
     init(path: String, flags: Int32) throws {
@@ -42,21 +44,41 @@ public final class Database {
 
     /// Prepares a single SQL statement; throws when `sql` holds more than one.
     public func prepare(sql: String) throws -> Statement {
-        var statement: OpaquePointer?
-        var hasMoreStatements = false
-        let code = sql.withCString { text in
-            var remainder: UnsafePointer<CChar>?
-            let code = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &remainder)
-            hasMoreStatements = remainder.map { !String(cString: $0).allSatisfy(\.isWhitespace) } ?? false
-            return code
+        try sql.withCString { text in
+            let (first, tail) = try prepareFirst(text, persistent: true)
+            guard let statement = first else { throw StoreError.misuse("the SQL holds no statement", sql: sql) }
+            // Trailing comments are fine; a second statement is not.
+            if let tail, try prepareFirst(tail, persistent: false).statement != nil {
+                throw StoreError.misuse("prepare takes one statement; use execute(script:) for several", sql: sql)
+            }
+            return statement
         }
-        try check(code, sql: sql)
-        guard let statement else { throw StoreError.misuse("the SQL holds no statement", sql: sql) }
-        guard !hasMoreStatements else {
-            sqlite3_finalize(statement)
-            throw StoreError.misuse("prepare takes one statement; use execute(script:) for several", sql: sql)
+    }
+
+    /// Prepares the first statement of `text`; returns it (`nil` when there is only
+    /// whitespace or comments) and where the rest of the text starts.
+    private func prepareFirst(_ text: UnsafePointer<CChar>, persistent: Bool) throws
+        -> (statement: Statement?, tail: UnsafePointer<CChar>?) {
+        var handle: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        changeCapture?.willPrepare()
+        let code = sqlite3_prepare_v3(self.handle, text, -1, persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &handle, &tail)
+        guard code == SQLITE_OK else {
+            _ = changeCapture?.didPrepare(sql: "")
+            let sql = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw StoreError(resultCode: code, connection: self.handle, sql: sql)
         }
-        return Statement(database: self, sql: sql, handle: statement)
+        let sql = Self.text(from: text, to: tail)
+        let effects = changeCapture?.didPrepare(sql: sql)
+        let rest = tail.flatMap { $0.pointee == 0 ? nil : $0 }
+        guard let handle else { return (nil, rest) }
+        return (Statement(database: self, sql: sql, handle: handle, effects: effects), rest)
+    }
+
+    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
+        guard let end else { return String(cString: start) }
+        let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A prepared statement for `sql`, reused across calls on this connection.
@@ -80,25 +102,13 @@ public final class Database {
     /// Runs a script of several `;`-separated statements that take no arguments.
     public func execute(script: String) throws {
         try script.withCString { start in
-            var cursor: UnsafePointer<CChar>? = start
-            while let text = cursor, text.pointee != 0 {
-                var statement: OpaquePointer?
-                var remainder: UnsafePointer<CChar>?
-                let code = sqlite3_prepare_v2(handle, text, -1, &statement, &remainder)
-                let statementSQL = Self.text(from: text, to: remainder)
-                try check(code, sql: statementSQL)
-                cursor = remainder
-                guard let statement else { continue }  // whitespace or a comment
-                defer { sqlite3_finalize(statement) }
-                try Statement.stepToEnd(statement, connection: handle, sql: statementSQL)
+            var next: UnsafePointer<CChar>? = start
+            while let text = next {
+                let (statement, tail) = try prepareFirst(text, persistent: false)
+                try statement?.execute()
+                next = tail
             }
         }
-    }
-
-    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
-        guard let end else { return String(cString: start) }
-        let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     // MARK: Queries
@@ -114,6 +124,7 @@ public final class Database {
     public func fetchRows(sql: String, arguments: [any DatabaseValueConvertible] = []) throws -> [Row] {
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
+        defer { statement.reset() }
         var rows: [Row] = []
         while try statement.step() {
             rows.append(Row(columnNames: statement.columnNames, values: statement.values()))
@@ -141,9 +152,6 @@ public final class Database {
     public var changesCount: Int { Int(sqlite3_changes64(handle)) }
     /// Whether a transaction is open on this connection.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-
-    /// Interrupts the statement running on this connection; safe to call from any thread.
-    func interrupt() { sqlite3_interrupt(handle) }
 
     // MARK: Transactions
 
@@ -188,14 +196,4 @@ enum TransactionKind: String {
     case deferred = "DEFERRED"
     /// Takes the write lock at once; used for writes so they never fail half-way with `SQLITE_BUSY`.
     case immediate = "IMMEDIATE"
-}
-
-extension Statement {
-    static func stepToEnd(_ handle: OpaquePointer, connection: OpaquePointer, sql: String) throws {
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { return }
-            if code != SQLITE_ROW { throw StoreError(resultCode: code, connection: connection, sql: sql) }
-        }
-    }
 }

@@ -35,8 +35,12 @@ public final class Statement {
     /// Whether executing the statement cannot change the database.
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
-    init(database: Database, sql: String, handle: OpaquePointer) {
+    /// What running the statement does besides changing rows; known on the writer connection only.
+    let effects: StatementEffects?
+
+    init(database: Database, sql: String, handle: OpaquePointer, effects: StatementEffects?) {
         self.database = database
+        self.effects = effects
         self.sql = sql
         self.handle = handle
         self.columnCount = Int(sqlite3_column_count(handle))
@@ -103,10 +107,14 @@ public final class Statement {
     /// Advances to the next row: `true` if a row is available, `false` when done.
     @discardableResult
     public func step() throws -> Bool {
-        switch sqlite3_step(handle) {
+        let capture = database.changeCapture
+        capture?.willStep(effects)
+        let code = sqlite3_step(handle)
+        capture?.didStep(effects, result: code)
+        switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        case let code:
+        default:
             let error = StoreError(resultCode: code, connection: database.handle, sql: sql)
             sqlite3_reset(handle)
             throw error

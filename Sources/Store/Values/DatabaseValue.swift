@@ -19,6 +19,12 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// The text, when the value is TEXT.
+    var stringValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
     public var description: String {
         switch self {
         case .null: "NULL"

@@ -1,0 +1,52 @@
+import Foundation
+import Store
+import Testing
+
+/// Commits by other connections and processes reach the store's subscribers.
+@Suite(.timeLimit(.minutes(2))) struct ExternalChangeTests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    @Test func writeByAnotherConnectionArrivesAsAnExternalChange() async throws {
+        let store = try directory.makeStore(schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, v);")
+        var changes = store.changes(in: ["t"]).makeAsyncIterator()
+        let other = try RawConnection(path: directory.path("test.sqlite"))
+        try other.execute("INSERT INTO t(v) VALUES (1)")
+        // The store polls every 100 ms by default; the next change must be this one.
+        let received = await changes.next()
+        #expect(received?.isExternal == true)
+        #expect(received?.touches("t") == true)
+    }
+
+    @Test func writeByTheSqlite3ToolIsDetectedByAnExplicitCheck() async throws {
+        var configuration = StoreConfiguration()
+        configuration.externalChangePollInterval = nil
+        let store = try directory.makeStore(configuration: configuration, schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, v);")
+        var changes = store.changes().makeAsyncIterator()
+        try store.checkForExternalChanges()  // nothing yet: publishes nothing
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tool.arguments = ["sqlite3", directory.path("test.sqlite"), "INSERT INTO t(v) VALUES (2);"]
+        try tool.run()
+        tool.waitUntilExit()
+        try #require(tool.terminationStatus == 0, "the sqlite3 tool must be installed (.ci/run installs it)")
+        try store.checkForExternalChanges()
+        let received = await changes.next()
+        #expect(received?.isExternal == true)
+        #expect(received?.affectsAllTables == true)
+    }
+
+    @Test func ownWritesAreNotReportedAsExternal() async throws {
+        let store = try directory.makeStore(schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, v);")
+        var changes = store.changes().makeAsyncIterator()
+        try await store.write { db in try db.execute(sql: "INSERT INTO t(v) VALUES (3)") }
+        try store.checkForExternalChanges()
+        try await store.write { db in try db.execute(sql: "INSERT INTO t(v) VALUES (4)") }
+        let first = await changes.next()
+        let second = await changes.next()
+        #expect(first?.isExternal == false)
+        #expect(second?.isExternal == false, "the check between the two writes found nothing external")
+        #expect(second?.changes(in: "t").inserted == [2])
+    }
+}
