@@ -1,0 +1,45 @@
+import Store
+import Testing
+
+/// The README's quick start, verbatim, so that it keeps compiling and working.
+@Suite struct ReadmeQuickStartTests {
+    struct Item: Model, Equatable {
+        static let tableName = "item"
+        var id: Int64?
+        var title: String
+        var done: Bool
+    }
+
+    @Test func quickStartRuns() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("app.sqlite")
+
+        let store = try Store(path: path)   // WAL, synchronous=NORMAL, foreign keys on, 4 readers
+        try store.write { db in
+            try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
+            var milk = Item(title: "Buy milk", done: false)
+            try db.insert(&milk)            // sets milk.id
+            milk.done = true
+            try db.update(milk)
+        }
+        let open = try store.read { db in
+            try db.fetch(FetchRequest<Item>().filter(Column("done") == false).order(Column("title").ascending))
+        }
+
+        #expect(open.isEmpty)
+        let all = try store.read { db in try db.fetch(FetchRequest<Item>()) }
+        #expect(all == [Item(id: 1, title: "Buy milk", done: true)])
+    }
+
+    @Test(.timeLimit(.minutes(1))) func watchingChangesRuns() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.makeStore(schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);")
+        let stream = store.changes(in: ["item"])
+        try await store.write { db in try db.execute(sql: "INSERT INTO item(title, done) VALUES ('a', 0)") }
+        for await changes in stream {
+            let items = changes.changes(in: "item")
+            #expect(items.inserted == [1] && items.updated.isEmpty && items.deleted.isEmpty && !items.isWhollyChanged)
+            break
+        }
+    }
+}
