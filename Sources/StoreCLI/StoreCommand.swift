@@ -21,6 +21,7 @@ struct StoreCommand: AsyncParsableCommand {
             CreateCommand.self,
             VerifyCommand.self,
             SchemaCommand.self,
+            WatchCommand.self,
         ]
     )
 
