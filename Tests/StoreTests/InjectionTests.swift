@@ -89,12 +89,10 @@ struct InjectionTests {
 
     @Test("A misspelt column name is an error, not a string literal")
     func unknownColumn() throws {
-        withKnownIssue("SQLite's double-quoted string literals (DQS) are on: an unknown \"column\" reads as the text 'column'") {
-            let error = #expect(throws: StoreError.self) {
-                _ = try store.read { db in try db.fetch(FetchRequest<Item>().filter(Column("titel") == "first")) }
-            }
-            #expect(error?.message == "no such column: titel")
+        let error = #expect(throws: StoreError.self) {
+            _ = try store.read { db in try db.fetch(FetchRequest<Item>().filter(Column("titel") == "first")) }
         }
+        #expect(error?.message == "no such column: titel")
     }
 
     @Test("A hostile table name fails cleanly as an unknown table", arguments: hostileIdentifiers)

@@ -72,10 +72,8 @@ struct StatementTests {
 
     @Test("prepare accepts a statement followed by a comment")
     func prepareTrailingComment() throws {
-        withKnownIssue("Database.prepare treats a trailing comment after ';' as a second statement") {
-            let value = try store.read { db in try db.fetchValue(Int.self, sql: "SELECT 1; -- the answer") }
-            #expect(value == 1)
-        }
+        let value = try store.read { db in try db.fetchValue(Int.self, sql: "SELECT 1; -- the answer") }
+        #expect(value == 1)
     }
 
     @Test("execute(script:) runs every statement, comments and blank lines included")
