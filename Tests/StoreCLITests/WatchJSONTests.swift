@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// `store watch --json` against a database that `sqlite3`, another process, writes in random
+/// transactions: applying the change lines must reproduce the query's results.
+@Suite("store watch --json", .serialized)
+struct WatchJSONTests {
+    static let schema = """
+        PRAGMA journal_mode = WAL;
+        CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT,
+                           position INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0);
+        """
+
+    @Test("applying the change lines reproduces the query after every quiescent point, over 520 random transactions")
+    func randomTransactions() throws {
+        let seed = ProcessInfo.processInfo.environment["WATCH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        var random = WatchTestRandom(seed: seed)
+        let folder = try WatchTestFolder()
+        let shell = try SQLiteShell(database: folder.database)
+        _ = try shell.run(Self.schema)
+        var writes = RandomItemWrites()
+        _ = try shell.run((0..<30).map { _ in writes.insert(&random) }.joined(separator: "\n"))
+        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", "done = 0",
+                                      "--order-by", "position", "--section-by", "category", "--json"], in: folder.url)
+        let expectedSQL = "SELECT id, quote(category) FROM item WHERE done = 0 ORDER BY category, position, id;"
+        var consumer = WatchJSONConsumer()
+        var applied = 0
+        var transactions = 0
+        var checkpoints = 0
+        while transactions < 520 {
+            let batch = Int(random.next(below: 12)) + 1
+            for _ in 0..<batch {
+                let statements = (0..<(Int(random.next(below: 4)) + 1)).map { _ in writes.statement(&random) }
+                _ = try shell.run("BEGIN;\n" + statements.joined(separator: "\n") + "\nCOMMIT;")
+            }
+            transactions += batch
+            let expected = WatchJSONConsumer.sections(fromQuotedRows: try shell.run(expectedSQL), named: true)
+            let converged = try watch.waitUntil { lines in
+                for line in lines.dropFirst(applied) { try consumer.apply(line) }
+                applied = lines.count
+                return consumer.sections == expected
+            }
+            #expect(converged, "seed \(seed), after \(transactions) transactions: \(consumer.sections) instead of \(expected)")
+            guard converged else { break }
+            checkpoints += 1
+        }
+        try watch.closeInput()
+        let end = try watch.finish()
+        #expect(end.exitCode == 0, "seed \(seed): \(end.error)")
+        #expect(consumer.changeCount > 100, "seed \(seed): only \(consumer.changeCount) change lines")
+        #expect(checkpoints > 40)
+    }
+
+    @Test("a flat list (no sections) in descending order, and ends when standard input closes")
+    func flatDescending() throws {
+        let seed = UInt64.random(in: 0...UInt64(UInt32.max))
+        var random = WatchTestRandom(seed: seed)
+        let folder = try WatchTestFolder()
+        let shell = try SQLiteShell(database: folder.database)
+        _ = try shell.run(Self.schema)
+        var writes = RandomItemWrites()
+        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "ITEM", "--order-by", "position:desc",
+                                      "--columns", "title,position", "--json"], in: folder.url)
+        var consumer = WatchJSONConsumer()
+        var applied = 0
+        for round in 0..<40 {
+            _ = try shell.run("BEGIN;\n" + (0..<3).map { _ in writes.statement(&random) }.joined(separator: "\n") + "\nCOMMIT;")
+            let expected = WatchJSONConsumer.sections(
+                fromQuotedRows: try shell.run("SELECT id, NULL FROM item ORDER BY position DESC, id;"), named: false)
+            let converged = try watch.waitUntil { lines in
+                for line in lines.dropFirst(applied) { try consumer.apply(line) }
+                applied = lines.count
+                return consumer.sections == expected
+            }
+            #expect(converged, "seed \(seed), round \(round): \(consumer.sections) instead of \(expected)")
+            guard converged else { break }
+        }
+        try watch.closeInput()
+        #expect(try watch.finish().exitCode == 0)
+    }
+}
+
+extension WatchJSONConsumer {
+    /// The sections of `id|quoted section value` rows (sqlite3's list mode, `quote()`d), grouped
+    /// by consecutive equal values; a flat list is one unnamed section, even when empty.
+    static func sections(fromQuotedRows rows: [String], named: Bool) -> [Section] {
+        var sections: [Section] = named ? [] : [Section(name: nil, ids: [])]
+        var current: String?
+        for row in rows {
+            let parts = row.split(separator: "|", maxSplits: 1).map(String.init)
+            guard let id = Int64(parts[0]) else { continue }
+            if named, sections.isEmpty || parts[1] != current {
+                current = parts[1]
+                sections.append(Section(name: parts[1] == "NULL" ? nil : String(parts[1].dropFirst().dropLast()), ids: []))
+            }
+            sections[sections.count - 1].ids.append(id)
+        }
+        return sections
+    }
+}
+
+/// Random writes to the `item` table of `WatchJSONTests.schema`: inserts, moves within and
+/// across sections, rows entering and leaving the `done = 0` filter, in-place updates,
+/// deletes, and whole sections deleted or renamed.
+struct RandomItemWrites {
+    private var inserted = 0
+    private static let categories = ["'a'", "'b'", "'c'", "'d'", "NULL"]
+
+    mutating func insert(_ random: inout WatchTestRandom) -> String {
+        inserted += 1
+        return "INSERT INTO item (title, category, position, done) VALUES ('t\(inserted)', \(category(&random)), \(random.next(below: 20)), \(random.next(below: 5) == 0 ? 1 : 0));"
+    }
+
+    mutating func statement(_ random: inout WatchTestRandom) -> String {
+        let id = random.next(below: UInt64(max(inserted, 1))) + 1
+        switch random.next(below: 20) {
+        case 0..<6: return insert(&random)
+        case 6..<9: return "UPDATE item SET position = \(random.next(below: 20)) WHERE id = \(id);"
+        case 9..<12: return "UPDATE item SET category = \(category(&random)) WHERE id = \(id);"
+        case 12..<14: return "UPDATE item SET done = 1 - done WHERE id = \(id);"
+        case 14..<16: return "UPDATE item SET title = title || '*' WHERE id = \(id);"
+        case 16..<18: return "DELETE FROM item WHERE id = \(id);"
+        case 18: return "DELETE FROM item WHERE category IS \(category(&random));"
+        default: return "UPDATE item SET category = \(category(&random)) WHERE category IS \(category(&random));"
+        }
+    }
+
+    private func category(_ random: inout WatchTestRandom) -> String {
+        Self.categories[Int(random.next(below: UInt64(Self.categories.count)))]
+    }
+}
+
+/// SplitMix64: a small seeded generator, so that a failing run can be replayed (`WATCH_SEED`).
+struct WatchTestRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(below bound: UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return (z ^ (z >> 31)) % bound
+    }
+}
+
+/// A temporary folder holding `watch.sqlite`; removed with the value.
+final class WatchTestFolder {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("StoreCLIWatch-\(UUID().uuidString)")
+    var database: String { url.appendingPathComponent("watch.sqlite").path }
+
+    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A running `store watch` (or any long-running `store` subcommand) whose standard input
+/// the test holds open and whose standard output it reads line by line as it arrives.
+final class WatchProcess: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errorURL: URL
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var partial = Data()
+
+    init(_ arguments: [String], in folder: URL) throws {
+        errorURL = folder.appendingPathComponent(".watch-stderr-\(UUID().uuidString)")
+        try Data().write(to: errorURL)
+        process.executableURL = StoreBinary.url
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.append(handle.availableData) }
+        try process.run()
+    }
+
+    private func append(_ data: Data) {
+        lock.withLock {
+            partial.append(data)
+            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+                partial.removeSubrange(partial.startIndex...newline)
+            }
+        }
+    }
+
+    /// The complete lines printed so far, from the `index`-th on.
+    func lines(from index: Int) -> [String] {
+        lock.withLock { index < lines.count ? Array(lines[index...]) : [] }
+    }
+
+    /// Waits until `condition` holds for the lines printed so far; `false` after `timeout`
+    /// (a guard against hanging, not a measure of speed).
+    func waitUntil(timeout: TimeInterval = 30, _ condition: ([String]) throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition(lines(from: 0)) { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition(lines(from: 0))
+    }
+
+    /// Closes standard input.
+    func closeInput() throws { try input.fileHandleForWriting.close() }
+
+    /// Sends a signal.
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the exit; returns the exit code and standard error.
+    func finish() throws -> (exitCode: Int32, error: String) {
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        append(output.fileHandleForReading.readDataToEndOfFile())
+        defer { try? FileManager.default.removeItem(at: errorURL) }
+        return (process.terminationStatus, try String(contentsOf: errorURL, encoding: .utf8))
+    }
+}
