@@ -22,6 +22,7 @@ struct StoreCommand: AsyncParsableCommand {
             VerifyCommand.self,
             SchemaCommand.self,
             WatchCommand.self,
+            DemoCommand.self,
         ]
     )
 

@@ -73,7 +73,7 @@ struct WatchTextFrame {
     }
 
     /// Each touched row's mark, by rowid.
-    private static func marks(of update: WatchUpdate) -> [Int64: Mark] {
+    static func marks(of update: WatchUpdate) -> [Int64: Mark] {
         var marks: [Int64: Mark] = [:]
         for (_, id) in WatchJSONLine.insertedRows(update.changeSet, new: update.new.snapshot) { marks[id] = .inserted }
         for move in update.changeSet.moves {

@@ -1,0 +1,49 @@
+import Store
+
+/// One write of the demo app, run by its `Command`.
+enum DemoEdit: Sendable, CustomStringConvertible {
+    case add(title: String, category: String)
+    case rename(id: Int64, title: String)
+    case move(id: Int64, category: String, position: Int?)
+    case complete(id: Int64)
+    case delete(id: Int64)
+
+    /// Writes the edit to the items of list `listID`; throws when the item is not there.
+    func apply(in db: Database, listID: Int64) throws {
+        switch self {
+        case let .add(title, category):
+            let position = try db.fetchValue(Int.self, sql: "SELECT coalesce(max(position), 0) + 1 FROM item WHERE list_id = ? AND category = ?",
+                                             arguments: [listID, category]) ?? 1
+            try db.execute(sql: "INSERT INTO item (list_id, title, category, position) VALUES (?, ?, ?, ?)",
+                           arguments: [listID, title, category, position])
+        case let .rename(id, title):
+            try db.execute(sql: "UPDATE item SET title = ? WHERE id = ? AND list_id = ?", arguments: [title, id, listID])
+        case let .move(id, category, position):
+            try db.execute(sql: "UPDATE item SET category = ?, position = coalesce(?, position) WHERE id = ? AND list_id = ?",
+                           arguments: [category, position, id, listID])
+        case let .complete(id):
+            try db.execute(sql: "UPDATE item SET done = 1 WHERE id = ? AND list_id = ?", arguments: [id, listID])
+        case let .delete(id):
+            try db.execute(sql: "DELETE FROM item WHERE id = ? AND list_id = ?", arguments: [id, listID])
+        }
+        if case .add = self { return }
+        guard db.changesCount > 0 else { throw StoreError(code: .notFound, message: "the list has no item #\(id ?? 0)") }
+    }
+
+    private var id: Int64? {
+        switch self {
+        case .add: nil
+        case let .rename(id, _), let .move(id, _, _), let .complete(id), let .delete(id): id
+        }
+    }
+
+    var description: String {
+        switch self {
+        case let .add(title, category): "add \"\(title)\" to \(category)"
+        case let .rename(id, title): "rename #\(id) to \"\(title)\""
+        case let .move(id, category, position): "move #\(id) to \(category)\(position.map { " at position \($0)" } ?? "")"
+        case let .complete(id): "mark #\(id) done"
+        case let .delete(id): "delete #\(id)"
+        }
+    }
+}

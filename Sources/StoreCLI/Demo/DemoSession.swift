@@ -1,0 +1,82 @@
+import FetchedResults
+import Foundation
+import Store
+import ViewModels
+
+/// The demo app: a list view over the items of one list, sectioned by category, a view
+/// model for one item, and a command that writes. Each edit prints the change set the list
+/// view applied, the list with the touched rows marked, and the view model's properties.
+@MainActor
+final class DemoSession {
+    private let listID: Int64
+    private let dataSource: DemoItemsDataSource
+    private let listView: InMemoryListView<DemoItemsDataSource.Row>
+    private let viewModel: DemoItemViewModel
+    private let command: Command<DemoEdit, Void>
+    private(set) var latencies: [Duration] = []
+    private(set) var failures = 0
+
+    init(store: Store, listID: Int64, watchedItemID: Int64) async throws {
+        self.listID = listID
+        dataSource = try await DemoItemsDataSource(store: store, listID: listID)
+        listView = InMemoryListView(dataSource: dataSource)
+        viewModel = try await DemoItemViewModel(store: store, itemID: watchedItemID)
+        command = Command { edit in try await store.write { db in try edit.apply(in: db, listID: listID) } }
+    }
+
+    /// Prints the list and the view model as they are.
+    func printState() {
+        for line in listView.lines(describing: describe) { print("  " + line) }
+        print("  view model: \(viewModel.summary)")
+    }
+
+    /// Runs `edit` through the command and waits for the list view to apply its change set.
+    func perform(_ edit: DemoEdit) async {
+        print("▶ \(edit)")
+        let applied = listView.appliedChangeSets.count
+        let outcome = await command.execute(edit)
+        let committed = ContinuousClock.now
+        if case .failed(let error) = outcome {
+            failures += 1
+            print("  failed: \(error)")
+            return
+        }
+        let deadline = committed + .seconds(2)
+        while listView.appliedChangeSets.count == applied, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        guard let changeSet = listView.appliedChangeSets.last, listView.appliedChangeSets.count > applied else {
+            print("  (the list did not change)")
+            return
+        }
+        let latency = ContinuousClock.now - committed
+        latencies.append(latency)
+        print("  change set \(changeSet) applied to the list view \(latency.milliseconds) ms after the commit")
+        // Let the view model's own observation catch up with the same transaction.
+        try? await Task.sleep(for: .milliseconds(20))
+        printState()
+    }
+
+    /// What happened, for the end of the session.
+    var summary: String {
+        let sorted = latencies.sorted()
+        let median = sorted.isEmpty ? "–" : sorted[sorted.count / 2].milliseconds + " ms"
+        return "\(listView.appliedChangeSets.count) change sets applied to the list view (\(listView.errors.count) that did not fit, "
+            + "\(listView.reloadCount) full load), median commit-to-list latency \(median); the view model recomputed "
+            + "\(viewModel.updateCount) time\(viewModel.updateCount == 1 ? "" : "s")\(viewModel.isDeleted ? " and saw its item deleted" : ""); "
+            + "\(failures) command\(failures == 1 ? "" : "s") failed."
+    }
+
+    func stop() {
+        dataSource.stop()
+        viewModel.stop()
+    }
+
+    private func describe(_ row: DemoItemsDataSource.Row) -> String {
+        let mark = dataSource.lastUpdate.map { WatchTextFrame.marks(of: $0)[row.id]?.rawValue ?? " " } ?? " "
+        let values = row.values.map(\.displayText)
+        let due = values.count > 2 && values[2] != "NULL" ? "  due \(values[2])" : ""
+        let done = values.count > 3 && values[3] == "1" ? "  ✓ done" : ""
+        return "\(mark) #\(row.id) \(values.first ?? "")  (position \(values.count > 1 ? values[1] : "?"))\(due)\(done)"
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Store
+
+/// `store demo`: the whole stack on a small to-do app, in the terminal.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run a short scripted session of a small app built on the library, or type your own edits.",
+        discussion: """
+            Creates or reuses the database (demo.sqlite by default), applies the migrations \
+            (the Migrations folder, or the example schema built into the command when there \
+            is no such folder), fills a list called Demo, and edits it through a command \
+            while a list view over its items, sectioned by category, applies each change set \
+            and a view model follows one item. Ends by itself with a summary.
+
+            --interactive reads edits instead: add CATEGORY TITLE, edit ID TITLE, \
+            move ID CATEGORY [POSITION], done ID, delete ID, list, quit.
+
+            Example: store demo --database /tmp/demo.sqlite
+            """
+    )
+
+    @Option(help: ArgumentHelp("The database file, created if needed.", valueName: "path"))
+    var database = "demo.sqlite"
+
+    @Option(help: ArgumentHelp("The folder of migration files; the built-in example schema when it does not exist.", valueName: "dir"))
+    var migrations = "Migrations"
+
+    @Flag(help: "Read edits from standard input instead of running the script.")
+    var interactive = false
+
+    func run() async throws {
+        do {
+            try await demo()
+        } catch {
+            let failure = CommandFailure(error)
+            CommandOutput.printError("error: \(failure.report.message)")
+            throw ExitCode(failure.status.rawValue)
+        }
+    }
+
+    @MainActor private func demo() async throws {
+        let started = ContinuousClock.now
+        let store = try StoreOptions.parse(["--database", database]).openStore(ifMissing: .create)
+        let migrator = try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoEmbeddedMigrations.migrator()
+        let applied = try migrator.migrate(store)
+        print("database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "
+              + "(\(FileManager.default.fileExists(atPath: migrations) ? "from \(migrations)/" : "built-in example schema"))")
+        let seed = try await DemoSeed.plant(in: store)
+        let session = try await DemoSession(store: store, listID: seed.listID, watchedItemID: seed.ids["Milk"] ?? 0)
+        print("list \"Demo\", sectioned by category; the view model follows item #\(seed.ids["Milk"] ?? 0) (Milk)")
+        print("marks: + inserted, > moved, * updated, # moved and updated")
+        session.printState()
+        if interactive {
+            await DemoPrompt.run(session)
+        } else {
+            for edit in DemoSeed.script(ids: seed.ids) { await session.perform(edit) }
+        }
+        session.stop()
+        print("done in \((ContinuousClock.now - started).milliseconds) ms: \(session.summary)")
+    }
+}
