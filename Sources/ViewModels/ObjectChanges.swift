@@ -1,21 +1,21 @@
+import FetchedResults
 import Store
 
-/// The states of one stored object after each committed transaction that may have changed
-/// it, in commit order: the object as it is then, or `nil` once it is gone.
+/// The states of one stored object after each committed transaction that changed it, in
+/// commit order: the object as it is then, or `nil` once it is gone.
 ///
-/// Built on `Store.changes(in:)`, filtered by `StoreChanges.contains(_:)`, with the row
-/// re-read by id, so transactions that touch other rows of the table cost a set lookup.
-/// The store is held weakly.
+/// A thin reading of a `ChangeWatcher` of that one object: transactions that touch other
+/// rows cost the watcher's set lookup and no read. The watch lasts as long as this value.
 struct ObjectChanges<M: Model> {
-    private weak var store: Store?
     private let objectID: ObjectID
-    private var transactions: AsyncStream<StoreChanges>.AsyncIterator
+    private let watcher: ChangeWatcher<M>
+    private var events: AsyncStream<ChangeWatcher<M>.Event>.AsyncIterator
 
-    /// Starts listening now: every transaction committed after this call is seen.
+    /// Starts watching now: every transaction committed after this call is seen.
     init(store: Store, objectID: ObjectID) {
-        self.store = store
         self.objectID = objectID
-        transactions = store.changes(in: [objectID.table]).makeAsyncIterator()
+        watcher = ChangeWatcher(store: store, table: objectID.table, watching: [objectID])
+        events = watcher.events().makeAsyncIterator()
     }
 
     /// Reads the object now, in the store's latest committed state.
@@ -23,18 +23,13 @@ struct ObjectChanges<M: Model> {
         try store.read { db in try db.fetchOne(M.self, id: objectID.rowID) }
     }
 
-    /// The object's state after the next transaction that may have changed it, or `nil`
-    /// when the task is cancelled. Runs on the caller's actor.
+    /// The object's state after the next transaction that changed it, or `nil` when the
+    /// task is cancelled. Runs on the caller's actor.
     mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Result<M?, any Error>? {
-        while let transaction = await transactions.next(isolation: actor) {
-            guard transaction.contains(objectID) else { continue }
-            guard let store else { return .failure(StoreViewModelError.storeReleased) }
-            let rowID = objectID.rowID
-            do {
-                return .success(try await store.read { db in try db.fetchOne(M.self, id: rowID) })
-            } catch {
-                return .failure(error)
-            }
+        while let event = await events.next(isolation: actor) {
+            if event.deleted.contains(objectID) { return .success(nil) }
+            if let object = event.updated[objectID] { return .success(object) }
+            if let error = event.error, event.unread.contains(objectID) { return .failure(error) }
         }
         return nil
     }

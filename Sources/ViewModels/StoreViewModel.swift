@@ -15,8 +15,9 @@ import Store
 /// }
 /// ```
 /// ``start()`` reads the object and runs every binding once. After each committed
-/// transaction that may have changed the object, the view model reads it again and runs
-/// only the bindings whose values differ (by `==`) from the version it had; ``object``
+/// transaction that changed the object, the view model receives its new version (from a
+/// `ChangeWatcher`) and runs only the bindings whose values differ (by `==`) from the
+/// version it had; ``object``
 /// always holds the latest version. When the object is deleted, ``isDeleted`` becomes true,
 /// ``objectWasDeleted()`` runs once and observation stops. Observation also stops with
 /// ``stop()`` and when the view model is released; the store is held weakly, and a released
