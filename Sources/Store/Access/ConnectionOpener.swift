@@ -6,17 +6,27 @@ struct ConnectionOpener {
     let path: String
     let configuration: StoreConfiguration
 
-    /// The writer: creates the file if needed and sets the journal mode.
+    /// The writer: creates the file if needed and sets the journal mode; for a read-only
+    /// store, opens an existing file as it is and refuses writes.
     func openWriter(inMemory: Bool) throws -> Database {
-        let db = try Database(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let creation = configuration.isReadOnly ? 0 : SQLITE_OPEN_CREATE
+        let db = try Database(path: path, flags: SQLITE_OPEN_READWRITE | creation)
         try configureConnection(db)
-        if !inMemory {
+        if configuration.isReadOnly {
+            try requireDatabase(db)
+            try db.execute(sql: "PRAGMA query_only = ON")
+        } else if !inMemory {
             try setJournalMode(db)
         }
         try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
         try configuration.prepareDatabase?(db)
         return db
+    }
+
+    /// Reads the schema, so that a file that is not a database fails now with `SQLITE_NOTADB`.
+    private func requireDatabase(_ db: Database) throws {
+        _ = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema")
     }
 
     /// A reader: the same file, refusing writes (`PRAGMA query_only`).
@@ -50,8 +60,7 @@ struct ConnectionOpener {
         let deadline = ContinuousClock.now + configuration.busyTimeout
         while true {
             do {
-                // Reading the schema first makes a non-database file fail here with SQLITE_NOTADB.
-                _ = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema")
+                try requireDatabase(db)
                 let actual = try db.fetchValue(String.self, sql: "PRAGMA journal_mode = \(mode)")
                 guard actual?.uppercased() == mode else {
                     throw StoreError(code: .error, message: "journal mode \(mode) refused; the database stays in \(actual ?? "unknown") mode")

@@ -32,6 +32,10 @@ public struct StoreConfiguration: Sendable {
     public var busyTimeout: Duration = .seconds(5)
     /// How many read-only connections serve concurrent reads; 4 by default. With 0 (and in memory) reads run on the writer.
     public var readerCount = 4
+    /// Whether the store only reads: the file must exist already, its journal mode is left as
+    /// it is, and every connection refuses writes (`PRAGMA query_only`), so `write` fails with
+    /// `SQLITE_READONLY`. The store still sees other processes' commits. `false` by default.
+    public var isReadOnly = false
     /// How often the store checks for commits by other connections and processes
     /// (`PRAGMA data_version`) while anyone observes its changes; 100 ms by default, `nil` never.
     public var externalChangePollInterval: Duration? = .milliseconds(100)

@@ -50,3 +50,35 @@ import Testing
         #expect(second?.changes(in: "t").inserted == [2])
     }
 }
+
+/// A read-only store reads and observes a file that other programs write, and never writes it.
+@Suite(.timeLimit(.minutes(1))) struct ReadOnlyStoreTests {
+    @Test func readOnlyStoreKeepsTheFileAsItIsAndSeesOtherWriters() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("rollback-journal.sqlite")
+        let writer = try RawConnection(path: path, create: true)
+        try writer.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, v); INSERT INTO t(v) VALUES (1);")
+        let bytesBefore = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        var configuration = StoreConfiguration()
+        configuration.isReadOnly = true
+        let store = try Store(path: path, configuration: configuration)
+        var changes = store.changes(in: ["t"]).makeAsyncIterator()
+        let error = #expect(throws: StoreError.self) { try store.write { db in try db.execute(sql: "INSERT INTO t(v) VALUES (2)") } }
+        #expect(error?.code == .readOnly)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytesBefore, "journal mode and contents untouched")
+
+        try writer.execute("INSERT INTO t(v) VALUES (3)")
+        #expect(await changes.next()?.isExternal == true)
+        let count = try await store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
+        #expect(count == 2)
+    }
+
+    @Test func readOnlyStoreDoesNotCreateAMissingFile() throws {
+        let directory = try TemporaryDirectory()
+        var configuration = StoreConfiguration()
+        configuration.isReadOnly = true
+        #expect(throws: StoreError.self) { try Store(path: directory.path("missing.sqlite"), configuration: configuration) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path("missing.sqlite")))
+    }
+}

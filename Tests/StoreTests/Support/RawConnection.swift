@@ -5,9 +5,9 @@ import Store
 final class RawConnection {
     private let handle: OpaquePointer
 
-    init(path: String) throws {
+    init(path: String, create: Bool = false) throws {
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, nil)
+        let code = sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), nil)
         guard code == SQLITE_OK, let connection else {
             sqlite3_close_v2(connection)
             throw StoreError(code: ResultCode(rawValue: code), message: "cannot open \(path) for the test")
