@@ -50,6 +50,9 @@ final class WatchProcess: @unchecked Sendable {
         return try condition(lines(from: 0))
     }
 
+    /// Writes `text` to standard input.
+    func send(_ text: String) throws { try input.fileHandleForWriting.write(contentsOf: Data(text.utf8)) }
+
     /// Closes standard input.
     func closeInput() throws { try input.fileHandleForWriting.close() }
 

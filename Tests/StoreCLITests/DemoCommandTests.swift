@@ -1,0 +1,60 @@
+import Foundation
+@testable import StoreCLI
+import Testing
+
+/// `store demo`: the scripted session, reuse of its database, the built-in schema, and typed edits.
+@Suite("store demo")
+struct DemoCommandTests {
+    @Test("ends by itself with exit 0, showing each change set applied and the view model following its item")
+    func scripted() throws {
+        let folder = try WatchTestFolder()
+        let result = try StoreBinary.start(["demo"], in: folder.url).finish()
+        #expect(result.exitCode == 0, "\(result)")
+        #expect(result.output.contains("applied 4 migrations (built-in example schema)"), "\(result)")
+        let applied = result.output.split(separator: "\n").filter { $0.contains("change set ChangeSet(") && $0.contains("applied to the list view") }
+        #expect(applied.count == 9, "\(result)")
+        #expect(result.output.contains("sectionInserts: [0]"))
+        #expect(result.output.contains("moves: [2.0→1.0]"))
+        #expect(result.output.contains("view model: \"Oat milk\" · done · 2 updates"))
+        #expect(result.output.contains("9 change sets applied to the list view (0 that did not fit, 1 full load)"))
+        #expect(result.output.contains("saw its item deleted; 0 commands failed."))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.sqlite").path))
+    }
+
+    @Test("reuses its database, and takes --database and the Migrations folder")
+    func reuse() throws {
+        let project = try CLIProject()
+        let first = try project.store("demo", "--database", "mine.sqlite")
+        #expect(first.exitCode == 0, "\(first)")
+        #expect(first.output.contains("applied 4 migrations (from Migrations/)"), "\(first)")
+        let second = try project.store("demo", "--database", "mine.sqlite")
+        #expect(second.exitCode == 0, "\(second)")
+        #expect(second.output.contains("schema up to date"), "\(second)")
+        #expect(second.output.components(separatedBy: "applied to the list view").count - 1 == 9, "\(second)")
+    }
+
+    @Test("--interactive applies typed edits, reports what it cannot do, and ends at quit")
+    func interactive() throws {
+        let folder = try WatchTestFolder()
+        let demo = try WatchProcess(["demo", "--interactive"], in: folder.url)
+        try demo.send("add admin Renew passport\nmove 3 work 0\nfrobnicate\ndelete 99\nquit\n")
+        let end = try demo.finish()
+        let output = demo.lines(from: 0).joined(separator: "\n")
+        #expect(end.exitCode == 0, "\(end.error)")
+        #expect(output.contains("change set ChangeSet(sectionInserts: [0])"), "\(output)")
+        #expect(output.contains("+ #6 Renew passport"), "\(output)")
+        #expect(output.contains("not understood: frobnicate"), "\(output)")
+        #expect(output.contains("the list has no item #99"), "\(output)")
+        #expect(output.contains("1 command failed."), "\(output)")
+    }
+
+    @Test("the built-in example schema is the Migrations folder, byte for byte")
+    func embeddedMigrations() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: CLIProject.examplesFolder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(DemoEmbeddedMigrations.files.map(\.name) == files)
+        for (name, text) in DemoEmbeddedMigrations.files {
+            let file = try String(contentsOf: CLIProject.examplesFolder.appendingPathComponent(name), encoding: .utf8)
+            #expect(text == file, "\(name) differs from Migrations/\(name): regenerate Sources/StoreCLI/Demo/DemoEmbeddedMigrations.swift")
+        }
+    }
+}
