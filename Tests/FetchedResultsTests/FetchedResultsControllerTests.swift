@@ -1,0 +1,119 @@
+import Foundation
+import Store
+import Testing
+@testable import FetchedResults
+
+/// The controller's results, requests, objects and change sets against a real store file.
+@MainActor @Suite(.timeLimit(.minutes(2))) struct FetchedResultsControllerTests {
+    let directory: TemporaryDirectory
+    let store: Store
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try directory.makeStore(schema: Note.schema + """
+            INSERT INTO note(title, grp, score) VALUES
+              ('a', 'x', 3), ('b', 'y', 1), ('c', 'x', NULL), ('d', NULL, 2), ('e', 'y', 1);
+            """)
+    }
+
+    private func sectioned() -> FetchRequest<Note> {
+        FetchRequest<Note>().order(Column("grp").ascending, Column("score").descending).sectioned(by: Column("grp"))
+    }
+
+    @Test func performFetchGivesSectionsIndexPathsAndObjects() throws {
+        let controller = FetchedResultsController(store: store, request: sectioned().batchSize(2))
+        try controller.performFetch()
+        #expect(controller.sections == [FetchedSection(name: nil, numberOfObjects: 1), FetchedSection(name: "x", numberOfObjects: 2),
+                                        FetchedSection(name: "y", numberOfObjects: 2)])
+        #expect(controller.numberOfObjects == 5)
+        #expect(try controller.object(at: IndexPath(row: 1, section: 1)).title == "c", "NULL sorts last descending")
+        #expect(controller.indexPath(for: Note.id(5)) == IndexPath(row: 1, section: 2), "ties by rowid")
+        #expect(try controller.fetchedObjects.map(\.title) == ["d", "a", "c", "b", "e"])
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 2, section: 0))) {
+            try controller.object(at: IndexPath(row: 2, section: 0))
+        }
+    }
+
+    @Test func sectionKeyMustBeTheFirstSortKey() {
+        let request = FetchRequest<Note>().order(Column("score").ascending, Column("grp").ascending).sectioned(by: Column("grp"))
+        let controller = FetchedResultsController(store: store, request: request)
+        #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionKey: "grp", firstSortKey: "score")) {
+            try controller.performFetch()
+        }
+    }
+
+    @Test func oneRowChangesArriveAsChangeSetsWithTheirResults() async throws {
+        let controller = FetchedResultsController(store: store, request: sectioned())
+        try controller.performFetch()
+        var changes = controller.changes().makeAsyncIterator()
+        var before = controller.results.sectionedSnapshot()
+        try await store.write { db in try db.execute(sql: "UPDATE note SET score = 5 WHERE id = 3") }
+        let move = try #require(await changes.next())
+        #expect(move.changeSet == ChangeSet(moves: [.init(from: IndexPath(row: 1, section: 1), to: IndexPath(row: 0, section: 1), isChanged: true)]))
+        #expect(try move.changeSet.applied(to: before, new: move.results.sectionedSnapshot()) == store.freshSnapshot(sectioned()))
+        before = move.results.sectionedSnapshot()
+        try await store.write { db in try db.execute(sql: "UPDATE note SET title = 'B' WHERE id = 2") }
+        let update = try #require(await changes.next())
+        #expect(update.changeSet == ChangeSet(updates: [IndexPath(row: 0, section: 2)]))
+        #expect(try controller.object(at: IndexPath(row: 0, section: 2)).title == "B", "the cache forgot the updated row")
+        try await store.write { db in try db.execute(script: "DELETE FROM note WHERE id = 4; INSERT INTO note(title, grp) VALUES ('f', 'z')") }
+        let sections = try #require(await changes.next())
+        #expect(sections.changeSet == ChangeSet(sectionDeletes: [0], sectionInserts: [2]))
+        #expect(controller.sections.map(\.name) == ["x", "y", "z"])
+    }
+
+    @Test func setRequestPublishesTheChangeFromOldToNewResults() throws {
+        let controller = FetchedResultsController(store: store, request: FetchRequest<Note>().order(Column("title").ascending))
+        try controller.performFetch()
+        var delivered: [ChangeSet] = []
+        controller.didChange = { delivered.append($0.changeSet) }
+        let old = controller.results.sectionedSnapshot()
+        let newRequest = FetchRequest<Note>().filter(Column("score") >= 2).order(Column("title").descending)
+        try controller.setRequest(newRequest)
+        let changeSet = try #require(delivered.first)
+        #expect(try changeSet.applied(to: old, new: controller.results.sectionedSnapshot()) == store.freshSnapshot(newRequest))
+        #expect(try controller.fetchedObjects.map(\.title) == ["d", "a"])
+    }
+
+    /// Writes without suspending, so the main actor stays busy.
+    private func writeBlocking(_ sql: String) throws {
+        try store.write { db in try db.execute(sql: sql) }
+    }
+
+    @Test func transactionsTheConsumerHasNotTakenCoalesce() async throws {
+        let controller = FetchedResultsController(store: store, request: FetchRequest<Note>().order(Column("score").ascending))
+        try controller.performFetch()
+        var delivered: [ChangeSet] = []
+        controller.didChange = { delivered.append($0.changeSet) }
+        let before = controller.results.sectionedSnapshot()
+        // The main actor is busy in this test while the three commit, so it takes them as one.
+        try writeBlocking("UPDATE note SET score = 10 WHERE id = 2")
+        try writeBlocking("DELETE FROM note WHERE id = 3")
+        try writeBlocking("UPDATE note SET score = 11 WHERE id = 2")
+        await controller.waitForChanges()
+        #expect(delivered.count == 1)
+        #expect(try delivered[0].applied(to: before, new: controller.results.sectionedSnapshot()) == store.freshSnapshot(controller.request))
+    }
+
+    @Test func oneRowUpdateInAMillionRowsDoesNotReadTheResultAgain() async throws {
+        try await store.write { db in
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
+                INSERT INTO note(title, grp, score) SELECT 't' || i, 'g' || (i % 10), i % 1000 FROM n
+                """)
+        }
+        let request = FetchRequest<Note>().order(Column("grp").ascending, Column("score").ascending)
+            .sectioned(by: Column("grp")).batchSize(100)
+        let controller = FetchedResultsController(store: store, request: request)
+        try controller.performFetch()
+        let afterFetch = controller.rowsRead
+        #expect(afterFetch == 1_000_005)
+        var changes = controller.changes().makeAsyncIterator()
+        try await store.write { db in try db.execute(sql: "UPDATE note SET score = 5000, grp = 'g3' WHERE id = 500000") }
+        let change = try #require(await changes.next())
+        #expect(change.changeSet.moves.count == 1)
+        #expect(controller.rowsRead - afterFetch == 1, "only the changed row was read again")
+        #expect(try controller.object(at: controller.indexPath(for: Note.id(500_000)) ?? IndexPath(row: -1, section: 0)).score == 5000)
+        #expect(controller.rowsRead - afterFetch <= 101, "one batch read for the object")
+    }
+}
