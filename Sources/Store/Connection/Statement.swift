@@ -32,6 +32,12 @@ public final class Statement {
     /// The index of the first result column named `name`, or `nil`.
     func columnIndex(named name: String) -> Int? { columnIndexes[name] }
 
+    /// Per result column, its name if it is the first column of that name (the one that
+    /// `columnIndex(named:)` finds), else `nil`: row decoding checks a guessed index against it.
+    private(set) lazy var firstColumnNames: [String?] = columnNames.indices.map { index in
+        columnIndexes[columnNames[index]] == index ? columnNames[index] : nil
+    }
+
     /// Whether executing the statement cannot change the database.
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
@@ -80,7 +86,7 @@ public final class Statement {
         case .text(let text): code = bindText(text, at: position)
         case .blob(let data): code = bindBlob(data, at: position)
         }
-        try database.check(code, sql: sql)
+        guard code == SQLITE_OK else { throw StoreError(resultCode: code, connection: database.handle, sql: sql) }
     }
 
     /// Binds text with its byte length, so that a NUL inside it is stored rather than ending it.

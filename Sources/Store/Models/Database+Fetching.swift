@@ -20,9 +20,10 @@ extension Database {
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }  // a row that fails to decode must not leave the statement open
+        let decoder = RowDecoder(statement: statement)
         var models: [M] = []
         while try statement.step() {
-            models.append(try RowDecoder.decode(M.self, from: statement))
+            models.append(try decoder.decodeRow(M.self))
         }
         return models
     }
@@ -48,9 +49,13 @@ extension Database {
 /// Valid only inside the closure that received its database.
 public struct ModelCursor<M: Model> {
     let statement: Statement
+    private let decoder: RowDecoder
     private var finished = false
 
-    init(statement: Statement) { self.statement = statement }
+    init(statement: Statement) {
+        self.statement = statement
+        self.decoder = RowDecoder(statement: statement)
+    }
 
     /// The next model, or `nil` at the end.
     public mutating func next() throws -> M? {
@@ -59,6 +64,6 @@ public struct ModelCursor<M: Model> {
             finished = true
             return nil
         }
-        return try RowDecoder.decode(M.self, from: statement)
+        return try decoder.decodeRow(M.self)
     }
 }
