@@ -63,12 +63,6 @@ extension Database {
 
     /// Encodes `model` and binds its values to the statement for `operation`.
     private func writeStatement<M: Model>(_ operation: ModelStatements.Operation, for model: M) throws -> Statement {
-        let row = modelStatements.row
-        try row.encode(model)
-        let statement = try modelStatements.statement(operation, table: M.tableName, primaryKey: M.primaryKeyColumn, in: self)
-        for (index, value) in row.values.enumerated() {
-            try statement.bind(value, at: index + 1)
-        }
-        return statement
+        try modelStatements.statement(operation, binding: model, in: self)
     }
 }

@@ -1,27 +1,37 @@
-/// Statements for writing models, cached per connection by operation and column list, so that
-/// inserting many models of one type builds the SQL and resolves columns once.
+/// Statements for writing models, cached per connection by operation and model type, so that
+/// writing many models of one type builds the SQL and resolves columns once, and each value
+/// is bound straight to its parameter as the model encodes.
 final class ModelStatements {
     private struct Key: Hashable {
         let operation: Operation
-        let table: String
+        let model: ObjectIdentifier
     }
 
     enum Operation { case insert, update, upsert }
 
-    private var cache: [Key: (columns: [String], statement: Statement)] = [:]
-    /// A reusable buffer for encoding models.
-    let row = EncodedRow()
+    private var cache: [Key: ModelStatement] = [:]
+    private let encoder = RowEncoder()
 
-    /// The statement for `operation` on `table` with the encoded row's columns.
-    func statement(_ operation: Operation, table: String, primaryKey: String, in db: Database) throws -> Statement {
-        let key = Key(operation: operation, table: table)
-        if let cached = cache[key], cached.columns == row.columns {
-            cached.statement.reset()
-            return cached.statement
+    /// The statement for `operation` on `M`'s table, with `model`'s values bound to its
+    /// first parameters, in column order.
+    func statement<M: Model>(_ operation: Operation, binding model: M, in db: Database) throws -> Statement {
+        let key = Key(operation: operation, model: ObjectIdentifier(M.self))
+        if let cached = cache[key], cached.table == M.tableName {
+            do {
+                try cached.bind(model, with: encoder)
+                return cached.statement
+            } catch is ColumnsChanged {
+                // The model encodes other columns this time (a custom `encode(to:)`): start afresh.
+            }
         }
-        let sql = Self.sql(operation, table: table, primaryKey: primaryKey, columns: row.columns)
+        let row = EncodedRow()
+        try encoder.encode(model, into: row)
+        let sql = Self.sql(operation, table: M.tableName, primaryKey: M.primaryKeyColumn, columns: row.columns)
         let statement = try db.cachedStatement(sql: sql)
-        cache[key] = (row.columns, statement)
+        for (index, value) in row.values.enumerated() {
+            try statement.bind(value, at: index + 1)
+        }
+        cache[key] = ModelStatement(table: M.tableName, columns: row.columns, statement: statement)
         return statement
     }
 
@@ -42,5 +52,35 @@ final class ModelStatements {
             let action = assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)"
             return "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT(\(SQLIdentifier.quote(primaryKey))) DO \(action)"
         }
+    }
+}
+
+/// A cached write statement whose first parameters take a row's columns, in order.
+private final class ModelStatement: EncodedColumns {
+    let table: String
+    let columns: [String]
+    let statement: Statement
+    /// How many columns of the row being bound have been bound.
+    private var boundCount = 0
+
+    init(table: String, columns: [String], statement: Statement) {
+        self.table = table
+        self.columns = columns
+        self.statement = statement
+    }
+
+    /// Rewinds the statement and binds `model` to it; throws `ColumnsChanged` when the
+    /// model encodes other columns than the statement's.
+    func bind<M: Encodable>(_ model: M, with encoder: RowEncoder) throws {
+        statement.reset()
+        boundCount = 0
+        try encoder.encode(model, into: self)
+        guard boundCount == columns.count else { throw ColumnsChanged() }
+    }
+
+    func append(_ value: DatabaseValue, column: String) throws {
+        guard boundCount < columns.count, columns[boundCount] == column else { throw ColumnsChanged() }
+        boundCount += 1
+        try statement.bind(value, at: boundCount)
     }
 }
