@@ -20,11 +20,8 @@ extension Database {
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }  // a row that fails to decode must not leave the statement open
-        let decoder = RowDecoder(statement: statement)
         var models: [M] = []
-        while try statement.step() {
-            models.append(try decoder.decodeRow(M.self))
-        }
+        try RowDecoder(statement: statement).decodeRemainingRows(into: &models)
         return models
     }
 

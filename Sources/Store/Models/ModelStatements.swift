@@ -10,13 +10,15 @@ final class ModelStatements {
     enum Operation { case insert, update, upsert }
 
     private var cache: [Key: ModelStatement] = [:]
+    /// The entry used last, tried before hashing: writes usually repeat one operation on one type.
+    private var lastUsed: (key: Key, statement: ModelStatement)?
     private let encoder = RowEncoder()
 
     /// The statement for `operation` on `M`'s table, with `model`'s values bound to its
     /// first parameters, in column order.
     func statement<M: Model>(_ operation: Operation, binding model: M, in db: Database) throws -> Statement {
         let key = Key(operation: operation, model: ObjectIdentifier(M.self))
-        if let cached = cache[key], cached.table == M.tableName {
+        if let cached = cachedStatement(for: key), cached.table == M.tableName {
             do {
                 try cached.bind(model, with: encoder)
                 return cached.statement
@@ -31,7 +33,16 @@ final class ModelStatements {
         for (index, value) in row.values.enumerated() {
             try statement.bind(value, at: index + 1)
         }
-        cache[key] = ModelStatement(table: M.tableName, columns: row.columns, statement: statement)
+        let cached = ModelStatement(table: M.tableName, columns: row.columns, statement: statement)
+        cache[key] = cached
+        lastUsed = (key, cached)
+        return statement
+    }
+
+    private func cachedStatement(for key: Key) -> ModelStatement? {
+        if let lastUsed, lastUsed.key == key { return lastUsed.statement }
+        let statement = cache[key]
+        lastUsed = statement.map { (key, $0) }
         return statement
     }
 

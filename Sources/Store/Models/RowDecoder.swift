@@ -35,6 +35,16 @@ final class RowDecoder: Decoder {
         }
     }
 
+    /// Decodes the statement's remaining rows and appends them to `values`.
+    ///
+    /// Generic over the collection so that unspecialized code looks up the metadata of the
+    /// array type once: `append` on an `[Element]` would look it up again for every row.
+    func decodeRemainingRows<C: RangeReplaceableCollection>(into values: inout C) throws where C.Element: Decodable {
+        while try statement.step() {
+            values.append(try decodeRow(C.Element.self))
+        }
+    }
+
     /// Decodes `T` from the current row of `statement`, for a single row; a query reads its
     /// rows with one decoder.
     static func decode<T: Decodable>(_ type: T.Type, from statement: Statement) throws -> T {
