@@ -73,6 +73,9 @@ private final class ModelStatement: EncodedColumns {
     let statement: Statement
     /// How many columns of the row being bound have been bound.
     private var boundCount = 0
+    /// Whether the row being bound has had a column the statement did not expect: remembered
+    /// in case a custom `encode(to:)` catches the `ColumnsChanged` error.
+    private var columnsChanged = false
 
     init(table: String, columns: [String], statement: Statement) {
         self.table = table
@@ -85,12 +88,20 @@ private final class ModelStatement: EncodedColumns {
     func bind<M: Encodable>(_ model: M, with encoder: RowEncoder) throws {
         statement.reset()
         boundCount = 0
-        try encoder.encode(model, into: self)
-        guard boundCount == columns.count else { throw ColumnsChanged() }
+        columnsChanged = false
+        do {
+            try encoder.encode(model, into: self)
+        } catch where columnsChanged {
+            throw ColumnsChanged()
+        }
+        guard !columnsChanged, boundCount == columns.count else { throw ColumnsChanged() }
     }
 
     func append(_ value: DatabaseValue, column: String) throws {
-        guard boundCount < columns.count, columns[boundCount] == column else { throw ColumnsChanged() }
+        guard !columnsChanged, boundCount < columns.count, columns[boundCount] == column else {
+            columnsChanged = true
+            throw ColumnsChanged()
+        }
         boundCount += 1
         try statement.bind(value, at: boundCount)
     }
