@@ -29,9 +29,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "Store"]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "FetchedResults", "Store"]),
+        .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite", "TestSupport"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "Store", "TestSupport"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "FetchedResults", "Store", "TestSupport"]),
         .testTarget(name: "StoreCLITests", dependencies: ["Store", "StoreCLI"]),
     ],
     swiftLanguageModes: [.v6]

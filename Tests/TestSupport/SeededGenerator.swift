@@ -4,17 +4,17 @@ import Foundation
 ///
 /// Each run draws a fresh seed unless `STORE_TEST_SEED` is set; tests print the seed in
 /// their failure messages so that `STORE_TEST_SEED=<seed> swift test …` replays a failure.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     /// The seed this generator started from.
-    let seed: UInt64
+    public let seed: UInt64
     private var state: UInt64
 
-    init(seed: UInt64 = SeededGenerator.seedFromEnvironment()) {
+    public init(seed: UInt64 = SeededGenerator.seedFromEnvironment()) {
         self.seed = seed
         self.state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -23,7 +23,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// `STORE_TEST_SEED` if set, a random seed otherwise.
-    static func seedFromEnvironment() -> UInt64 {
+    public static func seedFromEnvironment() -> UInt64 {
         ProcessInfo.processInfo.environment["STORE_TEST_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: .min ... .max)
     }
 }

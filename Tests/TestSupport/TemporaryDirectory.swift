@@ -5,24 +5,25 @@ import Store
 ///
 /// Suites keep one as a stored property: Swift Testing makes a suite instance per test,
 /// so every test gets its own directory, removed when the test ends.
-final class TemporaryDirectory: Sendable {
+public final class TemporaryDirectory: Sendable {
     /// The directory's location.
-    let url: URL
+    public let url: URL
 
-    init() throws {
+    /// Creates the directory.
+    public init() throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("StoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("SQLiteStoreTests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
     /// The path of the file `name` inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     /// A store on the file `name` with `schema` (a script) applied in one write.
-    func makeStore(named name: String = "test.sqlite", configuration: StoreConfiguration = StoreConfiguration(),
-                   schema: String? = nil) throws -> Store {
+    public func makeStore(named name: String = "test.sqlite", configuration: StoreConfiguration = StoreConfiguration(),
+                          schema: String? = nil) throws -> Store {
         let store = try Store(path: path(name), configuration: configuration)
         if let schema {
             try store.write { db in try db.execute(script: schema) }
