@@ -31,7 +31,7 @@ struct WatchCommandTests {
         (["--table", "item", "--order-by", "title:sideways"], 2, "asc or desc"),
         (["--table", "item", "--section-by", "bogus"], 2, "no column 'bogus'"),
         (["--table", "item", "--where", "done = = 1"], 2, "syntax error"),
-        (["--table", "item", "--where", "nothing > 1"], 2, "no such column: nothing"),
+        (["--table", "item", "--where", "missing_column > 1"], 2, "no such column: missing_column"),
         (["--table", "item", "--where", "1); DELETE FROM item; --"], 2, "not several statements"),
         (["--table", "item", "--where", "title = ?"], 2, "parameters"),
         (["--table", "item_view"], 2, "is a view"),
