@@ -20,6 +20,23 @@ struct WatchQuery: Sendable {
     /// The column whose value groups rows into sections, if any.
     let sectionColumn: String?
 
+    /// The fetched-results controller's request: `--where` as an SQL fragment (in parentheses,
+    /// on lines of its own, so that `OR` and a trailing `--` comment stay inside it), the sort
+    /// keys, and the section column. The batch size keeps the controller from reading rows:
+    /// `watch` reads the shown values itself (see `WatchRow`).
+    var fetchRequest: FetchRequest<WatchRow> {
+        FetchRequest(tableName: table,
+                     predicate: condition.map { SQLExpression(sql: "(\($0)\n)") },
+                     orderings: sortKeys.map { Column($0.column).ordering(ascending: $0.isAscending) },
+                     sectionKey: sectionColumn.map(Column.init),
+                     batchSize: 1)
+    }
+
+    /// `rowid, <columns>`: what `WatchResults` reads of each row, quoted.
+    var valueColumnsSQL: String {
+        (["rowid"] + columns).map(SQLIdentifier.quote).joined(separator: ", ")
+    }
+
     /// `SELECT rowid, <section>, <columns> FROM <table> WHERE … ORDER BY …, rowid`:
     /// rowid first, then the section value (when sectioned), then the shown columns.
     var selectSQL: String {
@@ -33,4 +50,8 @@ struct WatchQuery: Sendable {
 
     /// Where the shown columns start in a row of `selectSQL`.
     var firstShownColumn: Int { sectionColumn == nil ? 1 : 2 }
+}
+
+private extension Column {
+    func ordering(ascending: Bool) -> Ordering { ascending ? self.ascending : descending }
 }

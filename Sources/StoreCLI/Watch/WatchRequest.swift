@@ -73,12 +73,12 @@ struct WatchRequest: Sendable {
         return found
     }
 
-    /// Prepares the query without running it: a condition that does not parse, holds
-    /// parameters or would write is refused.
+    /// Prepares the query the fetched-results controller runs, without running it: a
+    /// condition that does not parse, holds parameters or would write is refused.
     private static func checkParses(_ query: WatchQuery, in db: Database) throws {
         let statement: Statement
         do {
-            statement = try db.prepare(sql: query.selectSQL)
+            statement = try db.prepare(sql: query.fetchRequest.sql(selecting: "rowid").sql)
         } catch let error as StoreError {
             let reason = error.code == .misuse ? "must be one condition, not several statements" : error.message
             throw CommandFailure(status: .usage, kind: "usage", message: "--where '\(query.condition ?? "")': \(reason)", storeError: error)

@@ -3,30 +3,35 @@ import Foundation
 import Store
 
 /// Shows a query's results, then each change to them, until the task is cancelled.
+///
+/// A `FetchedResultsController` on the watched table gives the results, their sections and
+/// a change set per delivered change; the session adds the shown values of the rows each
+/// change touches.
 struct WatchSession: Sendable {
     let store: Store
     let query: WatchQuery
     let json: Bool
 
+    @MainActor
     func run() async throws {
         let display: any WatchDisplay = json ? WatchJSONDisplay() : WatchTextDisplay(query: query)
-        // Subscribe before the first read, so that no commit falls between them.
-        let changes = store.changes(in: [query.table])
-        var current = try await fetch()
+        let controller = FetchedResultsController(store: store, request: query.fetchRequest)
+        let changes = controller.changes()
+        do {
+            try controller.performFetch()
+        } catch .store(let error) {
+            throw error
+        }
+        var current = try await WatchResults.reading(controller.results, of: query, from: store)
         try display.show(current, after: nil)
         for await change in changes {
-            let next = try await fetch()
-            let changeSet = current.changeSet(to: next)
+            let (next, changeSet) = try await current.applying(change, of: query, from: store)
             if !changeSet.isEmpty {
-                let update = WatchUpdate(changeSet: changeSet, old: current, new: next,
-                                         origin: change.isExternal ? .external : .local(latency: nil), time: Date())
+                // The store is read-only, so every commit comes from another connection.
+                let update = WatchUpdate(changeSet: changeSet, old: current, new: next, origin: .external, time: Date())
                 try display.show(next, after: update)
             }
             current = next
         }
-    }
-
-    private func fetch() async throws -> WatchResults {
-        try await store.read { [query] db in try WatchResults.fetch(query, in: db) }
     }
 }
