@@ -84,6 +84,27 @@ struct WatchJSONTests {
         try watch.closeInput()
         #expect(try watch.finish().exitCode == 0)
     }
+
+    @Test("a table without INTEGER PRIMARY KEY, a --where with OR and a trailing comment; only rows whose values changed are updates")
+    func rowidTableAndUpdates() throws {
+        let folder = try WatchTestFolder()
+        let shell = try SQLiteShell(database: folder.database)
+        _ = try shell.run("CREATE TABLE note (body TEXT, rank INTEGER); INSERT INTO note VALUES ('one', 1), ('two', 2), ('three', 3);")
+        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "note", "--where", "rank = 1 OR rank >= 2 -- all",
+                                      "--order-by", "rank:desc", "--json"], in: folder.url)
+        #expect(watch.waitUntil { !$0.isEmpty })
+        #expect(watch.lines(from: 0) == [#"{"type":"initial","sections":[{"name":null,"ids":[3,2,1]}]}"#])
+        _ = try shell.run("UPDATE note SET body = 'TWO' WHERE rowid = 2;")
+        #expect(watch.waitUntil { $0.count > 1 })
+        #expect(watch.lines(from: 1) == [#"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[],"moves":[],"updates":[[0,1]]}"#])
+        // Rewriting a row with its own values changes nothing shown: no line of its own, and no update in the next.
+        _ = try shell.run("UPDATE note SET body = body WHERE rowid = 1;")
+        _ = try shell.run("INSERT INTO note VALUES ('four', 4);")
+        #expect(watch.waitUntil { $0.count > 2 })
+        #expect(watch.lines(from: 2) == [#"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[{"at":[0,0],"id":4}],"moves":[],"updates":[]}"#])
+        try watch.closeInput()
+        #expect(try watch.finish().exitCode == 0)
+    }
 }
 
 extension WatchJSONConsumer {
