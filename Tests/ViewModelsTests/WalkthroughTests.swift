@@ -13,26 +13,38 @@ struct Note: Model {
     var pinned: Bool
 }
 
-// 2. The cell view model: derived, display-ready properties of one stored note.
+// 4. The cell view model: display-ready values derived from one note.
+struct NoteCellViewModel {
+    var title: String
+    var badge: String
+
+    init(_ note: Note) {
+        title = note.text
+        badge = note.pinned ? "📌" : ""
+    }
+
+    /// Shown for a row whose note cannot be read (deleted a moment ago).
+    static let placeholder = NoteCellViewModel(Note(text: "…", pinned: false))
+}
+
+// A detail screen's view model, bound to one stored note.
 @MainActor
 @Observable
-final class NoteCellViewModel: StoreViewModel<Note> {
-    var title = ""
-    var badge = ""
+final class NoteDetailViewModel: StoreViewModel<Note> {
+    var heading = ""
 
     override init(store: Store, id: Int64) {
         super.init(store: store, id: id)
-        bindModel(\.text) { cell, text in cell.title = text }
-        bindModel(\.pinned) { cell, pinned in cell.badge = pinned ? "📌" : "" }
+        bindModel(\.text) { detail, text in detail.heading = text.uppercased() }
     }
 }
 
 @MainActor
 @Suite("ViewModels walk-through")
 struct WalkthroughTests {
-    @Test func modelStoreDataSourceCellViewModelListView() async throws {
+    @Test func modelStoreFetchedDataSourceCellViewModelListView() async throws {
         let directory = try TemporaryDirectory()
-        // 3. The store, with the table.
+        // 2. The store, with the table.
         let store = try directory.makeStore(schema: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL, pinned INTEGER NOT NULL)")
         let ids = try await store.write { db in
             try ["Buy milk", "Call Ada"].map { text in
@@ -42,28 +54,34 @@ struct WalkthroughTests {
             }
         }
 
-        // 4. The data source: one cell view model per note, each started.
-        let cells = try ids.map { id in
-            let cell = NoteCellViewModel(store: store, id: id)
-            try cell.start()
-            return cell
-        }
-        let notes = MutableArrayDataSource(items: cells)
+        // 3. The fetched data source: live results of a request, one cell view model per note.
+        let notes = FetchedDataSource(
+            store: store,
+            request: FetchRequest<Note>().order(Column("text").ascending),
+            placeholder: { _ in NoteCellViewModel.placeholder },
+            makeViewModel: NoteCellViewModel.init
+        )
+        try notes.performFetch()
 
         // 5. The list view: here the in-memory one; a UIKit table or a SwiftUI list in an app.
         let list = InMemoryListView(dataSource: notes)
-        #expect(list.lines { "\($0.badge)\($0.title)" } == ["[section 0]", "  Buy milk", "  Call Ada"])
+        let lines = { list.lines { "\($0.badge)\($0.title)" } }
+        #expect(lines() == ["[section 0]", "  Buy milk", "  Call Ada"])
 
-        // Another part of the app writes; the cell's derived properties follow.
+        // Another part of the app writes; the list applies the change set in one batch.
         try await store.write { db in
             try db.execute(sql: "UPDATE note SET pinned = 1 WHERE id = ?", arguments: [ids[1]])
+            var note = Note(text: "Answer mail", pinned: false)
+            try db.insert(&note)
         }
-        await waitUntil("the pin arrives") { cells[1].badge == "📌" }
+        await waitUntil("the list shows the transaction") { lines() == ["[section 0]", "  Answer mail", "  Buy milk", "  📌Call Ada"] }
 
-        // Deleting through the cell view model; the data source drops the row in one batch.
-        try await cells[0].delete()
-        await waitUntil("the deletion arrives") { cells[0].isDeleted }
-        notes.remove(at: IndexPath(row: 0, section: 0))
-        #expect(list.lines { "\($0.badge)\($0.title)" } == ["[section 0]", "  📌Call Ada"])
+        // A detail view model edits and deletes its note; the list follows.
+        let detail = NoteDetailViewModel(store: store, id: ids[0])
+        try detail.start()
+        #expect(detail.heading == "BUY MILK")
+        try await detail.delete()
+        await waitUntil("the deletion arrives") { detail.isDeleted && lines() == ["[section 0]", "  Answer mail", "  📌Call Ada"] }
+        #expect(list.errors.isEmpty && list.reloadCount == 1)
     }
 }
