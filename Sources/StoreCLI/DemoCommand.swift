@@ -11,7 +11,7 @@ struct DemoCommand: AsyncParsableCommand {
             Creates or reuses the database (demo.sqlite by default), applies the migrations \
             (the Migrations folder, or the example schema built into the command when there \
             is no such folder), fills a list called Demo, and edits it through a command \
-            while a list view over its items, sectioned by category, applies each change set \
+            while a list view over a fetched data source of its items, sectioned by category, applies each change set \
             and a view model follows one item. Ends by itself with a summary.
 
             --interactive reads edits instead: add CATEGORY TITLE, edit ID TITLE, \
@@ -48,9 +48,9 @@ struct DemoCommand: AsyncParsableCommand {
         print("database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "
               + "(\(FileManager.default.fileExists(atPath: migrations) ? "from \(migrations)/" : "built-in example schema"))")
         let seed = try await DemoSeed.plant(in: store)
-        let session = try await DemoSession(store: store, listID: seed.listID, watchedItemID: seed.ids["Milk"] ?? 0)
+        let session = try DemoSession(store: store, listID: seed.listID, watchedItemID: seed.ids["Milk"] ?? 0)
         print("list \"Demo\", sectioned by category; the view model follows item #\(seed.ids["Milk"] ?? 0) (Milk)")
-        print("marks: + inserted, > moved, * updated, # moved and updated")
+        print(DemoChangeMarks.legend)
         session.printState()
         if interactive {
             await DemoPrompt.run(session)

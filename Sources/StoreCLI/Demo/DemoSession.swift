@@ -3,30 +3,37 @@ import Foundation
 import Store
 import ViewModels
 
-/// The demo app: a list view over the items of one list, sectioned by category, a view
-/// model for one item, and a command that writes. Each edit prints the change set the list
-/// view applied, the list with the touched rows marked, and the view model's properties.
+/// The demo app: a fetched data source over the items of one list, sectioned by category,
+/// shown by a list view; a view model for one item; and a command that writes. Each edit
+/// prints the change set the list view applied, the list with the touched rows marked, and
+/// the view model's properties.
 @MainActor
 final class DemoSession {
-    private let listID: Int64
-    private let dataSource: DemoItemsDataSource
-    private let listView: InMemoryListView<DemoItemsDataSource.Row>
+    private let dataSource: FetchedDataSource<DemoItem, DemoItemCell>
+    private let listView: InMemoryListView<DemoItemCell>
     private let viewModel: DemoItemViewModel
     private let command: Command<DemoEdit, Void>
+    private var marking: ChangeSetSubscription?
+    private var shownResults: FetchedResultsSnapshot
+    private var marks: [Int64: String] = [:]
     private(set) var latencies: [Duration] = []
     private(set) var failures = 0
 
-    init(store: Store, listID: Int64, watchedItemID: Int64) async throws {
-        self.listID = listID
-        dataSource = try await DemoItemsDataSource(store: store, listID: listID)
+    init(store: Store, listID: Int64, watchedItemID: Int64) throws {
+        dataSource = FetchedDataSource(store: store, request: DemoItem.sectionedByCategory(inList: listID),
+                                       placeholder: { DemoItemCell(placeholderFor: $0.rowID) }, makeViewModel: DemoItemCell.init)
+        try dataSource.performFetch()
+        shownResults = dataSource.results
         listView = InMemoryListView(dataSource: dataSource)
-        viewModel = try await DemoItemViewModel(store: store, itemID: watchedItemID)
+        viewModel = DemoItemViewModel(store: store, id: watchedItemID)
+        try viewModel.start()
         command = Command { edit in try await store.write { db in try edit.apply(in: db, listID: listID) } }
+        marking = dataSource.changes.subscribe { [weak self] changeSet in self?.mark(changeSet) }
     }
 
     /// Prints the list and the view model as they are.
     func printState() {
-        for line in listView.lines(describing: describe) { print("  " + line) }
+        for line in listView.lines(describing: { "\(self.marks[$0.id] ?? " ") \($0.text)" }) { print("  " + line) }
         print("  view model: \(viewModel.summary)")
     }
 
@@ -68,15 +75,12 @@ final class DemoSession {
     }
 
     func stop() {
-        dataSource.stop()
+        marking?.cancel()
         viewModel.stop()
     }
 
-    private func describe(_ row: DemoItemsDataSource.Row) -> String {
-        let mark = dataSource.lastUpdate.map { WatchTextFrame.marks(of: $0)[row.id]?.rawValue ?? " " } ?? " "
-        let values = row.values.map(\.displayText)
-        let due = values.count > 2 && values[2] != "NULL" ? "  due \(values[2])" : ""
-        let done = values.count > 3 && values[3] == "1" ? "  ✓ done" : ""
-        return "\(mark) #\(row.id) \(values.first ?? "")  (position \(values.count > 1 ? values[1] : "?"))\(due)\(done)"
+    private func mark(_ changeSet: ChangeSet) {
+        marks = DemoChangeMarks.of(changeSet, old: shownResults, new: dataSource.results)
+        shownResults = dataSource.results
     }
 }
