@@ -63,6 +63,22 @@ struct WatchCommandTests {
         }
     }
 
+    @Test("a table dropped while watched ends watch with exit 1 and a message naming it")
+    func droppedTable() throws {
+        let folder = try WatchTestFolder()
+        let shell = try SQLiteShell(database: folder.database)
+        _ = try shell.run(WatchJSONTests.schema + "INSERT INTO item (title, position) VALUES ('a', 1);")
+        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url)
+        #expect(watch.waitUntil { !$0.isEmpty })
+        _ = try shell.run("DROP TABLE item;")
+        let failed = watch.waitUntil { $0.contains { $0.contains("\"type\":\"error\"") } }
+        #expect(failed, "\(watch.lines(from: 0))")
+        if !failed { watch.signal(SIGTERM) }
+        let end = try watch.finish()
+        #expect(end.exitCode == 1, "\(end.error)")
+        #expect(end.error.contains("no such table: item"), "\(end.error)")
+    }
+
     @Test("watching never writes: the file's bytes, modification time and journal mode stay", arguments: ["DELETE", "WAL"])
     func neverWrites(journalMode: String) throws {
         let folder = try WatchTestFolder()
