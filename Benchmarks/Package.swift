@@ -38,7 +38,11 @@ let package = Package(
         ),
         .target(
             name: "StoreContender",
-            dependencies: ["BenchmarkKit", .product(name: "Store", package: "SQLiteStore")],
+            dependencies: [
+                "BenchmarkKit",
+                .product(name: "Store", package: "SQLiteStore"),
+                .product(name: "FetchedResults", package: "SQLiteStore"),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -16,14 +16,13 @@ enum Contenders {
         [StoreFetcher.self, RawCFetcher.self, GRDBFetcher.self]
     }
 
-    /// `observeUpdate`, `observeInsert`, `observeDelete` and `observeBulk`. SQLiteStore joins
-    /// with its `FetchedResultsController`.
+    /// `observeUpdate`, `observeInsert`, `observeDelete` and `observeBulk`.
     static var liveQueries: [any LiveQueryContender.Type] {
-        [RawCLiveQuery.self, GRDBLiveQuery.self]
+        [StoreLiveQuery.self, RawCLiveQuery.self, GRDBLiveQuery.self]
     }
 
-    /// `frcMemory`. SQLiteStore joins with its `FetchedResultsController`.
+    /// `frcMemory`.
     static var resultsHolders: [any ResultsMemoryContender.Type] {
-        [RawCFetcher.self, GRDBFetcher.self]
+        [StoreResultsHolder.self, RawCFetcher.self, GRDBFetcher.self]
     }
 }

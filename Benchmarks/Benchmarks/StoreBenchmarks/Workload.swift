@@ -18,6 +18,14 @@ enum Workload: String, CaseIterable {
     case observeBulk
     /// Peak resident memory of a list over all N rows.
     case frcMemory
+
+    /// Whether this is one of the live-query workloads, which time one write transaction.
+    var isObserve: Bool {
+        switch self {
+        case .observeUpdate, .observeInsert, .observeDelete, .observeBulk: true
+        case .insert, .notifyOverhead, .fetchAll, .fetchPage, .frcMemory: false
+        }
+    }
 }
 
 /// The table sizes of the suite.

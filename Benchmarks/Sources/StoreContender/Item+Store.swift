@@ -11,3 +11,8 @@ extension Item: Model {
 enum ItemRequests {
     static let allByScore = FetchRequest<Item>().order(Column("score").ascending)
 }
+
+extension ItemRequests {
+    /// The live query of the observe workloads: the flagged half of the rows, by score.
+    static let flaggedByScore = FetchRequest<Item>().filter(Column("flag") == 1).order(Column("score").ascending)
+}

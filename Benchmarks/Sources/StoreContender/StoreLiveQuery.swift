@@ -1,0 +1,56 @@
+import BenchmarkKit
+import FetchedResults
+import Store
+
+/// The observe workloads with SQLiteStore, as its users write them: a `FetchedResultsController`
+/// over `flag = 1 ORDER BY score` on the main actor, its change sets consumed from `changes()`.
+@MainActor
+public final class StoreLiveQuery: LiveQueryContender {
+    /// Results are labelled `SQLiteStore`.
+    public nonisolated static let library = ContenderLibrary.sqliteStore
+
+    private let store: Store
+    private let controller: FetchedResultsController<Item>
+    private var changes: AsyncStream<FetchedResultsChange>.Iterator
+
+    /// Opens a `Store`, subscribes to the controller's changes and performs its fetch.
+    public init(databasePath: String) async throws {
+        store = try Store(path: databasePath)
+        controller = FetchedResultsController(store: store, request: ItemRequests.flaggedByScore)
+        changes = controller.changes().makeAsyncIterator()
+        try controller.performFetch()
+    }
+
+    /// Writes `change` in one `write`, then waits for the controller's next change set.
+    public func commit(_ change: ItemChange) async throws -> ChangeSummary {
+        try await store.write { db in try Self.apply(change, in: db) }
+        var iterator = changes
+        let delivered = await iterator.next(isolation: #isolation)
+        changes = iterator
+        guard let changeSet = delivered?.changeSet else { throw ChangesEndedError() }
+        return ChangeSummary(
+            insertions: changeSet.inserts.count, removals: changeSet.deletes.count,
+            updates: changeSet.updates.count + changeSet.moves.count)
+    }
+
+    private nonisolated static func apply(_ change: ItemChange, in db: Database) throws {
+        switch change {
+        case .update(let updates):
+            for update in updates {
+                try db.execute(
+                    sql: "UPDATE item SET score = ?, flag = ? WHERE id = ?",
+                    arguments: [update.score, update.flag, update.id])
+            }
+        case .insert(let item):
+            var item = item
+            try db.insert(&item)
+        case .delete(let id):
+            try db.delete(Item.self, id: id)
+        }
+    }
+}
+
+/// The controller's change stream ended although the live query was still in use.
+private struct ChangesEndedError: Error, CustomStringConvertible {
+    var description: String { "the FetchedResultsController's changes() stream ended" }
+}

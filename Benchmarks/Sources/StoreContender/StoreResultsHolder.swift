@@ -1,0 +1,42 @@
+import BenchmarkKit
+import Foundation
+import FetchedResults
+import Store
+
+/// `frcMemory` with SQLiteStore: a `FetchedResultsController` over every row by score with a
+/// batch size, its first batch read as a list showing its first screen would.
+@MainActor
+public final class StoreResultsHolder: ResultsMemoryContender {
+    /// Results are labelled `SQLiteStore`.
+    public nonisolated static let library = ContenderLibrary.sqliteStore
+
+    private let store: Store
+
+    /// Opens a `Store` with its default configuration.
+    public init(databasePath: String) async throws {
+        store = try Store(path: databasePath)
+    }
+
+    /// Performs the controller's fetch and reads the object at the top of the list.
+    public func loadResults(batchSize: Int) async throws -> HeldResults {
+        let controller = FetchedResultsController(store: store, request: ItemRequests.allByScore.batchSize(batchSize))
+        try controller.performFetch()
+        if controller.numberOfObjects > 0 {
+            _ = try controller.object(at: IndexPath(row: 0, section: 0))
+        }
+        return HeldResults(controller: controller, rowCount: controller.numberOfObjects)
+    }
+
+    /// The row count taken when the results were loaded.
+    public nonisolated func rowCount(of results: HeldResults) -> Int {
+        results.rowCount
+    }
+}
+
+/// A live controller held while memory is measured, and its row count.
+public struct HeldResults: Sendable {
+    /// Keeps the results alive.
+    let controller: FetchedResultsController<Item>
+    /// How many rows the controller had when loaded.
+    let rowCount: Int
+}
