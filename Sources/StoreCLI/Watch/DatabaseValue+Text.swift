@@ -7,15 +7,6 @@ extension DatabaseValue {
         return nil
     }
 
-    /// The value as a section name: text as is, numbers in decimal, `nil` for NULL.
-    var sectionName: String? {
-        switch self {
-        case .null: nil
-        case .text(let text): text
-        default: displayText
-        }
-    }
-
     /// The value as a table cell shows it: text unquoted, NULL as `NULL`, blobs as `x'…'`.
     var displayText: String {
         switch self {

@@ -36,20 +36,6 @@ struct WatchQuery: Sendable {
     var valueColumnsSQL: String {
         (["rowid"] + columns).map(SQLIdentifier.quote).joined(separator: ", ")
     }
-
-    /// `SELECT rowid, <section>, <columns> FROM <table> WHERE … ORDER BY …, rowid`:
-    /// rowid first, then the section value (when sectioned), then the shown columns.
-    var selectSQL: String {
-        let selected = ["rowid"] + (sectionColumn.map { [$0] } ?? []) + columns
-        var sql = "SELECT " + selected.map(SQLIdentifier.quote).joined(separator: ", ")
-            + " FROM " + SQLIdentifier.quote(table)
-        if let condition { sql += " WHERE (\(condition)\n)" }
-        let order = sortKeys.map { SQLIdentifier.quote($0.column) + ($0.isAscending ? " ASC" : " DESC") } + ["rowid ASC"]
-        return sql + " ORDER BY " + order.joined(separator: ", ")
-    }
-
-    /// Where the shown columns start in a row of `selectSQL`.
-    var firstShownColumn: Int { sectionColumn == nil ? 1 : 2 }
 }
 
 private extension Column {

@@ -12,8 +12,6 @@ struct WatchResults: Sendable {
     /// The number of rows.
     var rowCount: Int { snapshot.rowCount }
 
-    // MARK: From a fetched-results controller
-
     /// A controller's results, with the shown values of every row read now.
     static func reading(_ results: FetchedResultsSnapshot, of query: WatchQuery, from store: Store) async throws -> WatchResults {
         let snapshot = rowIDs(of: results)
@@ -65,34 +63,5 @@ struct WatchResults: Sendable {
             }
             return values
         }
-    }
-
-    // MARK: Re-read and diffed (store demo)
-
-    /// Runs the query.
-    static func fetch(_ query: WatchQuery, in db: Database) throws -> WatchResults {
-        var sections: [SectionedSnapshot<Int64>.Section] = query.sectionColumn == nil ? [.init(ids: [])] : []
-        var sectionValue: DatabaseValue?
-        var values: [Int64: [DatabaseValue]] = [:]
-        var cursor = try db.cursor(sql: query.selectSQL)
-        while let row = try cursor.next() {
-            guard case .integer(let rowID) = row[0] else { continue }
-            if query.sectionColumn != nil, sections.isEmpty || row[1] != sectionValue {
-                sectionValue = row[1]
-                sections.append(.init(name: row[1].sectionName, ids: []))
-            }
-            sections[sections.count - 1].ids.append(rowID)
-            values[rowID] = Array(row.values[query.firstShownColumn...])
-        }
-        return WatchResults(snapshot: SectionedSnapshot(sections: sections), values: values)
-    }
-
-    /// The step from these results to `next`: rows are matched by rowid, and a row whose
-    /// shown values differ counts as updated.
-    func changeSet(to next: WatchResults) -> ChangeSet {
-        let updated = Set(next.values.compactMap { rowID, newValues in
-            values[rowID].map { $0 == newValues ? nil : rowID } ?? nil
-        })
-        return ChangeSet(from: snapshot, to: next.snapshot, updated: updated)
     }
 }

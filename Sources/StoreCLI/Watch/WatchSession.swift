@@ -31,8 +31,7 @@ struct WatchSession: Sendable {
         for try await change in changes {
             let (next, changeSet) = try await current.applying(change, of: query, from: store)
             if !changeSet.isEmpty {
-                // The store is read-only, so every commit comes from another connection.
-                let update = WatchUpdate(changeSet: changeSet, old: current, new: next, origin: .external, time: Date())
+                let update = WatchUpdate(changeSet: changeSet, old: current, new: next, time: Date())
                 try display.show(next, after: update)
             }
             current = next

@@ -56,11 +56,7 @@ struct WatchTextFrame {
         let sections = results.snapshot.sections.count
         var parts = ["\(results.rowCount) row\(results.rowCount == 1 ? "" : "s")", "\(sections) section\(sections == 1 ? "" : "s")"]
         guard let update else { return (parts + ["waiting for changes"]).joined(separator: " · ") }
-        let origin = switch update.origin {
-        case .external: "external"
-        case .local(let latency): latency.map { "latency \($0.milliseconds) ms" } ?? "this process"
-        }
-        parts.append("last change \(Self.timeText(update.time)) (\(origin))")
+        parts.append("last change \(Self.timeText(update.time)) (external)")
         parts.append(Self.counts(of: update))
         return parts.joined(separator: " · ")
     }
