@@ -58,6 +58,6 @@ struct DemoCommand: AsyncParsableCommand {
             for edit in DemoSeed.script(ids: seed.ids) { await session.perform(edit) }
         }
         session.stop()
-        print("done in \((ContinuousClock.now - started).milliseconds) ms: \(session.summary)")
+        print("done in \((ContinuousClock.now - started).millisecondsText) ms: \(session.summary)")
     }
 }

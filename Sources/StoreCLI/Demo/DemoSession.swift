@@ -58,7 +58,7 @@ final class DemoSession {
         }
         let latency = ContinuousClock.now - committed
         latencies.append(latency)
-        print("  change set \(changeSet) applied to the list view \(latency.milliseconds) ms after the commit")
+        print("  change set \(changeSet) applied to the list view \(latency.millisecondsText) ms after the commit")
         // Let the view model's own observation catch up with the same transaction.
         try? await Task.sleep(for: .milliseconds(20))
         printState()
@@ -67,7 +67,7 @@ final class DemoSession {
     /// What happened, for the end of the session.
     var summary: String {
         let sorted = latencies.sorted()
-        let median = sorted.isEmpty ? "–" : sorted[sorted.count / 2].milliseconds + " ms"
+        let median = sorted.isEmpty ? "–" : sorted[sorted.count / 2].millisecondsText + " ms"
         return "\(listView.appliedChangeSets.count) change sets applied to the list view (\(listView.errors.count) that did not fit, "
             + "\(listView.reloadCount) full load), median commit-to-list latency \(median); the view model recomputed "
             + "\(viewModel.updateCount) time\(viewModel.updateCount == 1 ? "" : "s")\(viewModel.isDeleted ? " and saw its item deleted" : ""); "

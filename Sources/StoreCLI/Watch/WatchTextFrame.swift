@@ -118,12 +118,3 @@ private extension String {
         String(reversed().drop { $0 == " " }.reversed())
     }
 }
-
-extension Duration {
-    /// The duration in milliseconds, with one decimal.
-    var milliseconds: String {
-        let (seconds, attoseconds) = components
-        let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-        return String(format: "%.1f", value)
-    }
-}
