@@ -33,6 +33,9 @@ final class ChangeCapture {
     private var running: StatementEffects?
     private var withoutRowIDTables: Set<String> = []
     private var dataVersion: Int64?
+    /// The table of the last row event of the running statement; cleared between statements,
+    /// since a schema change may free a table name and reuse its memory.
+    private var lastTable: (pointer: UnsafePointer<CChar>, name: String)?
 
     init(database: Database, source: Source = .best, publish: @escaping (StoreChanges) -> Void) throws {
         self.database = database
@@ -58,6 +61,7 @@ final class ChangeCapture {
     /// Called by `Statement.step` before `sqlite3_step`.
     func willStep(_ effects: StatementEffects?) {
         running = effects
+        lastTable = nil
         guard let effects else { return }
         if effects.changesSchema { log.recordAllTables() }
         if source == .updateHook {
@@ -119,7 +123,7 @@ final class ChangeCapture {
     fileprivate func rowChanged(operation: Int32, databaseName: UnsafePointer<CChar>?, table: UnsafePointer<CChar>?,
                                 oldRowID: Int64, newRowID: Int64) {
         guard let databaseName, let table, strcmp(databaseName, "main") == 0 else { return }
-        let name = String(cString: table).lowercased()
+        let name = tableName(table)
         if withoutRowIDTables.contains(name) {
             // The hook's rowids mean nothing for a WITHOUT ROWID table.
             log.recordWholeTable(name)
@@ -136,6 +140,15 @@ final class ChangeCapture {
             log.recordInsert(table: name, rowID: newRowID)
         default: log.recordUpdate(table: name, rowID: newRowID)
         }
+    }
+
+    /// The lowercased name of the table SQLite passes to the hooks. SQLite passes the same
+    /// pointer for every row of a table, so within one statement the name is built once.
+    private func tableName(_ table: UnsafePointer<CChar>) -> String {
+        if let cached = lastTable, cached.pointer == table { return cached.name }
+        let name = String(cString: table).lowercased()
+        lastTable = (table, name)
+        return name
     }
 
     fileprivate func committing() { commitRequested = true }

@@ -84,12 +84,13 @@ struct RowChangeLog {
 
     /// The transaction's changes, all levels folded; the log is emptied.
     mutating func takeCommitted() -> StoreChanges {
-        var all = Level()
-        for level in levels { all.absorb(level) }
+        var all = levels[0]
+        for level in levels.dropFirst() { all.absorb(level) }
         levels = [Level()]
         var tables: [String: TableChanges] = [:]
         for (table, rows) in all.rows {
             var changes = TableChanges()
+            changes.inserted.reserveCapacity(rows.count)
             for (rowID, state) in rows {
                 switch (state.existedBefore, state.existsAfter) {
                 case (false, true): changes.inserted.insert(rowID)
