@@ -11,8 +11,17 @@ extension Database {
                                       rowIDs: some Collection<Int64>) throws -> [Int64: M] {
         var models: [Int64: M] = [:]
         models.reserveCapacity(rowIDs.count)
+        var decoding: (statement: Statement, decoder: RowDecoder)?
         try forEachRow(in: table, columns: "*", rowIDs: rowIDs) { statement in
-            let model = try RowDecoder.decode(M.self, from: statement)
+            // One decoder per statement, so columns are resolved once, not once per row.
+            let decoder: RowDecoder
+            if let current = decoding, current.statement === statement {
+                decoder = current.decoder
+            } else {
+                decoder = RowDecoder(statement: statement)
+                decoding = (statement, decoder)
+            }
+            let model = try decoder.decodeRow(M.self)
             if let id = model.id { models[id] = model }
         }
         return models
