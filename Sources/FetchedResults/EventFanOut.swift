@@ -1,3 +1,5 @@
+import Store
+
 /// Hands each event to an optional handler and to every open `AsyncStream` made by `stream()`.
 final class EventFanOut<Event: Sendable>: Sendable {
     private struct Streams {
@@ -6,7 +8,7 @@ final class EventFanOut<Event: Sendable>: Sendable {
     }
 
     private let handler: EventHandler<Event>?
-    private let streams = LockedState(Streams())
+    private let streams = Locked(Streams())
 
     init(handler: EventHandler<Event>?) { self.handler = handler }
 

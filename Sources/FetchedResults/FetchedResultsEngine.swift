@@ -10,8 +10,8 @@ import Store
 /// consumer shares (`mailbox`, `rowsRead`) is behind locks.
 final class FetchedResultsEngine<M: Model>: @unchecked Sendable {
     let queue = DispatchQueue(label: "SQLiteStore.FetchedResultsController")
-    let mailbox = LockedState(Mailbox<M>())
-    let rowsRead = LockedState(0)
+    let mailbox = Locked(Mailbox<M>())
+    let rowsRead = Locked(0)
     private let store: Store
     private var plan: FetchPlan<M>?
     private var current: ResultIndex?

@@ -11,7 +11,7 @@ final class ObjectWatch<Event: Sendable>: Sendable {
     typealias MakeEvent = @Sendable (WatchedObjects.Touched, Store) -> Event?
 
     let table: String
-    private let watched: LockedState<WatchedObjects>
+    private let watched: Locked<WatchedObjects>
     private let fanOut: EventFanOut<Event>
     private let observation: ChangeObservation
 
@@ -20,7 +20,7 @@ final class ObjectWatch<Event: Sendable>: Sendable {
         self.table = table
         var initial = WatchedObjects(table: table)
         _ = initial.insert(ids)
-        let watched = LockedState(initial)
+        let watched = Locked(initial)
         let fanOut = EventFanOut(handler: handler)
         self.watched = watched
         self.fanOut = fanOut

@@ -40,8 +40,8 @@ struct CancellationTests {
 
     @Test("A cancellation that lands between statements still stops the next long statement")
     func cancelBetweenStatements() async throws {
-        let cancelled = Protected(false)
-        let finishedLongStatement = Protected(false)
+        let cancelled = Locked(false)
+        let finishedLongStatement = Locked(false)
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
         let task = Task { [store] in
             try await store.write { db in
@@ -79,7 +79,7 @@ struct CancellationTests {
 
     @Test("A write whose task is cancelled before it starts never runs its closure")
     func cancelledBeforeStart() async throws {
-        let ran = Protected(false)
+        let ran = Locked(false)
         let task = Task { [store] in
             withUnsafeCurrentTask { $0?.cancel() }
             try await store.write { db in
@@ -96,7 +96,7 @@ struct CancellationTests {
     func cancelledWhileQueued() async throws {
         let writerBusy = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let ran = Protected(false)
+        let ran = Locked(false)
         DispatchQueue.global().async { [store] in
             try? store.write { db in
                 try db.execute(sql: "INSERT INTO item(title) VALUES ('holding the writer')")
@@ -121,7 +121,7 @@ struct CancellationTests {
     @Test("Cancelling after the closure returned but before commit rolls back")
     func cancelAfterBody() async throws {
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-        let cancelled = Protected(false)
+        let cancelled = Locked(false)
         let task = Task { [store] in
             try await store.write { db in
                 try db.execute(sql: "INSERT INTO item(title) VALUES ('written, then cancelled')")

@@ -17,7 +17,7 @@ struct ConcurrencyTests {
     func readDuringWrite() throws {
         let writeOpen = DispatchSemaphore(value: 0)
         let readDone = DispatchSemaphore(value: 0)
-        let readResult = Protected<Int?>(nil)
+        let readResult = Locked<Int?>(nil)
         DispatchQueue.global().async { [store] in
             _ = waitBriefly(writeOpen)
             readResult.withLock { $0 = try? store.read { db in try db.count("item") } }
@@ -39,9 +39,9 @@ struct ConcurrencyTests {
         let readerCount = 3
         let midway = DispatchSemaphore(value: 0)
         let sawMidway = DispatchSemaphore(value: 0)
-        let writeCommitted = Protected(false)
-        let counts = Protected<[Int]>([])
-        let failures = Protected<[String]>([])
+        let writeCommitted = Locked(false)
+        let counts = Locked<[Int]>([])
+        let failures = Locked<[String]>([])
         let group = DispatchGroup()
         for reader in 0..<readerCount {
             DispatchQueue.global().async(group: group) { [store] in
@@ -108,7 +108,7 @@ struct ConcurrencyTests {
     @Test("Concurrent writes from threads and tasks are serialized: no increment is lost")
     func serializedWrites() async throws {
         let threads = 4, writesPerThread = 50, tasks = 50
-        let failures = Protected<[String]>([])
+        let failures = Locked<[String]>([])
         let group = DispatchGroup()
         for _ in 0..<threads {
             DispatchQueue.global().async(group: group) { [store] in
@@ -144,7 +144,7 @@ struct ConcurrencyTests {
         configuration.readerCount = 2
         let store = try directory.makeStore(named: "pool.sqlite", configuration: configuration, schema: Item.schema)
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title) VALUES ('x')") }
-        let active = Protected((now: 0, most: 0))
+        let active = Locked((now: 0, most: 0))
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<12 {
                 group.addTask {
@@ -165,7 +165,7 @@ struct ConcurrencyTests {
     @Test("Synchronous reads from many threads share the pool with async reads")
     func mixedReads() async throws {
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title) VALUES ('x'), ('y')") }
-        let syncCounts = Protected<[Int]>([])
+        let syncCounts = Locked<[Int]>([])
         let group = DispatchGroup()
         for _ in 0..<8 {
             DispatchQueue.global().async(group: group) { [store] in

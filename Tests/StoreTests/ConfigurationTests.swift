@@ -65,7 +65,7 @@ struct ConfigurationTests {
 
     @Test("prepareDatabase runs on the writer and on every reader, after the store's pragmas")
     func prepareHook() throws {
-        let calls = Protected<[Bool]>([])
+        let calls = Locked<[Bool]>([])
         var configuration = StoreConfiguration()
         configuration.readerCount = 3
         configuration.prepareDatabase = { db in

@@ -1,17 +1,21 @@
 import Foundation
 
-/// A value guarded by a lock, for state shared across threads.
+/// A value guarded by a lock, for state shared across threads; used by every module of the
+/// package and its tests, not part of the public API.
 ///
 /// (`Synchronization.Mutex` would do, but needs macOS 15; this package supports macOS 14.)
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
+
+    /// The value now.
+    package var current: Value { withLock { $0 } }
 }

@@ -74,15 +74,3 @@ import Testing
         #expect(calls.withLock { $0 } == 1)
     }
 }
-
-/// A value shared between a test and the closures it hands out.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
