@@ -11,6 +11,12 @@ struct SortKeys: Sendable, Hashable {
         rest = Array(values.dropFirst())
     }
 
+    /// The keys of a row with a single sort key.
+    init(single value: DatabaseValue) {
+        first = value
+        rest = []
+    }
+
     subscript(index: Int) -> DatabaseValue { index == 0 ? first : rest[index - 1] }
 }
 
