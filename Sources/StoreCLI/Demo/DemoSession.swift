@@ -13,6 +13,7 @@ final class DemoSession {
     private let listView: InMemoryListView<DemoItemCell>
     private let viewModel: DemoItemViewModel
     private let command: Command<DemoEdit, Void>
+    private let store: Store
     private var marking: ChangeSetSubscription?
     private var shownResults: FetchedResultsSnapshot
     private var marks: [Int64: String] = [:]
@@ -27,6 +28,7 @@ final class DemoSession {
         try dataSource.performFetch()
         shownResults = dataSource.results
         listView = InMemoryListView(dataSource: dataSource)
+        self.store = store
         viewModel = DemoItemViewModel(store: store, id: watchedItemID)
         try viewModel.start()
         command = Command { edit in try await store.write { db in try edit.apply(in: db, listID: listID) } }
@@ -63,9 +65,19 @@ final class DemoSession {
         let latency = (lastPublished ?? ContinuousClock.now) - started
         latencies.append(latency)
         print("  change set \(changeSet) applied to the list view \(latency.millisecondsText) ms after the write began")
-        // Let the view model's own observation catch up with the same transaction.
-        try? await Task.sleep(for: .milliseconds(20))
+        await waitForViewModel()
         printState()
+    }
+
+    /// Waits (at most 2 s) until the view model, which follows the item through its own
+    /// observation of the same commit, shows the item as it is stored now.
+    private func waitForViewModel() async {
+        let id = viewModel.objectID.rowID
+        let stored = try? await store.read { db in try db.fetchOne(DemoItem.self, id: id) }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline, stored.map({ viewModel.object != $0 }) ?? !viewModel.isDeleted {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     /// What happened, for the end of the session.
