@@ -24,7 +24,9 @@ import Testing
         configuration.externalChangePollInterval = nil
         let store = try directory.makeStore(configuration: configuration, schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, v);")
         var changes = store.changes().makeAsyncIterator()
-        try store.checkForExternalChanges()  // nothing yet: publishes nothing
+        try store.checkForExternalChanges()  // nothing yet: publishes nothing, so our own write comes next
+        try await store.write { db in try db.execute(sql: "INSERT INTO t(v) VALUES (1)") }
+        #expect(await changes.next()?.isExternal == false)
         let tool = Process()
         tool.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         tool.arguments = ["sqlite3", directory.path("test.sqlite"), "INSERT INTO t(v) VALUES (2);"]
