@@ -66,11 +66,7 @@ struct CommandCancellationTests {
     @Test func noSecondExecutionWhileACancelledActionIsStillRunning() async {
         let gate = CommandGate()
         let invocations = CommandInvocations()
-        let command = Command { (value: Int) in
-            await invocations.record()
-            await gate.wait()
-            return value
-        }
+        let command = gatedCountingCommand(gate, invocations)
 
         let first = command.start(1)
         command.cancel()

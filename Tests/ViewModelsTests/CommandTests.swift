@@ -2,6 +2,16 @@ import Observation
 import Testing
 import ViewModels
 
+/// A command that records each invocation, then waits at `gate` and returns its input.
+@MainActor
+func gatedCountingCommand(_ gate: CommandGate, _ invocations: CommandInvocations) -> Command<Int, Int> {
+    Command { value in
+        await invocations.record()
+        await gate.wait()
+        return value
+    }
+}
+
 /// Holds actions back until the test opens it; waiting ignores cancellation.
 actor CommandGate {
     private var isOpen = false
@@ -111,11 +121,7 @@ struct CommandTests {
     @Test func secondExecutionWhileRunningIsIgnored() async {
         let gate = CommandGate()
         let invocations = CommandInvocations()
-        let command = Command { (value: Int) in
-            await invocations.record()
-            await gate.wait()
-            return value
-        }
+        let command = gatedCountingCommand(gate, invocations)
 
         let first = command.start(1)
         let second = await command.execute(2)
