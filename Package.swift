@@ -1,39 +1,65 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// SQLite's development files come from pkg-config on Linux (Debian's `libsqlite3-dev`). On Apple
+/// platforms the SDK's own SQLite is linked: asking pkg-config there could pick Homebrew's
+/// library for a macOS build, and has nothing to offer an iOS build.
+#if os(Linux)
+let sqliteLibrary = Target.systemLibrary(
+    name: "CSQLite",
+    pkgConfig: "sqlite3",
+    providers: [.apt(["libsqlite3-dev"])]
+)
+#else
+let sqliteLibrary = Target.systemLibrary(name: "CSQLite")
+#endif
+
 let package = Package(
     name: "SQLiteStore",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    // Swift 6's concurrency runtime (Mutex, `isolation:` on async iterators) ships with these.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "Store", targets: ["Store"]),
-        .library(name: "FetchedResults", targets: ["FetchedResults"]),
-        .library(name: "ViewModels", targets: ["ViewModels"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "SQLiteStoreCore", targets: ["SQLiteStoreCore"]),
+        .library(name: "SQLiteStoreResults", targets: ["SQLiteStoreResults"]),
+        .library(name: "SQLiteStoreViewModels", targets: ["SQLiteStoreViewModels"]),
         .executable(name: "store", targets: ["StoreCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        sqliteLibrary,
+        .target(name: "SQLiteStoreCore", dependencies: ["CSQLite"], path: "Sources/Store"),
+        .target(name: "SQLiteStoreResults", dependencies: ["SQLiteStoreCore"], path: "Sources/FetchedResults"),
+        .target(
+            name: "SQLiteStoreViewModels",
+            dependencies: ["SQLiteStoreCore", "SQLiteStoreResults"],
+            path: "Sources/ViewModels"
         ),
-        .target(name: "Store", dependencies: ["CSQLite"]),
-        .target(name: "FetchedResults", dependencies: ["Store"]),
-        .target(name: "ViewModels", dependencies: ["Store", "FetchedResults"]),
+        .target(
+            name: "SQLiteStore",
+            dependencies: ["SQLiteStoreCore", "SQLiteStoreResults", "SQLiteStoreViewModels"]
+        ),
         .executableTarget(
             name: "StoreCLI",
             dependencies: [
-                "Store", "FetchedResults", "ViewModels",
+                "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "CSQLite", "TestSupport"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "Store", "TestSupport"]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "FetchedResults", "Store", "TestSupport"]),
-        .testTarget(name: "StoreCLITests", dependencies: ["Store", "StoreCLI"]),
+        .target(name: "TestSupport", dependencies: ["SQLiteStoreCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "StoreTests", dependencies: ["SQLiteStoreCore", "CSQLite", "TestSupport"]),
+        .testTarget(
+            name: "FetchedResultsTests",
+            dependencies: ["SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ViewModelsTests",
+            dependencies: ["SQLiteStoreViewModels", "SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]
+        ),
+        .testTarget(name: "StoreCLITests", dependencies: ["SQLiteStoreCore", "StoreCLI"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStore
 
 /// Why a subcommand failed: its exit status, a message for people and details for `--json`.
 struct CommandFailure: Error {

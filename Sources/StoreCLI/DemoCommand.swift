@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import SQLiteStore
 
 /// `store demo`: the whole stack on a small to-do app, in the terminal.
 struct DemoCommand: AsyncParsableCommand {

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStore
 
 /// The `error` object of a JSON document, and the text printed for a failure.
 struct ErrorReport: Encodable {

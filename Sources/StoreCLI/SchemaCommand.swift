@@ -1,5 +1,5 @@
 import ArgumentParser
-import Store
+import SQLiteStore
 
 /// `store schema`: prints the database's schema as SQL.
 struct SchemaCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import SQLiteStore
 
 /// `store status`: each migration's state.
 struct StatusCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import SQLiteStore
 
 /// The options every subcommand takes: where the database and the migrations are, and
 /// whether to print JSON.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Store
+import SQLiteStore
 
 /// `store watch`: a query's results, live, as other processes write.
 struct WatchCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FetchedResults
+import SQLiteStoreResults
 
 /// `ChangeSet.applied(to:…)`: content comes from the right side, and every
 /// index is checked for its role.

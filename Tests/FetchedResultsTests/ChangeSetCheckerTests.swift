@@ -2,7 +2,7 @@
 // does not reuse the library's validation: it re-derives every rule of
 // `ChangeSet` from the old and new snapshots.
 import Foundation
-import FetchedResults
+import SQLiteStoreResults
 
 /// Checks `changeSet` as the step from `old` to `new`; returns the broken rules.
 /// With `uniqueIDs`, also checks that each listed row is listed for the right reason.

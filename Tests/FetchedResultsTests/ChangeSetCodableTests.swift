@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FetchedResults
+import SQLiteStoreResults
 
 /// Normal form, Codable and description of `ChangeSet`.
 @Suite("ChangeSet value")

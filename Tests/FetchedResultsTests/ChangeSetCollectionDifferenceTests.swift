@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FetchedResults
+import SQLiteStoreResults
 
 /// Conversion of flat change sets to Swift's `CollectionDifference`.
 @Suite("ChangeSet to CollectionDifference")

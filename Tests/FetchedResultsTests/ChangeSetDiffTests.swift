@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FetchedResults
+import SQLiteStoreResults
 
 /// Hand-written cases of `ChangeSet(from:to:updated:)`, each also checked to apply.
 @Suite("ChangeSet diff")

@@ -2,7 +2,7 @@
 // generator of random snapshots, and a checker of change sets that is
 // independent of the library's own validation.
 import Foundation
-import FetchedResults
+import SQLiteStoreResults
 
 /// The index path of `row` in `section`.
 func path(_ section: Int, _ row: Int) -> IndexPath {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FetchedResults
+import SQLiteStoreResults
 
 /// Offset translation and merging, as composite data sources use them.
 @Suite("ChangeSet offsets and merging")

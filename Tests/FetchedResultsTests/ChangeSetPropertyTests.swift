@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FetchedResults
+import SQLiteStoreResults
 
 /// Randomized properties of the diff, over seeded random snapshot pairs.
 /// Each case has its own seed, printed on failure; replay a run with the

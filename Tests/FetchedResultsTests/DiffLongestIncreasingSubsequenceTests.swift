@@ -1,5 +1,5 @@
 import Testing
-@testable import FetchedResults
+@testable import SQLiteStoreResults
 
 /// The patience-sorting LIS that decides which rows stay in place.
 @Suite("Diff longest increasing subsequence")

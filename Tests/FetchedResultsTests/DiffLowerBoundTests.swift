@@ -1,5 +1,5 @@
 import Testing
-@testable import FetchedResults
+@testable import SQLiteStoreResults
 
 /// The binary search shared by the LIS and the validation of updates.
 @Suite("Diff lower bound")

@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
-@testable import FetchedResults
+@testable import SQLiteStoreResults
 
 /// The controller's results, requests, objects and change sets against a real store file.
 @MainActor @Suite(.timeLimit(.minutes(2))) struct FetchedResultsControllerTests {
@@ -16,8 +16,8 @@ import Testing
             """)
     }
 
-    private func sectioned() -> FetchRequest<Note> {
-        FetchRequest<Note>().order(Column("grp").ascending, Column("score").descending).sectioned(by: Column("grp"))
+    private func sectioned() -> StoreRequest<Note> {
+        StoreRequest<Note>().order(Column("grp").ascending, Column("score").descending).sectioned(by: Column("grp"))
     }
 
     @Test func performFetchGivesSectionsIndexPathsAndObjects() throws {
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func sectionKeyMustBeTheFirstSortKey() {
-        let request = FetchRequest<Note>().order(Column("score").ascending, Column("grp").ascending).sectioned(by: Column("grp"))
+        let request = StoreRequest<Note>().order(Column("score").ascending, Column("grp").ascending).sectioned(by: Column("grp"))
         let controller = FetchedResultsController(store: store, request: request)
         #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionKey: "grp", firstSortKey: "score")) {
             try controller.performFetch()
@@ -63,12 +63,12 @@ import Testing
     }
 
     @Test func setRequestPublishesTheChangeFromOldToNewResults() throws {
-        let controller = FetchedResultsController(store: store, request: FetchRequest<Note>().order(Column("title").ascending))
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("title").ascending))
         try controller.performFetch()
         var delivered: [ChangeSet] = []
         controller.didChange = { delivered.append($0.changeSet) }
         let old = controller.results.sectionedSnapshot()
-        let newRequest = FetchRequest<Note>().filter(Column("score") >= 2).order(Column("title").descending)
+        let newRequest = StoreRequest<Note>().filter(Column("score") >= 2).order(Column("title").descending)
         try controller.setRequest(newRequest)
         let changeSet = try #require(delivered.first)
         #expect(try changeSet.applied(to: old, new: controller.results.sectionedSnapshot()) == store.freshSnapshot(newRequest))
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func transactionsTheConsumerHasNotTakenCoalesce() async throws {
-        let controller = FetchedResultsController(store: store, request: FetchRequest<Note>().order(Column("score").ascending))
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("score").ascending))
         try controller.performFetch()
         var delivered: [ChangeSet] = []
         controller.didChange = { delivered.append($0.changeSet) }
@@ -102,7 +102,7 @@ import Testing
                 INSERT INTO note(title, grp, score) SELECT 't' || i, 'g' || (i % 10), i % 1000 FROM n
                 """)
         }
-        let request = FetchRequest<Note>().order(Column("grp").ascending, Column("score").ascending)
+        let request = StoreRequest<Note>().order(Column("grp").ascending, Column("score").ascending)
             .sectioned(by: Column("grp")).batchSize(100)
         let controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()

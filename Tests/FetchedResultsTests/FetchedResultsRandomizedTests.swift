@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
-@testable import FetchedResults
+@testable import SQLiteStoreResults
 
 /// Random transactions against several controllers at once; after every transaction, each
 /// controller's delivered change sets must replay its previous results into a fresh fetch.
@@ -18,15 +18,15 @@ import Testing
         other = try Store(path: directory.path("test.sqlite"))
     }
 
-    static let requests: [FetchRequest<Note>] = [
-        FetchRequest<Note>().order(Column("score").ascending).batchSize(7),
-        FetchRequest<Note>().filter(Column("score") >= 3 || Column("score").isNull)
+    static let requests: [StoreRequest<Note>] = [
+        StoreRequest<Note>().order(Column("score").ascending).batchSize(7),
+        StoreRequest<Note>().filter(Column("score") >= 3 || Column("score").isNull)
             .order(Column("grp").ascending, Column("score").descending).sectioned(by: Column("grp")),
-        FetchRequest<Note>().order(Column("grp").descending).sectioned(by: Column("grp")).batchSize(3),
-        FetchRequest<Note>().filter(SQLExpression(sql: "length(title) > ?", arguments: [2]))
+        StoreRequest<Note>().order(Column("grp").descending).sectioned(by: Column("grp")).batchSize(3),
+        StoreRequest<Note>().filter(SQLExpression(sql: "length(title) > ?", arguments: [2]))
             .order(Column("title").descending).batchSize(5),
-        FetchRequest<Note>().order(Column("score").ascending, Column("title").ascending).limit(15, offset: 4),
-        FetchRequest<Note>().filter(Column("grp") != "b"),
+        StoreRequest<Note>().order(Column("score").ascending, Column("title").ascending).limit(15, offset: 4),
+        StoreRequest<Note>().filter(Column("grp") != "b"),
     ]
 
     @Test func changeSetsReplayIntoFreshFetches() async throws {

@@ -1,21 +1,21 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
-@testable import FetchedResults
+@testable import SQLiteStoreResults
 
 /// Controllers ordered by one numeric column keep that key unboxed in their index; rows
 /// whose key switches between REAL, INTEGER, NULL and TEXT must still land where SQLite puts them.
 @MainActor @Suite(.timeLimit(.minutes(2))) struct NumericSortKeyTests {
     /// Only the identity matters here; `value` is read by the controller as a sort key.
-    struct Reading: Model, Equatable {
+    struct Reading: StoreModel, Equatable {
         static let tableName = "reading"
         var id: Int64?
     }
 
-    static let requests: [FetchRequest<Reading>] = [
-        FetchRequest<Reading>().order(Column("value").ascending),
-        FetchRequest<Reading>().order(Column("value").descending).batchSize(5),
-        FetchRequest<Reading>().filter(Column("value") > 2).order(Column("value").ascending),
+    static let requests: [StoreRequest<Reading>] = [
+        StoreRequest<Reading>().order(Column("value").ascending),
+        StoreRequest<Reading>().order(Column("value").descending).batchSize(5),
+        StoreRequest<Reading>().filter(Column("value") > 2).order(Column("value").ascending),
     ]
 
     @Test func keysOfEveryStorageClassReplayIntoFreshFetches() async throws {

@@ -1,12 +1,12 @@
-import FetchedResults
+import SQLiteStoreResults
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// The README's live-results snippet, so that it keeps compiling and working.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ReadmeLiveResultsTests {
-    struct Item: Model, Equatable {
+    struct Item: StoreModel, Equatable {
         static let tableName = "item"
         var id: Int64?
         var title: String
@@ -23,7 +23,7 @@ import Testing
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
         Task { try await store.write { db in try db.execute(sql: "INSERT INTO item(title, done) VALUES ('Milk', 0)") } }
 
-        let controller = FetchedResultsController(store: store, request: FetchRequest<Item>()
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Item>()
             .filter(Column("done") == false)
             .order(Column("title").ascending))
         try controller.performFetch()                   // on the main actor

@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
-@testable import FetchedResults
+@testable import SQLiteStoreResults
 
 /// ChangeWatcher and DeleteWatcher against a real store file.
 @Suite(.timeLimit(.minutes(1))) struct WatcherTests {

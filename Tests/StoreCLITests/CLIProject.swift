@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 
 /// A temporary project folder with a `Migrations` folder (a copy of some of the repository's
 /// example migrations) in which the tests run `store` with its default paths.

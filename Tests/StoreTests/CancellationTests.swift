@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Async store jobs honour task cancellation: the statement stops, the transaction rolls

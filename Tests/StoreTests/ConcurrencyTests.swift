@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// One serialized writer, concurrent readers in snapshot isolation.

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// What `StoreConfiguration` sets on the writer and every reader, and in-memory stores.

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Every failure is a `StoreError` with SQLite's codes, message and SQL, and the store keeps working.
@@ -90,13 +90,13 @@ struct ErrorTests {
     }
 
     /// A model whose columns do not fit the `child` table in the ways the tests need.
-    struct WrongType: Model {
+    struct WrongType: StoreModel {
         static let tableName = "child"
         var id: Int64?
         var name: Int
     }
 
-    struct MissingColumn: Model {
+    struct MissingColumn: StoreModel {
         static let tableName = "child"
         var id: Int64?
         var nickname: String
@@ -104,7 +104,7 @@ struct ErrorTests {
 
     @Test("A row that does not decode into the model is SQLITE_MISMATCH naming the column")
     func undecodableRow() throws {
-        let wrongType = #expect(throws: StoreError.self) { _ = try store.read { db in try db.fetch(FetchRequest<WrongType>()) } }
+        let wrongType = #expect(throws: StoreError.self) { _ = try store.read { db in try db.fetch(StoreRequest<WrongType>()) } }
         #expect(wrongType?.code == .mismatch)
         #expect(wrongType?.message.contains("name") == true)
         #expect(wrongType?.sql == "SELECT * FROM \"child\" ORDER BY rowid ASC")
@@ -120,7 +120,7 @@ struct ErrorTests {
         configuration.readerCount = 1  // every read uses the same reader connection
         let store = try directory.makeStore(named: "one-reader.sqlite", configuration: configuration,
                                             schema: "CREATE TABLE child(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO child(name) VALUES ('a'), ('b')")
-        #expect(throws: StoreError.self) { _ = try store.read { db in try db.fetch(FetchRequest<WrongType>()) } }
+        #expect(throws: StoreError.self) { _ = try store.read { db in try db.fetch(StoreRequest<WrongType>()) } }
         try store.write { db in try db.execute(sql: "INSERT INTO child(name) VALUES ('c')") }
         #expect(try store.read { db in try db.count("child") } == 3)
         _ = try store.read { db in try db.cachedStatement(sql: "SELECT name FROM child").step() }  // left on its first row
@@ -133,7 +133,7 @@ struct ErrorTests {
         #expect(throws: StoreError.self) {
             try store.write { db in
                 try db.execute(sql: "INSERT INTO parent DEFAULT VALUES")
-                _ = try db.fetch(FetchRequest<WrongType>())
+                _ = try db.fetch(StoreRequest<WrongType>())
             }
         }
         #expect(try store.read { db in try db.count("parent") } == 1)
@@ -144,7 +144,7 @@ struct ErrorTests {
     func caughtDecodingFailure() throws {
         try store.write { db in
             try db.execute(sql: "INSERT INTO child(name) VALUES ('second')")
-            #expect(throws: StoreError.self) { _ = try db.fetch(FetchRequest<WrongType>()) }
+            #expect(throws: StoreError.self) { _ = try db.fetch(StoreRequest<WrongType>()) }
             try db.execute(sql: "INSERT INTO parent DEFAULT VALUES")
         }
         #expect(try store.read { db in try db.count("child") } == 2)

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Values are always bound and identifiers always quoted: hostile strings match literally or
@@ -38,7 +38,7 @@ struct InjectionTests {
     private func expectTableIntact(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (tables, titles) = try store.read { db in
             (try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'item'"),
-             try db.fetch(FetchRequest<Item>()).map(\.title))
+             try db.fetch(StoreRequest<Item>()).map(\.title))
         }
         #expect(tables == 1, sourceLocation: sourceLocation)
         #expect(titles == ["first", "second"] + Self.hostileValues, sourceLocation: sourceLocation)
@@ -51,10 +51,10 @@ struct InjectionTests {
             SQLExpression(sql: "title = ?", arguments: [value]),
         ]
         for predicate in predicates {
-            let titles = try store.read { db in try db.fetch(FetchRequest<Item>().filter(predicate)).map(\.title) }
+            let titles = try store.read { db in try db.fetch(StoreRequest<Item>().filter(predicate)).map(\.title) }
             #expect(titles == [value], "\(predicate)")
         }
-        let others = try store.read { db in try db.fetchCount(FetchRequest<Item>().filter(Column("title") != value)) }
+        let others = try store.read { db in try db.fetchCount(StoreRequest<Item>().filter(Column("title") != value)) }
         #expect(others == Self.hostileValues.count + 1)
         try expectTableIntact()
     }
@@ -68,9 +68,9 @@ struct InjectionTests {
 
     @Test("A hostile column name cannot inject: the query fails or matches nothing", arguments: hostileIdentifiers)
     func hostileColumn(name: String) throws {
-        let filtered = try fetchOrNoSuchColumn(FetchRequest<Item>().filter(Column(name) == 1 || Column(name).isNull))
+        let filtered = try fetchOrNoSuchColumn(StoreRequest<Item>().filter(Column(name) == 1 || Column(name).isNull))
         #expect(filtered.map(\.isEmpty) ?? true)
-        let ordered = try fetchOrNoSuchColumn(FetchRequest<Item>().order(Column(name).ascending))
+        let ordered = try fetchOrNoSuchColumn(StoreRequest<Item>().order(Column(name).ascending))
         #expect(ordered.map { $0.count == Self.hostileValues.count + 2 } ?? true)
         let deleted = Result { try store.write { db in try db.deleteAll(Item.self, matching: Column(name) == "x") } }
         #expect((try? deleted.get()) ?? 0 == 0)
@@ -78,7 +78,7 @@ struct InjectionTests {
     }
 
     /// The items `request` fetches, or `nil` when it fails because a column does not exist.
-    private func fetchOrNoSuchColumn(_ request: FetchRequest<Item>, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Item]? {
+    private func fetchOrNoSuchColumn(_ request: StoreRequest<Item>, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Item]? {
         do {
             return try store.read { db in try db.fetch(request) }
         } catch let error as StoreError {
@@ -90,7 +90,7 @@ struct InjectionTests {
     @Test("A misspelt column name is an error, not a string literal")
     func unknownColumn() throws {
         let error = #expect(throws: StoreError.self) {
-            _ = try store.read { db in try db.fetch(FetchRequest<Item>().filter(Column("titel") == "first")) }
+            _ = try store.read { db in try db.fetch(StoreRequest<Item>().filter(Column("titel") == "first")) }
         }
         #expect(error?.message == "no such column: titel")
     }
@@ -98,7 +98,7 @@ struct InjectionTests {
     @Test("A hostile table name fails cleanly as an unknown table", arguments: hostileIdentifiers)
     func hostileTable(name: String) throws {
         let error = #expect(throws: StoreError.self) {
-            _ = try store.read { db in try db.fetch(FetchRequest<Item>(tableName: name)) }
+            _ = try store.read { db in try db.fetch(StoreRequest<Item>(tableName: name)) }
         }
         #expect(error?.code == .error)
         #expect(error?.message.hasPrefix("no such table") == true, "\(error?.message ?? "")")
@@ -106,7 +106,7 @@ struct InjectionTests {
     }
 
     /// A model whose table and column names need quoting.
-    struct Odd: Model, Equatable {
+    struct Odd: StoreModel, Equatable {
         static let tableName = "odd \"table\"; --"
         var id: Int64?
         var value: String
@@ -128,7 +128,7 @@ struct InjectionTests {
         try store.write { db in try db.update(odd) }
         let column = Column("val\"ue; DROP TABLE item")
         let (fetched, filtered) = try store.read { db in
-            (try db.fetchOne(Odd.self, id: odd.id ?? 0), try db.fetch(FetchRequest<Odd>().filter(column == "changed").order(column.descending)))
+            (try db.fetchOne(Odd.self, id: odd.id ?? 0), try db.fetch(StoreRequest<Odd>().filter(column == "changed").order(column.descending)))
         }
         #expect(fetched == odd)
         #expect(filtered == [odd])

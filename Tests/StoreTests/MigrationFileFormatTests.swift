@@ -1,5 +1,5 @@
 import Foundation
-@testable import Store
+@testable import SQLiteStoreCore
 import Testing
 
 /// The migration file format: sections, directives, statement lines, checksums, warnings.

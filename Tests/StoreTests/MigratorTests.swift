@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// The migrator against real database files: atomic migrations, the ledger, rollback,

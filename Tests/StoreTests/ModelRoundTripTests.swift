@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// A value nested in a model and stored as JSON.
@@ -10,7 +10,7 @@ struct Nested: Codable, Equatable {
 }
 
 /// A model with a property of every supported type.
-struct Everything: Model {
+struct Everything: StoreModel {
     static let tableName = "everything"
     var id: Int64?
     var flag: Bool
@@ -185,7 +185,7 @@ struct ModelRoundTripTests {
             }
         }
         #expect(inserted.map(\.id) == (1...10_000).map { Int64($0) })
-        let fetched = try await store.read { db in try db.fetch(FetchRequest<Everything>()) }
+        let fetched = try await store.read { db in try db.fetch(StoreRequest<Everything>()) }
         try #require(fetched.count == inserted.count)
         var mismatches = 0
         for (original, stored) in zip(inserted, fetched) {
@@ -206,10 +206,10 @@ struct ModelRoundTripTests {
             for var model in originals { try db.insert(&model) }
         }
         let (viaCursor, viaFetch) = try store.read { db in
-            var cursor = try db.cursor(FetchRequest<Everything>())
+            var cursor = try db.cursor(StoreRequest<Everything>())
             var models: [Everything] = []
             while let model = try cursor.next() { models.append(model) }
-            return (models, try db.fetch(FetchRequest<Everything>()))
+            return (models, try db.fetch(StoreRequest<Everything>()))
         }
         #expect(viaCursor.count == 2_000)
         #expect(zip(viaCursor, viaFetch).allSatisfy { $0.differences(from: $1).isEmpty }, "seed \(factory.generator.seed)")

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// A nested value stored as JSON text.
@@ -15,7 +15,7 @@ enum Status: String, Codable {
 }
 
 /// A model with properties stored as JSON text.
-struct Note: Model, Equatable {
+struct Note: StoreModel, Equatable {
     static let tableName = "note"
     var id: Int64?
     var tags: [String]
@@ -130,7 +130,7 @@ struct ModelTests {
         }
         #expect(created.id == 2)
         #expect(chosen.id == 50)
-        let all = try store.read { db in try db.fetch(FetchRequest<Item>()) }
+        let all = try store.read { db in try db.fetch(StoreRequest<Item>()) }
         #expect(all == [existing, created, chosen])
     }
 
@@ -141,7 +141,7 @@ struct ModelTests {
         #expect(item.id == 1)
         item.title = "second"
         try store.write { db in try db.save(&item) }
-        #expect(try store.read { db in try db.fetch(FetchRequest<Item>()) } == [item])
+        #expect(try store.read { db in try db.fetch(StoreRequest<Item>()) } == [item])
     }
 
     @Test("delete reports whether a row went; deleteAll(matching:) counts the rows it deleted")
@@ -153,7 +153,7 @@ struct ModelTests {
         #expect(first && !again && byID)
         let matching = try store.write { db in try db.deleteAll(Item.self, matching: Column("score") > 4) }
         #expect(matching == 2)
-        #expect(try store.read { db in try db.fetch(FetchRequest<Item>()) } == Array(items[2...3]))
+        #expect(try store.read { db in try db.fetch(StoreRequest<Item>()) } == Array(items[2...3]))
         let rest = try store.write { db in try db.deleteAll(Item.self) }
         #expect(rest == 2)
         #expect(try store.read { db in try db.count("item") } == 0)
@@ -162,7 +162,7 @@ struct ModelTests {
     @Test("fetchOne, exists, fetch and fetchCount")
     func fetching() throws {
         let items = try insert((1...5).map { (number: Int) in Item(title: "item \(number)", score: number * 10) })
-        let request = FetchRequest<Item>().filter(Column("score") >= 20).order(Column("score").descending)
+        let request = StoreRequest<Item>().filter(Column("score") >= 20).order(Column("score").descending)
         let (third, missing, fifthExists, sixthExists) = try store.read { db in
             (try db.fetchOne(Item.self, id: 3), try db.fetchOne(Item.self, id: 99),
              try db.exists(Item.self, id: 5), try db.exists(Item.self, id: 6))
@@ -172,7 +172,7 @@ struct ModelTests {
         #expect(fifthExists && !sixthExists)
         let (fetched, count, limitedCount, total) = try store.read { db in
             (try db.fetch(request), try db.fetchCount(request), try db.fetchCount(request.limit(2)),
-             try db.fetchCount(FetchRequest<Item>()))
+             try db.fetchCount(StoreRequest<Item>()))
         }
         #expect(fetched == Array(items[1...].reversed()))
         #expect(count == 4 && limitedCount == 2 && total == 5)

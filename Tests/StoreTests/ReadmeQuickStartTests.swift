@@ -1,9 +1,9 @@
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// The README's quick start, verbatim, so that it keeps compiling and working.
 @Suite struct ReadmeQuickStartTests {
-    struct Item: Model, Equatable {
+    struct Item: StoreModel, Equatable {
         static let tableName = "item"
         var id: Int64?
         var title: String
@@ -23,11 +23,11 @@ import Testing
             try db.update(milk)
         }
         let open = try store.read { db in
-            try db.fetch(FetchRequest<Item>().filter(Column("done") == false).order(Column("title").ascending))
+            try db.fetch(StoreRequest<Item>().filter(Column("done") == false).order(Column("title").ascending))
         }
 
         #expect(open.isEmpty)
-        let all = try store.read { db in try db.fetch(FetchRequest<Item>()) }
+        let all = try store.read { db in try db.fetch(StoreRequest<Item>()) }
         #expect(all == [Item(id: 1, title: "Buy milk", done: true)])
     }
 

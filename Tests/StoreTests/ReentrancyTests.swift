@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Calls into the store from inside its own closures: clear errors or joined transactions, never a deadlock.

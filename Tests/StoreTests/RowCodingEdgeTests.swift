@@ -1,13 +1,13 @@
 // Edge cases of the row coding fast paths: the positional column lookup, values bound
 // straight into the cached statement, and the per-column conversion caches.
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 enum Color: String, Codable, DatabaseValueConvertible { case red, green }
 struct Inner: Codable, Equatable { var a: Int; var b: [String] }
 
-struct Wide: Model, Equatable {
+struct Wide: StoreModel, Equatable {
     static let tableName = "wide"
     var id: Int64?
     var when: Date?
@@ -23,7 +23,7 @@ struct Wide: Model, Equatable {
 }
 
 /// Keys declared in another order than the columns, and decoding in yet another order.
-struct Shuffled: Model, Equatable {
+struct Shuffled: StoreModel, Equatable {
     static let tableName = "wide"
     var id: Int64?
     var small: Int8
@@ -41,7 +41,7 @@ struct Shuffled: Model, Equatable {
 }
 
 /// Encodes a varying set of columns: `note` only when present.
-struct Sparse: Model, Equatable {
+struct Sparse: StoreModel, Equatable {
     static let tableName = "sparse"
     var id: Int64?
     var name: String
@@ -58,7 +58,7 @@ struct Sparse: Model, Equatable {
 }
 
 /// A model whose `missing` property has no column: decodeIfPresent gives nil.
-struct Partial: Model, Equatable {
+struct Partial: StoreModel, Equatable {
     static let tableName = "sparse"
     var id: Int64?
     var name: String
@@ -66,7 +66,7 @@ struct Partial: Model, Equatable {
     var missingDate: Date?
 }
 
-struct WrongTypedSparse: Model {
+struct WrongTypedSparse: StoreModel {
     static let tableName = "sparse"
     var id: Int64?
     var name: Int
@@ -96,7 +96,7 @@ struct WrongTypedSparse: Model {
         let inserted = try store.write { db in
             try rows.map { row in var row = row; try db.insert(&row); return row }
         }
-        let fetched = try store.read { db in try db.fetch(FetchRequest<Wide>().order(Column("id").ascending)) }
+        let fetched = try store.read { db in try db.fetch(StoreRequest<Wide>().order(Column("id").ascending)) }
         #expect(fetched == inserted)
         // update and upsert through the cached statements
         let changed = try store.write { db in
@@ -109,7 +109,7 @@ struct WrongTypedSparse: Model {
                 return row
             }
         }
-        let again = try store.read { db in try db.fetch(FetchRequest<Wide>().order(Column("id").ascending)) }
+        let again = try store.read { db in try db.fetch(StoreRequest<Wide>().order(Column("id").ascending)) }
         #expect(again == changed)
     }
 
@@ -122,7 +122,7 @@ struct WrongTypedSparse: Model {
                 try db.insert(&w)
             }
         }
-        let shuffled = try store.read { db in try db.fetch(FetchRequest<Shuffled>().order(Column("id").ascending)) }
+        let shuffled = try store.read { db in try db.fetch(StoreRequest<Shuffled>().order(Column("id").ascending)) }
         var expected: [Shuffled] = []
         for i in 0..<5 {
             let color: Color = i % 2 == 0 ? .red : .green
@@ -135,7 +135,7 @@ struct WrongTypedSparse: Model {
         let (store, _) = try makeStore()
         let models = (0..<20).map { Sparse(name: "n\($0)", note: $0 % 3 == 0 ? nil : "note\($0)") }
         let inserted = try store.write { db in try models.map { m in var m = m; try db.insert(&m); return m } }
-        let fetched = try store.read { db in try db.fetch(FetchRequest<Sparse>().order(Column("id").ascending)) }
+        let fetched = try store.read { db in try db.fetch(StoreRequest<Sparse>().order(Column("id").ascending)) }
         #expect(fetched.map(\.name) == inserted.map(\.name))
         #expect(fetched.map(\.note) == inserted.map { $0.note ?? "dflt" })
     }
@@ -143,7 +143,7 @@ struct WrongTypedSparse: Model {
     @Test func missingColumnsDecodeAsNil() throws {
         let (store, _) = try makeStore()
         try store.write { db in var s = Sparse(name: "a", note: "b"); try db.insert(&s) }
-        let partial = try store.read { db in try db.fetch(FetchRequest<Partial>()) }
+        let partial = try store.read { db in try db.fetch(StoreRequest<Partial>()) }
         #expect(partial == [Partial(id: 1, name: "a", missing: nil, missingDate: nil)])
     }
 
@@ -151,7 +151,7 @@ struct WrongTypedSparse: Model {
         let (store, _) = try makeStore()
         try store.write { db in var s = Sparse(name: "a", note: "b"); try db.insert(&s) }
         do {
-            _ = try store.read { db in try db.fetch(FetchRequest<WrongTypedSparse>()) }
+            _ = try store.read { db in try db.fetch(StoreRequest<WrongTypedSparse>()) }
             Issue.record("no error")
         } catch let error as StoreError {
             #expect(error.code == .mismatch)
@@ -163,7 +163,7 @@ struct WrongTypedSparse: Model {
         let (store, _) = try makeStore()
         try store.write { db in for i in 0..<3 { var s = Sparse(name: "n\(i)", note: nil); try db.insert(&s) } }
         let (one, all) = try store.read { db in
-            var cursor = try db.cursor(FetchRequest<Sparse>().order(Column("id").ascending))
+            var cursor = try db.cursor(StoreRequest<Sparse>().order(Column("id").ascending))
             var all: [Sparse] = []
             while let s = try cursor.next() { all.append(s) }
             return (try db.fetchOne(Sparse.self, id: 2), all)
@@ -176,7 +176,7 @@ struct WrongTypedSparse: Model {
 struct WrapError: Error { let inner: any Error }
 
 /// Encodes an extra column only sometimes, and wraps or swallows the errors of its container.
-struct Tricky: Model, Equatable {
+struct Tricky: StoreModel, Equatable {
     static let tableName = "sparse"
     var id: Int64?
     var name: String
@@ -210,7 +210,7 @@ struct Tricky: Model, Equatable {
         try store.write { db in try db.execute(script: Sparse.schema) }
         let models = (0..<12).map { Tricky(name: "n\($0)", note: $0 % 3 == 0 ? nil : "x\($0)", swallow: $0 % 2 == 0) }
         try store.write { db in for var m in models { try db.insert(&m) } }
-        let fetched = try store.read { db in try db.fetch(FetchRequest<Tricky>().order(Column("id").ascending)) }
+        let fetched = try store.read { db in try db.fetch(StoreRequest<Tricky>().order(Column("id").ascending)) }
         #expect(fetched.map(\.name) == models.map(\.name))
         #expect(fetched.map(\.note) == models.map { $0.note ?? "dflt" })
     }

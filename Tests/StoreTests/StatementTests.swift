@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Prepared statements, the statement cache, scripts and row cursors.
@@ -136,7 +136,7 @@ struct StatementTests {
                 """)
         }
         let (count, ordered, lookupsMatched) = try store.read { db in
-            var cursor = try db.cursor(FetchRequest<Item>().order(Column("score").descending))
+            var cursor = try db.cursor(StoreRequest<Item>().order(Column("score").descending))
             var count = 0, ordered = true, lookupsMatched = true
             var previous = Int.max
             while let item = try cursor.next() {

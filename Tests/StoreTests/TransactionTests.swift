@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Writes commit on return and roll back on throw; `transaction { }` nests savepoints.

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// An integer-backed enum stored as its raw value.

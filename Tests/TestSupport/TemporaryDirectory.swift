@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 
 /// A fresh directory under the system's temporary directory, removed with its contents on release.
 ///

@@ -1,5 +1,5 @@
 import Testing
-import ViewModels
+import SQLiteStoreViewModels
 
 @MainActor
 @Suite("Binding lifetime")

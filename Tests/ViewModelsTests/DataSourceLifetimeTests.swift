@@ -1,7 +1,7 @@
 import Foundation
-import FetchedResults
+import SQLiteStoreResults
 import Testing
-import ViewModels
+import SQLiteStoreViewModels
 
 @MainActor
 @Suite("Data source lifetimes")

@@ -1,7 +1,7 @@
 import Foundation
-import FetchedResults
+import SQLiteStoreResults
 import Testing
-import ViewModels
+import SQLiteStoreViewModels
 
 /// A tree of composites over mutable leaves, edited at random: every change set the root
 /// publishes must take its previous content to its new content.

@@ -1,10 +1,10 @@
 import Foundation
-import FetchedResults
-import Store
-import ViewModels
+import SQLiteStoreResults
+import SQLiteStoreCore
+import SQLiteStoreViewModels
 
 /// The stored model of the fetched-data-source tests: a chore in a room, ranked in it.
-struct Chore: Model, Equatable {
+struct Chore: StoreModel, Equatable {
     static let tableName = "chore"
     var id: Int64?
     var title: String
@@ -21,7 +21,7 @@ struct Chore: Model, Equatable {
         """
 
     /// Sectioned by room, ranked inside it.
-    static let byRoom = FetchRequest<Chore>()
+    static let byRoom = StoreRequest<Chore>()
         .order(Column("room").ascending, Column("rank").ascending, Column("id").ascending)
         .sectioned(by: Column("room"))
 }
@@ -52,7 +52,7 @@ final class ChoreCell {
 final class ChoreCellFactory {
     private(set) var made = 0
 
-    func dataSource(store: Store, request: FetchRequest<Chore> = Chore.byRoom) -> FetchedDataSource<Chore, ChoreCell> {
+    func dataSource(store: Store, request: StoreRequest<Chore> = Chore.byRoom) -> FetchedDataSource<Chore, ChoreCell> {
         FetchedDataSource(store: store, request: request, placeholder: ChoreCell.init(placeholderFor:)) { [weak self] chore in
             self?.made += 1
             return ChoreCell(chore)

@@ -1,8 +1,8 @@
 import Foundation
-import FetchedResults
-import Store
+import SQLiteStoreResults
+import SQLiteStoreCore
 import Testing
-import ViewModels
+import SQLiteStoreViewModels
 
 @MainActor
 @Suite("Fetched data source")
@@ -54,7 +54,7 @@ struct FetchedDataSourceTests {
         #expect(chores.header(forSection: 0) == SectionHeader(title: "bath"))
         #expect(chores.header(forSection: 1) == SectionHeader(title: "kitchen"))
         #expect(chores.allItems.map { $0.map(\.title) } == [["Towels"], ["Oven", "Dishes"]])
-        let flat = factory.dataSource(store: store, request: FetchRequest<Chore>().order(Column("title").ascending))
+        let flat = factory.dataSource(store: store, request: StoreRequest<Chore>().order(Column("title").ascending))
         try flat.performFetch()
         #expect(flat.numberOfSections == 1 && flat.header(forSection: 0) == nil)
         #expect(flat.items(inSection: 0).map(\.title) == ["Dishes", "Oven", "Towels"])

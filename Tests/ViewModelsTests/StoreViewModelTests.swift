@@ -1,7 +1,7 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
-import ViewModels
+import SQLiteStoreViewModels
 
 @MainActor
 @Suite("Store view models")

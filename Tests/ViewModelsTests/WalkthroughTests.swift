@@ -1,12 +1,12 @@
 // The code of Docs/ViewModels.md, kept compiling and passing: edit both together.
 import Foundation
 import Observation
-import Store
+import SQLiteStoreCore
 import Testing
-import ViewModels
+import SQLiteStoreViewModels
 
 // 1. The model: a Codable value stored as one row.
-struct Note: Model {
+struct Note: StoreModel {
     static let tableName = "note"
     var id: Int64?
     var text: String
@@ -57,7 +57,7 @@ struct WalkthroughTests {
         // 3. The fetched data source: live results of a request, one cell view model per note.
         let notes = FetchedDataSource(
             store: store,
-            request: FetchRequest<Note>().order(Column("text").ascending),
+            request: StoreRequest<Note>().order(Column("text").ascending),
             placeholder: { _ in NoteCellViewModel.placeholder },
             makeViewModel: NoteCellViewModel.init
         )

@@ -1,7 +1,7 @@
 import BenchmarkKit
-import Store
+import SQLiteStoreCore
 
-/// `fetchAll` and `fetchPage` with SQLiteStore: a `FetchRequest` fetched in one `read`.
+/// `fetchAll` and `fetchPage` with SQLiteStore: a `StoreRequest` fetched in one `read`.
 public final class StoreFetcher: FetchContender {
     /// Results are labelled `SQLiteStore`.
     public static let library = ContenderLibrary.sqliteStore
@@ -13,7 +13,7 @@ public final class StoreFetcher: FetchContender {
         store = try Store(path: databasePath)
     }
 
-    /// `db.fetch(FetchRequest<Item>().order(Column("score").ascending))`.
+    /// `db.fetch(StoreRequest<Item>().order(Column("score").ascending))`.
     public func fetchAllByScore() throws -> [Item] {
         try store.read { db in
             try db.fetch(ItemRequests.allByScore)

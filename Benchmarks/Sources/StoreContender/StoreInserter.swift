@@ -1,6 +1,6 @@
 import BenchmarkKit
 import Dispatch
-import Store
+import SQLiteStoreCore
 import Synchronization
 
 /// `insert` and `notifyOverhead` with SQLiteStore: `db.insert(&model)` in one `write`; the

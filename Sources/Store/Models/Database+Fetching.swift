@@ -1,6 +1,6 @@
 extension Database {
     /// The model of type `M` with `id`, or `nil`.
-    public func fetchOne<M: Model>(_ type: M.Type, id: Int64) throws -> M? {
+    public func fetchOne<M: StoreModel>(_ type: M.Type, id: Int64) throws -> M? {
         let sql = "SELECT * FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(M.primaryKeyColumn)) = ?"
         let statement = try cachedStatement(sql: sql)
         try statement.bind([id])
@@ -9,13 +9,13 @@ extension Database {
     }
 
     /// Whether a row of `M` has `id`.
-    public func exists<M: Model>(_ type: M.Type, id: Int64) throws -> Bool {
+    public func exists<M: StoreModel>(_ type: M.Type, id: Int64) throws -> Bool {
         let sql = "SELECT 1 FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(M.primaryKeyColumn)) = ?"
         return try fetchValue(Int.self, sql: sql, arguments: [id]) != nil
     }
 
     /// The models that `request` selects, in its order.
-    public func fetch<M: Model>(_ request: FetchRequest<M>) throws -> [M] {
+    public func fetch<M: StoreModel>(_ request: StoreRequest<M>) throws -> [M] {
         let (sql, arguments) = try request.selectSQL()
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
@@ -27,7 +27,7 @@ extension Database {
 
     /// A cursor over the models that `request` selects, decoded one at a time; it has a
     /// statement of its own, so other queries may run while it is open.
-    public func cursor<M: Model>(_ request: FetchRequest<M>) throws -> ModelCursor<M> {
+    public func cursor<M: StoreModel>(_ request: StoreRequest<M>) throws -> ModelCursor<M> {
         let (sql, arguments) = try request.selectSQL()
         let statement = try prepare(sql: sql)
         try statement.bind(arguments)
@@ -35,7 +35,7 @@ extension Database {
     }
 
     /// How many rows `request` selects.
-    public func fetchCount<M: Model>(_ request: FetchRequest<M>) throws -> Int {
+    public func fetchCount<M: StoreModel>(_ request: StoreRequest<M>) throws -> Int {
         let (sql, arguments) = try request.selectSQL(columns: "1")
         return try fetchValue(Int.self, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
     }
@@ -44,7 +44,7 @@ extension Database {
 /// Iterates the models of a request one at a time: `while let item = try cursor.next() { … }`.
 ///
 /// Valid only inside the closure that received its database.
-public struct ModelCursor<M: Model> {
+public struct ModelCursor<M: StoreModel> {
     let statement: Statement
     private let decoder: RowDecoder
     private var finished = false

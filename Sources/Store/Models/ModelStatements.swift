@@ -16,7 +16,7 @@ final class ModelStatements {
 
     /// The statement for `operation` on `M`'s table, with `model`'s values bound to its
     /// first parameters, in column order.
-    func statement<M: Model>(_ operation: Operation, binding model: M, in db: Database) throws -> Statement {
+    func statement<M: StoreModel>(_ operation: Operation, binding model: M, in db: Database) throws -> Statement {
         let key = Key(operation: operation, model: ObjectIdentifier(M.self))
         if let cached = cachedStatement(for: key), cached.table == M.tableName {
             do {

@@ -1,6 +1,5 @@
-import FetchedResults
+import SQLiteStore
 import Foundation
-import Store
 
 /// The mark of each row a change set touched, by rowid, as the demo's list shows them.
 enum DemoChangeMarks {

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStore
 
 /// One write of the demo app, run by its `Command`.
 enum DemoEdit: Sendable, CustomStringConvertible {

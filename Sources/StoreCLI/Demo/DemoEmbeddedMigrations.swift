@@ -1,7 +1,7 @@
 // Generated from Migrations/*.sql: the example schema, for `store demo` run where the
 // Migrations folder is not. DemoEmbeddedMigrationsTests checks that it equals the files;
 // regenerate it when they change.
-import Store
+import SQLiteStore
 
 /// The example migrations, file name and text, in version order.
 enum DemoEmbeddedMigrations {

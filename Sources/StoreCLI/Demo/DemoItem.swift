@@ -1,7 +1,7 @@
-import Store
+import SQLiteStore
 
 /// A row of the example schema's `item` table, as the demo reads it.
-struct DemoItem: Model, Equatable {
+struct DemoItem: StoreModel, Equatable {
     static let tableName = "item"
     var id: Int64?
     var listID: Int64
@@ -23,8 +23,8 @@ struct DemoItem: Model, Equatable {
     }
 
     /// The items of list `listID`, sectioned by category, by position inside a category.
-    static func sectionedByCategory(inList listID: Int64) -> FetchRequest<DemoItem> {
-        FetchRequest<DemoItem>()
+    static func sectionedByCategory(inList listID: Int64) -> StoreRequest<DemoItem> {
+        StoreRequest<DemoItem>()
             .filter(Column("list_id") == listID)
             .order(Column("category").ascending, Column("position").ascending)
             .sectioned(by: Column("category"))

@@ -1,6 +1,5 @@
 import Observation
-import Store
-import ViewModels
+import SQLiteStore
 
 /// The view model of one item: derived properties a detail screen would show, each bound
 /// to the item's values; deletion is the base class's own state.

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStore
 
 /// The demo's starting data and its scripted edits.
 enum DemoSeed {

@@ -1,7 +1,5 @@
-import FetchedResults
+import SQLiteStore
 import Foundation
-import Store
-import ViewModels
 
 /// The demo app: a fetched data source over the items of one list, sectioned by category,
 /// shown by a list view; a view model for one item; and a command that writes. Each edit

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStore
 
 extension DatabaseValue {
     /// The text, when the value is TEXT.

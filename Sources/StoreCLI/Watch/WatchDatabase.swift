@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStore
 
 /// Opens a database for `store watch` without ever writing to it: a read-only store opens
 /// the file only if it exists, keeps its journal mode, and makes every connection `query_only`.

@@ -1,4 +1,4 @@
-import FetchedResults
+import SQLiteStore
 import Foundation
 
 /// The lines of `store watch --json`, one JSON object each.

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStore
 
 /// The query `store watch` runs, with every name checked against the database's schema
 /// and spelled as the schema spells it.
@@ -24,8 +24,8 @@ struct WatchQuery: Sendable {
     /// on lines of its own, so that `OR` and a trailing `--` comment stay inside it), the sort
     /// keys, and the section column. The batch size keeps the controller from reading rows:
     /// `watch` reads the shown values itself (see `WatchRow`).
-    var fetchRequest: FetchRequest<WatchRow> {
-        FetchRequest(tableName: table,
+    var fetchRequest: StoreRequest<WatchRow> {
+        StoreRequest(tableName: table,
                      predicate: condition.map { SQLExpression(sql: "(\($0)\n)") },
                      orderings: sortKeys.map { Column($0.column).ordering(ascending: $0.isAscending) },
                      sectionKey: sectionColumn.map(Column.init),

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStore
 
 /// What the user asked `store watch` for, before it is checked against the database.
 struct WatchRequest: Sendable {

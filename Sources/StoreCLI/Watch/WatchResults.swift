@@ -1,5 +1,4 @@
-import FetchedResults
-import Store
+import SQLiteStore
 
 /// The results of a watched query at one moment: the rowids in their sections, and the
 /// shown values of each row.

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStore
 
 /// The model a watched table's fetched-results controller is typed with: any rowid table
 /// fits, since the controller only tracks rowids and sort keys for `watch`.
@@ -6,8 +6,8 @@ import Store
 /// The controller never materializes it (the request has a batch size and `watch` never asks
 /// for objects): the shown values are read by rowid instead (`WatchResults`), because a model
 /// is read with `SELECT *`, which carries no rowid unless the table has an `INTEGER PRIMARY KEY`.
-struct WatchRow: Model {
-    /// Unused: requests name the watched table with `FetchRequest(tableName:)`.
+struct WatchRow: StoreModel {
+    /// Unused: requests name the watched table with `StoreRequest(tableName:)`.
     static let tableName = ""
     var id: Int64?
 }

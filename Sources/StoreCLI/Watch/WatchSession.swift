@@ -1,6 +1,5 @@
-import FetchedResults
+import SQLiteStore
 import Foundation
-import Store
 
 /// Shows a query's results, then each change to them, until the task is cancelled or the
 /// controller fails to follow the store (the table was dropped, say).

@@ -1,6 +1,5 @@
-import FetchedResults
+import SQLiteStore
 import Foundation
-import Store
 
 /// The text display of a watched query: a table of its rows, grouped by section, with
 /// marks on the rows the last change touched, and a status line.

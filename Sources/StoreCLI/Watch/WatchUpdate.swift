@@ -1,4 +1,4 @@
-import FetchedResults
+import SQLiteStore
 import Foundation
 
 /// One delivered step of a watched query: the change set from the old results to the new.

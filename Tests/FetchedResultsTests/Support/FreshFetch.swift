@@ -1,11 +1,11 @@
 import Foundation
-import FetchedResults
-import Store
+import SQLiteStoreResults
+import SQLiteStoreCore
 
 extension Store {
     /// What `request` selects now, read straight from SQLite, as sections of object IDs:
     /// consecutive rows with the same section key value form a section.
-    func freshSnapshot<M: Model>(_ request: FetchRequest<M>) throws -> SectionedSnapshot<ObjectID> {
+    func freshSnapshot<M: StoreModel>(_ request: StoreRequest<M>) throws -> SectionedSnapshot<ObjectID> {
         let sectionColumn = request.sectionKey.map(\.quoted) ?? "NULL"
         let (sql, arguments) = try request.sql(selecting: "rowid, \(sectionColumn)")
         let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }

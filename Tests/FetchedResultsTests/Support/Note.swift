@@ -1,8 +1,8 @@
-import Store
+import SQLiteStoreCore
 
 /// The model the FetchedResults suites store: a title, a nullable group (for sections) and
 /// a nullable score with many ties (for sort orders).
-struct Note: Model, Equatable {
+struct Note: StoreModel, Equatable {
     static let tableName = "note"
     var id: Int64?
     var title: String

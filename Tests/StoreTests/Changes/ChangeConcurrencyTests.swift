@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Several writers, readers and subscribers at once: every subscriber sees every commit

@@ -1,4 +1,4 @@
-import Store
+import SQLiteStoreCore
 
 /// Reads a store's published changes one by one, in commit order.
 ///

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Store
+import SQLiteStoreCore
 import Testing
 
 /// Subscribing to changes: sequences, observers, filters, lifetimes.

@@ -1,5 +1,5 @@
 import CSQLite
-@testable import Store
+@testable import SQLiteStoreCore
 import Testing
 
 /// Where SQLite lacks the pre-update hook (Apple's system library), capture falls back to the

@@ -1,7 +1,7 @@
-import Store
+import SQLiteStoreCore
 
 /// The small model most suites use.
-struct Item: Model, Equatable {
+struct Item: StoreModel, Equatable {
     static let tableName = "item"
     var id: Int64?
     var title: String

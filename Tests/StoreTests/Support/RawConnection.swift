@@ -1,5 +1,5 @@
 import CSQLite
-import Store
+import SQLiteStoreCore
 
 /// A plain SQLite connection outside any `Store`, standing for another process on the same file.
 final class RawConnection {

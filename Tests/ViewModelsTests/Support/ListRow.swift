@@ -1,5 +1,5 @@
-import FetchedResults
-import ViewModels
+import SQLiteStoreResults
+import SQLiteStoreViewModels
 
 /// A row of the data-source tests: an identity and a version that edits in place bump.
 struct ListRow: Equatable, Sendable {

@@ -1,11 +1,11 @@
 import Foundation
 import Observation
-import Store
+import SQLiteStoreCore
 import Testing
-import ViewModels
+import SQLiteStoreViewModels
 
 /// The stored model of the view-model tests.
-struct Product: Model, Equatable {
+struct Product: StoreModel, Equatable {
     static let tableName = "product"
     var id: Int64?
     var name: String

@@ -1,0 +1,76 @@
+import Foundation
+import SQLiteStoreCore
+
+/// The change set between two results of the same request that differ only in the rows
+/// `changed`, in O(k log n) for k changed rows: only those rows are located, in both.
+///
+/// Unchanged rows keep their keys, hence their order and section. A changed row present in
+/// both results stays in place (an update) when it has as many unchanged rows before it in
+/// both, in the same surviving section, and keeps its order relative to the other such rows
+/// (a longest increasing run); otherwise it moves. Sections appear or disappear only where
+/// changed rows were or are, and rows in deleted or inserted sections are implied.
+enum IncrementalChangeSet {
+    private struct Placement {
+        let rowID: Int64
+        let position: Int
+        /// Unchanged rows before this one.
+        let gap: Int
+        let path: IndexPath
+        let sectionValue: DatabaseValue
+    }
+
+    static func make(from old: ResultIndex, to new: ResultIndex, changed: Set<Int64>) -> ChangeSet {
+        let before = placements(of: changed, in: old)
+        let after = placements(of: changed, in: new)
+        let survives = { (value: DatabaseValue) in old.sectionIndex(of: value).exists && new.sectionIndex(of: value).exists }
+        var sectionDeletes = Set<Int>(), sectionInserts = Set<Int>()
+        for placement in before.values where !new.sectionIndex(of: placement.sectionValue).exists {
+            sectionDeletes.insert(placement.path.section)
+        }
+        for placement in after.values where !old.sectionIndex(of: placement.sectionValue).exists {
+            sectionInserts.insert(placement.path.section)
+        }
+        var deletes: [IndexPath] = [], inserts: [IndexPath] = [], moves: [ChangeSet.Move] = []
+        var candidates: [(from: Placement, to: Placement)] = []
+        for (rowID, from) in before where survives(from.sectionValue) {
+            guard let to = after[rowID], survives(to.sectionValue) else { deletes.append(from.path); continue }
+            if from.gap == to.gap, DatabaseValue.compare(from.sectionValue, to.sectionValue) == 0 {
+                candidates.append((from, to))
+            } else {
+                moves.append(ChangeSet.Move(from: from.path, to: to.path, isChanged: true))
+            }
+        }
+        for (rowID, to) in after where survives(to.sectionValue) && !(before[rowID].map { survives($0.sectionValue) } ?? false) {
+            inserts.append(to.path)
+        }
+        candidates.sort { $0.from.position < $1.from.position }
+        let staying = longestIncreasingSubsequence(candidates.map(\.to.position))
+        var updates: [IndexPath] = []
+        for (candidate, stays) in zip(candidates, staying) {
+            if stays {
+                updates.append(candidate.from.path)
+            } else {
+                moves.append(ChangeSet.Move(from: candidate.from.path, to: candidate.to.path, isChanged: true))
+            }
+        }
+        return ChangeSet(sectionDeletes: Array(sectionDeletes), sectionInserts: Array(sectionInserts),
+                         deletes: deletes, inserts: inserts, moves: moves, updates: updates)
+    }
+
+    /// Where the changed rows present in `index` are, with the count of unchanged rows before each.
+    private static func placements(of changed: Set<Int64>, in index: ResultIndex) -> [Int64: Placement] {
+        var located: [(rowID: Int64, position: Int)] = []
+        for rowID in changed {
+            if let position = index.position(of: rowID) { located.append((rowID, position)) }
+        }
+        located.sort { $0.position < $1.position }
+        var placements: [Int64: Placement] = [:]
+        placements.reserveCapacity(located.count)
+        for (rank, row) in located.enumerated() {
+            placements[row.rowID] = Placement(rowID: row.rowID, position: row.position, gap: row.position - rank,
+                                              path: index.indexPath(ofRow: row.rowID, at: row.position),
+                                              sectionValue: index.isSectioned ? index.sectionValue(of: row.rowID) ?? .null : .null)
+        }
+        return placements
+    }
+}

@@ -1,0 +1,49 @@
+import SQLiteStoreCore
+
+/// The sort key values of one row, most significant first; the first is the section key
+/// when the results are sectioned. A single key is stored inline, without an array.
+struct SortKeys: Sendable, Hashable {
+    var first: DatabaseValue
+    var rest: [DatabaseValue]
+
+    init(_ values: [DatabaseValue]) {
+        first = values.first ?? .null
+        rest = Array(values.dropFirst())
+    }
+
+    /// The keys of a row with a single sort key.
+    init(single value: DatabaseValue) {
+        first = value
+        rest = []
+    }
+
+    subscript(index: Int) -> DatabaseValue { index == 0 ? first : rest[index - 1] }
+}
+
+/// The total order of a request's rows: its sort keys in their directions, as SQLite's
+/// `ORDER BY` with the `BINARY` collation, ties broken by ascending rowid.
+struct KeyOrder: Sendable {
+    /// The direction of each sort key.
+    let isAscending: [Bool]
+
+    /// Whether row `a` sorts before row `b`.
+    func precedes(_ a: SortKeys, _ aRowID: Int64, _ b: SortKeys, _ bRowID: Int64) -> Bool {
+        let order = compare(a, b)
+        return order != 0 ? order < 0 : aRowID < bRowID
+    }
+
+    /// Three-way comparison of two rows' keys.
+    func compare(_ a: SortKeys, _ b: SortKeys) -> Int {
+        for (index, ascending) in isAscending.enumerated() {
+            let order = DatabaseValue.compare(a[index], b[index])
+            if order != 0 { return ascending ? order : -order }
+        }
+        return 0
+    }
+
+    /// Three-way comparison of two section key values (the first sort key).
+    func compareSections(_ a: DatabaseValue, _ b: DatabaseValue) -> Int {
+        let order = DatabaseValue.compare(a, b)
+        return isAscending.first ?? true ? order : -order
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SQLiteStoreCore
+
+/// The identities of a controller's results at one moment, sections and order included:
+/// an immutable value, cheap to copy (it shares storage with the controller's index).
+public struct FetchedResultsSnapshot: Sendable {
+    let index: ResultIndex
+    /// The table the results come from.
+    public let table: String
+
+    init(index: ResultIndex, table: String) {
+        self.index = index
+        self.table = table
+    }
+
+    /// The number of objects in all sections.
+    public var numberOfObjects: Int { index.count }
+
+    /// The sections, in order; one unnamed section when the request has no section key.
+    public var sections: [FetchedSection] {
+        guard index.isSectioned else { return [FetchedSection(name: nil, numberOfObjects: index.count)] }
+        return index.sections.map { FetchedSection(name: ResultIndex.sectionName($0.value), numberOfObjects: $0.count) }
+    }
+
+    /// The object at `indexPath`, or `nil` when it is out of bounds. O(log n).
+    public func objectID(at indexPath: IndexPath) -> ObjectID? {
+        index.position(of: indexPath).flatMap(index.rowID(at:)).map { ObjectID(table: table, rowID: $0) }
+    }
+
+    /// Where `id` is, or `nil` when it is not in the results. O(log n).
+    public func indexPath(for id: ObjectID) -> IndexPath? {
+        guard id.table.lowercased() == table.lowercased() else { return nil }
+        return index.indexPath(of: id.rowID)
+    }
+
+    /// The results as a `SectionedSnapshot`, for `ChangeSet.applied(to:new:)` and diffing: O(n).
+    public func sectionedSnapshot() -> SectionedSnapshot<ObjectID> {
+        let rows = index.snapshot()
+        return SectionedSnapshot(sections: rows.sections.map { section in
+            .init(name: section.name, ids: section.ids.map { ObjectID(table: table, rowID: $0) })
+        })
+    }
+}

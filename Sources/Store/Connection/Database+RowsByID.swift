@@ -1,0 +1,63 @@
+extension Database {
+    /// How many rowids one `rowid IN (…)` statement binds; well under SQLite's parameter limit.
+    static let rowIDsPerStatement = 500
+
+    /// The models stored in `table` whose rowids are among `rowIDs`, keyed by rowid; rows
+    /// that do not exist are absent. Reads `SELECT * … WHERE rowid IN (…)`, a few hundred
+    /// rowids per statement, so the cost follows the number of rowids, not the table size.
+    ///
+    /// The model's `id` must be the table's rowid (see `StoreModel`).
+    public func fetchModels<M: StoreModel>(_ type: M.Type, table: String = M.tableName,
+                                      rowIDs: some Collection<Int64>) throws -> [Int64: M] {
+        var models: [Int64: M] = [:]
+        models.reserveCapacity(rowIDs.count)
+        var decoding: (statement: Statement, decoder: RowDecoder)?
+        try forEachRow(in: table, columns: "*", rowIDs: rowIDs) { statement in
+            // One decoder per statement, so columns are resolved once, not once per row.
+            let decoder: RowDecoder
+            if let current = decoding, current.statement === statement {
+                decoder = current.decoder
+            } else {
+                decoder = RowDecoder(statement: statement)
+                decoding = (statement, decoder)
+            }
+            let model = try decoder.decodeRow(M.self)
+            if let id = model.id { models[id] = model }
+        }
+        return models
+    }
+
+    /// The rowids among `rowIDs` that exist in `table`.
+    public func existingRowIDs(in table: String, among rowIDs: some Collection<Int64>) throws -> Set<Int64> {
+        var existing: Set<Int64> = []
+        try forEachRow(in: table, columns: "rowid", rowIDs: rowIDs) { statement in
+            if case .integer(let rowID) = statement.value(at: 0) { existing.insert(rowID) }
+        }
+        return existing
+    }
+
+    /// Runs `SELECT <columns> FROM <table> WHERE rowid IN (…) [AND (<condition>)]` over
+    /// `rowIDs` in chunks and calls `body` with the statement positioned on each row.
+    ///
+    /// `condition` is an extra SQL condition with its arguments (such as a request's predicate).
+    public func forEachRow(in table: String, columns: String, rowIDs: some Collection<Int64>,
+                           where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void) throws {
+        let ids = Array(rowIDs)
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(start + Self.rowIDsPerStatement, ids.count)]
+            start += chunk.count
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            var sql = "SELECT \(columns) FROM \(SQLIdentifier.quote(table)) WHERE rowid IN (\(placeholders))"
+            var arguments: [any DatabaseValueConvertible] = Array(chunk)
+            if let condition {
+                sql += " AND (\(condition.sql))"
+                arguments += condition.arguments as [any DatabaseValueConvertible]
+            }
+            let statement = try cachedStatement(sql: sql)
+            try statement.bind(arguments)
+            defer { statement.reset() }
+            while try statement.step() { try body(statement) }
+        }
+    }
+}

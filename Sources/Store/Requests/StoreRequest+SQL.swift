@@ -1,0 +1,10 @@
+extension StoreRequest {
+    /// `SELECT <columns> FROM <table> WHERE … ORDER BY … LIMIT … OFFSET …` for this request,
+    /// with its arguments, ties ordered by rowid: the query a fetched-results controller runs
+    /// to read the sort keys of the whole result.
+    ///
+    /// Throws `SQLITE_RANGE` for a negative limit or offset.
+    public func sql(selecting columns: String) throws -> (sql: String, arguments: [DatabaseValue]) {
+        try selectSQL(columns: columns)
+    }
+}

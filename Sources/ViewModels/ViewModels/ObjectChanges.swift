@@ -1,0 +1,36 @@
+import SQLiteStoreResults
+import SQLiteStoreCore
+
+/// The states of one stored object after each committed transaction that changed it, in
+/// commit order: the object as it is then, or `nil` once it is gone.
+///
+/// A thin reading of a `ChangeWatcher` of that one object: transactions that touch other
+/// rows cost the watcher's set lookup and no read. The watch lasts as long as this value.
+struct ObjectChanges<M: StoreModel> {
+    private let objectID: ObjectID
+    private let watcher: ChangeWatcher<M>
+    private var events: AsyncStream<ChangeWatcher<M>.Event>.AsyncIterator
+
+    /// Starts watching now: every transaction committed after this call is seen.
+    init(store: Store, objectID: ObjectID) {
+        self.objectID = objectID
+        watcher = ChangeWatcher(store: store, table: objectID.table, watching: [objectID])
+        events = watcher.events().makeAsyncIterator()
+    }
+
+    /// Reads the object now, in the store's latest committed state.
+    static func read(_ objectID: ObjectID, in store: Store) throws -> M? {
+        try store.read { db in try db.fetchOne(M.self, id: objectID.rowID) }
+    }
+
+    /// The object's state after the next transaction that changed it, or `nil` when the
+    /// task is cancelled. Runs on the caller's actor.
+    mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Result<M?, any Error>? {
+        while let event = await events.next(isolation: actor) {
+            if event.deleted.contains(objectID) { return .success(nil) }
+            if let object = event.updated[objectID] { return .success(object) }
+            if let error = event.error, event.unread.contains(objectID) { return .failure(error) }
+        }
+        return nil
+    }
+}

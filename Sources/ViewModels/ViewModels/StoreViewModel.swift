@@ -1,0 +1,150 @@
+import Observation
+import SQLiteStoreCore
+
+/// A view model bound to one stored object, identified by its ``ObjectID``.
+///
+/// Subclasses declare in their initializer which model key paths drive which of their
+/// properties, with ``bindModel(_:_:)``:
+/// ```swift
+/// @Observable final class ItemViewModel: StoreViewModel<Item> {
+///     var title = ""
+///     override init(store: Store, id: Int64) {
+///         super.init(store: store, id: id)
+///         bindModel(\.title) { viewModel, title in viewModel.title = title }
+///     }
+/// }
+/// ```
+/// ``start()`` reads the object and runs every binding once. After each committed
+/// transaction that changed the object, the view model receives its new version (from a
+/// `ChangeWatcher`) and runs only the bindings whose values differ (by `==`) from the
+/// version it had; ``object``
+/// always holds the latest version. When the object is deleted, ``isDeleted`` becomes true,
+/// ``objectWasDeleted()`` runs once and observation stops. Observation also stops with
+/// ``stop()`` and when the view model is released; the store is held weakly, and a released
+/// store or a failed read never crashes the view model (failures land in ``lastError``).
+@MainActor
+@Observable
+open class StoreViewModel<M: StoreModel> {
+    /// The stored object's identity.
+    public let objectID: ObjectID
+    /// The latest version of the object read from the store, `nil` before ``start()`` and after deletion.
+    public private(set) var object: M?
+    /// Whether the object was found deleted; it is never un-deleted.
+    public private(set) var isDeleted = false
+    /// Whether the view model follows the object's changes now.
+    public private(set) var isObserving = false
+    /// The last error met while following the object, if any.
+    public private(set) var lastError: (any Error)?
+
+    @ObservationIgnored private weak var store: Store?
+    @ObservationIgnored private var bindings: [ModelBinding<M>] = []
+    @ObservationIgnored private var observation: Task<Void, Never>?
+
+    /// A view model for the object `objectID` of `store`; call ``start()`` to read it.
+    public init(store: Store, objectID: ObjectID) {
+        self.store = store
+        self.objectID = objectID
+    }
+
+    /// A view model for the row `id` of the model's table.
+    public init(store: Store, id: Int64) {
+        self.store = store
+        self.objectID = ObjectID(table: M.tableName, rowID: id)
+    }
+
+    deinit {
+        observation?.cancel()
+    }
+
+    /// Runs `update` with the value at `keyPath` on start and whenever a transaction changes
+    /// that value; `update` receives the view model itself, so it needs no capture of `self`.
+    /// Declare bindings before ``start()``; one declared while observing runs at once.
+    public func bindModel<Value: Equatable>(
+        _ keyPath: KeyPath<M, Value>, _ update: @escaping @MainActor (Self, Value) -> Void
+    ) {
+        let binding = ModelBinding(keyPath) { [weak self] value in
+            // `self` is statically the base class; its dynamic type is always `Self`.
+            guard let owner = self as? Self else { return }
+            update(owner, value)
+        }
+        bindings.append(binding)
+        if let object { binding.run(object) }
+    }
+
+    /// Reads the object, runs every binding once and follows the object's changes.
+    /// Does nothing while already observing; after ``stop()`` it starts again afresh.
+    /// Throws ``StoreViewModelError/storeReleased``, or the store's error when the read fails.
+    /// A missing object is not an error: it is reported as a deletion.
+    public func start() throws {
+        guard !isObserving, !isDeleted else { return }
+        guard let store else { throw StoreViewModelError.storeReleased }
+        var changes = ObjectChanges<M>(store: store, objectID: objectID)
+        let current = try ObjectChanges<M>.read(objectID, in: store)
+        isObserving = true
+        guard let current else { return markDeleted() }
+        object = current
+        bindings.forEach { $0.run(current) }
+        observation = Task { @MainActor [weak self] in
+            while let state = await changes.next() {
+                guard let self, !Task.isCancelled else { return }
+                self.receive(state)
+            }
+        }
+    }
+
+    /// Stops following the object; the properties keep their values.
+    public func stop() {
+        observation?.cancel()
+        observation = nil
+        isObserving = false
+    }
+
+    /// Called once, on the main actor, when the object is found deleted; does nothing by default.
+    open func objectWasDeleted() {}
+
+    /// Applies `edit` to the object as it is stored now and saves it, in one write transaction.
+    /// The view model learns the result like any other change, after the commit.
+    /// Throws ``StoreViewModelError`` when the store is gone or the object deleted, or the store's error.
+    public func save(_ edit: @escaping @Sendable (inout M) -> Void) async throws {
+        guard let store else { throw StoreViewModelError.storeReleased }
+        let objectID = objectID
+        try await store.write { db in
+            guard var object = try db.fetchOne(M.self, id: objectID.rowID) else {
+                throw StoreViewModelError.objectDeleted(objectID)
+            }
+            edit(&object)
+            try db.update(object)
+        }
+    }
+
+    /// Deletes the object from the store; the view model then reports the deletion.
+    /// Deleting an object that is already gone does nothing.
+    public func delete() async throws {
+        guard let store else { throw StoreViewModelError.storeReleased }
+        let rowID = objectID.rowID
+        _ = try await store.write { db in try db.delete(M.self, id: rowID) }
+    }
+
+    private func receive(_ state: Result<M?, any Error>) {
+        switch state {
+        case let .success(new?):
+            let old = object
+            object = new
+            for binding in bindings where old.map({ binding.hasChanged($0, new) }) ?? true {
+                binding.run(new)
+            }
+        case .success(nil):
+            markDeleted()
+        case let .failure(error):
+            lastError = error
+        }
+    }
+
+    private func markDeleted() {
+        stop()
+        object = nil
+        guard !isDeleted else { return }
+        isDeleted = true
+        objectWasDeleted()
+    }
+}
