@@ -40,8 +40,8 @@ let package = Package(
             name: "StoreContender",
             dependencies: [
                 "BenchmarkKit",
-                .product(name: "Store", package: "SQLiteStore"),
-                .product(name: "FetchedResults", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
             ],
             swiftSettings: strictSettings
         ),
