@@ -15,32 +15,28 @@ extension Migration {
     ///   second `-- down` line, or a statement that would end the migration's transaction.
     public init(version: Int, name: String, sql text: String, path: String? = nil) throws {
         let location = path ?? "migration \(version) \(name)"
-        let lines = MigrationText.normalized(text).split(separator: "\n", omittingEmptySubsequences: false)
+        let normalized = MigrationText.normalized(text)
+        let lines = MigrationLines(normalized)
         let usesTransaction = try Self.usesTransaction(firstLine: lines.first, location: location)
-        let markers = lines.indices.filter { Self.isDownMarker(lines[$0]) }
-        if markers.count > 1 {
-            throw MigrationError.invalidMigration(location: location, line: markers[1] + 1,
+        if lines.downMarkers.count > 1 {
+            throw MigrationError.invalidMigration(location: location, line: lines.downMarkers[1].number,
                                                   reason: "a second \(Self.downMarker) line; a file has one up and one down section")
         }
-        let upEnd = markers.first ?? lines.endIndex
-        let up = SQLScript(text: lines[..<upEnd].joined(separator: "\n"), firstLine: 1)
-        let down = markers.first.map { SQLScript(text: lines[($0 + 1)...].joined(separator: "\n"), firstLine: $0 + 2) }
-        if usesTransaction {
-            try Self.rejectTransactionStatements(in: [up, down].compactMap { $0 }, location: location)
-        }
-        self.init(version: version, name: name, path: path, checksum: MigrationText.checksum(of: text),
-                  usesTransaction: usesTransaction,
-                  warnings: usesTransaction ? Self.warnings(in: [up, down].compactMap { $0 }) : [],
+        let marker = lines.downMarkers.first
+        let up = SQLScript(text: normalized[..<(marker?.start ?? normalized.endIndex)], firstLine: 1)
+        let down = marker.map { SQLScript(text: normalized[$0.end...], firstLine: $0.number + 1) }
+        let scripts = [up, down].compactMap { $0 }
+        let warnings = usesTransaction ? try Self.checkStatements(in: scripts, location: location) : []
+        self.init(version: version, name: name, path: path, checksum: MigrationText.checksum(ofNormalized: normalized),
+                  usesTransaction: usesTransaction, warnings: warnings,
                   up: .sql(up), down: down.flatMap { $0.isEmpty ? nil : .sql($0) })
     }
 
-    private static func isDownMarker(_ line: Substring) -> Bool {
-        line.trimmingWhitespace().lowercased() == downMarker
-    }
-
     private static func usesTransaction(firstLine: Substring?, location: String) throws -> Bool {
-        let directive = firstLine?.trimmingWhitespace().lowercased() ?? ""
-        guard directive.hasPrefix("-- store:") else { return true }
+        let line = firstLine?.trimmingWhitespace() ?? ""
+        // Lowercase only a directive: the first line may be the whole file.
+        guard line.prefix(9).lowercased() == "-- store:" else { return true }
+        let directive = line.lowercased()
         guard directive == noTransactionDirective else {
             throw MigrationError.invalidMigration(location: location, line: 1,
                                                   reason: "unknown directive \"\(directive)\"; the only one is \(noTransactionDirective)")
@@ -48,37 +44,42 @@ extension Migration {
         return false
     }
 
-    /// `BEGIN`, `COMMIT`, `END` and `ROLLBACK` (but not `ROLLBACK TO`) would end the transaction
-    /// the migrator wraps around the file and its ledger row.
-    private static func rejectTransactionStatements(in scripts: [SQLScript], location: String) throws {
-        for statement in scripts.flatMap(\.statements) {
-            let words = statement.leadingWords(3)
-            let endsTransaction = ["BEGIN", "COMMIT", "END"].contains(words.first)
-                || (words.first == "ROLLBACK" && !words.contains("TO"))
-            if endsTransaction {
-                throw MigrationError.invalidMigration(
-                    location: location, line: statement.line,
-                    reason: "\(words.first ?? "") would end the transaction the migrator runs this file in; remove it, "
-                        + "or make the first line \(noTransactionDirective)")
+    /// Refuses `BEGIN`, `COMMIT`, `END` and `ROLLBACK` (but not `ROLLBACK TO`), which would end
+    /// the transaction the migrator wraps around the file and its ledger row, and returns the
+    /// warnings about the other statements, in one pass.
+    private static func checkStatements(in scripts: [SQLScript], location: String) throws -> [MigrationWarning] {
+        var warnings: [MigrationWarning] = []
+        for script in scripts {
+            try script.forEachStatement { statement in
+                let words = statement.leadingWords(3)
+                let endsTransaction = ["BEGIN", "COMMIT", "END"].contains(words.first)
+                    || (words.first == "ROLLBACK" && !words.contains("TO"))
+                if endsTransaction {
+                    throw MigrationError.invalidMigration(
+                        location: location, line: statement.line,
+                        reason: "\(words.first ?? "") would end the transaction the migrator runs this file in; remove it, "
+                            + "or make the first line \(noTransactionDirective)")
+                }
+                if let warning = warning(about: words) {
+                    warnings.append(MigrationWarning(line: statement.line, message: warning))
+                }
             }
         }
+        return warnings
     }
 
-    /// Statements SQLite ignores or refuses inside a transaction.
-    private static func warnings(in scripts: [SQLScript]) -> [MigrationWarning] {
-        scripts.flatMap(\.statements).compactMap { statement in
-            let words = statement.leadingWords(3)
-            let message: String? = switch true {
-            case words.first == "VACUUM":
-                "VACUUM cannot run inside a transaction; move it to a file that starts with \(noTransactionDirective)"
-            case words.first == "PRAGMA" && words.contains("JOURNAL_MODE"):
-                "PRAGMA journal_mode cannot change inside a transaction; move it to a file that starts with \(noTransactionDirective)"
-            case words.first == "PRAGMA" && words.contains("FOREIGN_KEYS"):
-                "PRAGMA foreign_keys does nothing inside a transaction; the migrator already turns foreign keys off "
-                    + "around each migration and runs PRAGMA foreign_key_check before committing"
-            default: nil
-            }
-            return message.map { MigrationWarning(line: statement.line, message: $0) }
+    /// Why a statement whose first words are `words` does not do what it says inside a
+    /// transaction, if it does not.
+    private static func warning(about words: [String]) -> String? {
+        switch true {
+        case words.first == "VACUUM":
+            "VACUUM cannot run inside a transaction; move it to a file that starts with \(noTransactionDirective)"
+        case words.first == "PRAGMA" && words.contains("JOURNAL_MODE"):
+            "PRAGMA journal_mode cannot change inside a transaction; move it to a file that starts with \(noTransactionDirective)"
+        case words.first == "PRAGMA" && words.contains("FOREIGN_KEYS"):
+            "PRAGMA foreign_keys does nothing inside a transaction; the migrator already turns foreign keys off "
+                + "around each migration and runs PRAGMA foreign_key_check before committing"
+        default: nil
         }
     }
 }

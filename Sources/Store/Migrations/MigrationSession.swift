@@ -86,7 +86,8 @@ struct MigrationSession {
     private func run(_ migration: Migration) throws {
         switch migration.body(direction) {
         case .sql(let script)?:
-            for statement in script.statements {
+            // One statement at a time, as the script is read: a large file is never held split.
+            try script.forEachStatement { statement in
                 do {
                     try db.execute(script: statement.sql)
                 } catch {

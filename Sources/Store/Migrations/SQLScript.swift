@@ -1,11 +1,10 @@
-import CSQLite
-import Foundation
-
-/// SQL text split into its statements, each with the line it starts on, so that errors
-/// and dry runs can point into the file the text came from.
+/// One section of a migration file as SQL text, and its statements, each with the line it
+/// starts on, so that errors and dry runs can point into the file the text came from.
 ///
 /// Statements end where SQLite's own tokenizer (`sqlite3_complete`) says they do, so
-/// semicolons inside strings, comments and trigger bodies do not split them.
+/// semicolons inside strings, comments and trigger bodies do not split them. They are found
+/// in one pass (`StatementBoundaries`) and made one at a time, so that running a large file
+/// never holds all its statements at once.
 struct SQLScript: Sendable, Hashable {
     /// One statement of a script.
     struct Statement: Sendable, Hashable {
@@ -16,76 +15,69 @@ struct SQLScript: Sendable, Hashable {
 
         /// The first `count` words of the statement, uppercased (`["PRAGMA", "FOREIGN_KEYS"]`).
         func leadingWords(_ count: Int) -> [String] {
-            sql.split { !($0.isLetter || $0.isNumber || $0 == "_") }.prefix(count).map { $0.uppercased() }
+            var words: [String] = []
+            var word = ""
+            for character in sql {
+                if character.isLetter || character.isNumber || character == "_" {
+                    word.append(character)
+                    continue
+                }
+                if !word.isEmpty { words.append(word.uppercased()) }
+                word = ""
+                if words.count == count { return words }
+            }
+            if !word.isEmpty && words.count < count { words.append(word.uppercased()) }
+            return words
         }
+    }
+
+    /// The section's text.
+    let text: Substring
+    /// The line of the file the text's first line is (1-based).
+    let firstLine: Int
+
+    init(text: Substring, firstLine: Int) {
+        self.text = text
+        self.firstLine = firstLine
     }
 
     /// The statements, in order; comments and empty statements are left out.
-    let statements: [Statement]
-
-    /// Splits `text`, whose first line is line `firstLine` of its file.
-    init(text: String, firstLine: Int) {
-        statements = Self.split(Array(text.utf8), firstLine: firstLine)
-    }
-
-    /// Whether the script holds no statement at all.
-    var isEmpty: Bool { statements.isEmpty }
-
-    private static func split(_ bytes: [UInt8], firstLine: Int) -> [Statement] {
+    var statements: [Statement] {
         var statements: [Statement] = []
-        var start = 0
-        var line = firstLine
-        func takeStatement(upTo end: Int) {
-            let chunk = bytes[start..<end]
-            let tokenStart = start + triviaLength(chunk)
-            let body = bytes[tokenStart..<end]
-            if let first = body.first, first != UInt8(ascii: ";") {
-                let sql = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                statements.append(Statement(sql: sql, line: line + newlineCount(bytes[start..<tokenStart])))
-            }
-            line += newlineCount(chunk)
-            start = end
-        }
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ";") && isComplete(bytes[start...index]) {
-            takeStatement(upTo: index + 1)
-        }
-        if start < bytes.count { takeStatement(upTo: bytes.count) }
+        forEachStatement { statements.append($0) }
         return statements
     }
 
-    private static func isComplete(_ bytes: ArraySlice<UInt8>) -> Bool {
-        String(decoding: bytes, as: UTF8.self).withCString { sqlite3_complete($0) != 0 }
+    /// Whether the script holds no statement at all.
+    var isEmpty: Bool {
+        var isEmpty = true
+        forEachStatement { _ in isEmpty = false }
+        return isEmpty
     }
 
-    private static func newlineCount(_ bytes: ArraySlice<UInt8>) -> Int {
-        bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count
-    }
-
-    /// The number of bytes of whitespace and comments at the start of `bytes`.
-    private static func triviaLength(_ bytes: ArraySlice<UInt8>) -> Int {
-        var index = bytes.startIndex
-        func next(_ offset: Int) -> UInt8? { bytes.indices.contains(index + offset) ? bytes[index + offset] : nil }
-        while let byte = next(0) {
-            if [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(byte) {
-                index += 1
-            } else if byte == UInt8(ascii: "-"), next(1) == UInt8(ascii: "-") {
-                index = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            } else if byte == UInt8(ascii: "/"), next(1) == UInt8(ascii: "*") {
-                index = endOfBlockComment(in: bytes, from: index + 2)
-            } else {
-                break
+    /// Calls `body` with each statement, in order, made as it comes.
+    func forEachStatement(_ body: (Statement) throws -> Void) rethrows {
+        var text = text
+        try text.withUTF8 { bytes in
+            var line = firstLine
+            var counted = 0
+            func lineAt(_ offset: Int) -> Int {
+                line += bytes[counted..<offset].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+                counted = offset
+                return line
+            }
+            try StatementBoundaries(bytes).forEach { boundary in
+                let start = lineAt(boundary.tokenStart)
+                let sql = String(decoding: UnsafeBufferPointer(rebasing: bytes[boundary.tokenStart..<boundary.end]), as: UTF8.self)
+                try body(Statement(sql: sql.trimmingTrailingWhitespace(), line: start))
             }
         }
-        return index - bytes.startIndex
     }
+}
 
-    /// The index just after the `*/` that closes a block comment, or the end of `bytes`.
-    private static func endOfBlockComment(in bytes: ArraySlice<UInt8>, from start: Int) -> Int {
-        var index = start
-        while index + 1 < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "*"), bytes[index + 1] == UInt8(ascii: "/") { return index + 2 }
-            index += 1
-        }
-        return bytes.endIndex
+private extension String {
+    func trimmingTrailingWhitespace() -> String {
+        guard let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(self[...last])
     }
 }

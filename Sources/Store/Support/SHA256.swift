@@ -3,31 +3,45 @@
 /// Foundation has no hash function on Linux and the package takes no crypto dependency;
 /// the migrator needs only a stable digest of small texts, so this is a plain implementation.
 enum SHA256 {
-    /// The lowercase hexadecimal SHA-256 digest of `bytes`.
+    /// The lowercase hexadecimal SHA-256 digest of `bytes`, in one pass without copying
+    /// contiguous input (arrays, native strings' UTF-8).
     static func hexDigest<Bytes: Collection<UInt8>>(of bytes: Bytes) -> String {
-        var state = initialState
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        for blockStart in stride(from: 0, to: message.count, by: 64) {
-            compress(message[blockStart..<blockStart + 64], into: &state)
-        }
+        let state = bytes.withContiguousStorageIfAvailable { digest(of: UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes { digest(of: $0) }
         return state.map { word in
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 8 - hex.count) + hex
         }.joined()
     }
 
-    /// Mixes one 64-byte block into the hash state.
-    private static func compress(_ block: ArraySlice<UInt8>, into state: inout [UInt32]) {
+    private static func digest(of bytes: UnsafeRawBufferPointer) -> [UInt32] {
+        var state = initialState
         var schedule = [UInt32](repeating: 0, count: 64)
+        let wholeBlocks = bytes.count / 64 * 64
+        for blockStart in stride(from: 0, to: wholeBlocks, by: 64) {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[blockStart..<blockStart + 64]), schedule: &schedule, into: &state)
+        }
+        var tail = Array(bytes[wholeBlocks...])
+        let bitLength = UInt64(bytes.count) &* 8
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
+        tail.withUnsafeBytes { tail in
+            for blockStart in stride(from: 0, to: tail.count, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: tail[blockStart..<blockStart + 64]), schedule: &schedule, into: &state)
+            }
+        }
+        return state
+    }
+
+    /// Mixes one 64-byte block into the hash state; `schedule` is scratch space of 64 words.
+    private static func compress(_ block: UnsafeRawBufferPointer, schedule: inout [UInt32], into state: inout [UInt32]) {
         for index in 0..<16 {
-            let offset = block.startIndex + index * 4
-            schedule[index] = block[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+            let offset = index * 4
+            schedule[index] = UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
+                | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
         }
         for index in 16..<64 {
             let early = schedule[index - 15], late = schedule[index - 2]
@@ -44,9 +58,14 @@ enum SHA256 {
             let majority = (a & b) ^ (a & c) ^ (b & c)
             (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ sum0 &+ majority)
         }
-        for (index, value) in [a, b, c, d, e, f, g, h].enumerated() {
-            state[index] = state[index] &+ value
-        }
+        state[0] &+= a
+        state[1] &+= b
+        state[2] &+= c
+        state[3] &+= d
+        state[4] &+= e
+        state[5] &+= f
+        state[6] &+= g
+        state[7] &+= h
     }
 
     /// The first 32 bits of the fractional parts of the square roots of the first 8 primes.
