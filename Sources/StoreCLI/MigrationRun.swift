@@ -15,7 +15,10 @@ struct MigrationRun {
         var report = MigrationRunReport(dryRun: dryRun, target: target)
         let failure = CommandFailure.catching {
             let migrator = try options.loadMigrator()
-            let store = try options.openStore(ifMissing: direction == .up ? (dryRun ? .useEmpty : .create) : .fail)
+            // A dry run only reads: it never creates the file nor changes its journal mode.
+            let store = try dryRun
+                ? options.openStoreForReading(ifMissing: direction == .up ? .useEmpty : .fail)
+                : options.openStore(ifMissing: direction == .up ? .create : .fail)
             defer { report.currentVersion = try? migrator.status(store).currentVersion }
             let planned = try plan(migrator, store)
             output.warn(about: direction == .up ? planned : [])

@@ -23,7 +23,7 @@ struct StatusCommand: ParsableCommand {
         let output = CommandOutput(options)
         var report = StatusReport()
         let failure = CommandFailure.catching {
-            let status = try options.loadMigrator().status(options.openStore(ifMissing: .useEmpty))
+            let status = try options.loadMigrator().status(options.openStoreForReading(ifMissing: .useEmpty))
             report = StatusReport(currentVersion: status.currentVersion, migrations: status.entries.map(MigrationEntryReport.init))
             output.say(Self.table(report.migrations))
         }

@@ -29,24 +29,38 @@ struct StoreOptions: ParsableArguments {
         try Migrator(folder: migrations)
     }
 
-    /// The store of the database file; failures exit with code 3.
+    /// The store of the database file, for reading and writing; failures exit with code 3.
     func openStore(ifMissing: MissingDatabase) throws -> Store {
+        let file = try DatabaseFile(path: database, allowEmpty: true)
+        if !file.exists && ifMissing != .create { return try substitute(ifMissing) }
+        return try file.openStore(at: database, configuration: Self.configuration)
+    }
+
+    /// The store of the database file, only for reading: the file is never created, and
+    /// neither its bytes, its modification time nor its journal mode change (see
+    /// `DatabaseFile.readOnlyURI`). Failures, an empty file included, exit with code 3;
+    /// `.create` counts as `.fail`.
+    func openStoreForReading(ifMissing: MissingDatabase) throws -> Store {
+        let file = try DatabaseFile(path: database)
+        guard file.exists else { return try substitute(ifMissing) }
+        var configuration = Self.configuration
+        configuration.isReadOnly = true
+        return try file.openStore(at: file.readOnlyURI(followsChanges: false), configuration: configuration)
+    }
+
+    /// An empty in-memory store for `.useEmpty`; otherwise the exit-3 failure for a missing file.
+    private func substitute(_ ifMissing: MissingDatabase) throws -> Store {
+        guard ifMissing == .useEmpty else {
+            throw CommandFailure(status: .databaseUnavailable, kind: "database", message: "no database at \(database)")
+        }
+        return try Store.inMemory(configuration: Self.configuration)
+    }
+
+    private static var configuration: StoreConfiguration {
         var configuration = StoreConfiguration()
         configuration.readerCount = 0
         configuration.busyTimeout = .seconds(60)
-        do {
-            if !FileManager.default.fileExists(atPath: database) {
-                switch ifMissing {
-                case .create: break
-                case .useEmpty: return try Store.inMemory(configuration: configuration)
-                case .fail: throw CommandFailure(status: .databaseUnavailable, kind: "database", message: "no database at \(database)")
-                }
-            }
-            return try Store(path: database, configuration: configuration)
-        } catch let error as StoreError {
-            throw CommandFailure(status: .databaseUnavailable, kind: "database",
-                                 message: "cannot open the database \(database): \(error.message)", storeError: error)
-        }
+        return configuration
     }
 
     /// The migrator options for the `--allow-…` flags.

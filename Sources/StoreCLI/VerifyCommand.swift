@@ -21,7 +21,7 @@ struct VerifyCommand: ParsableCommand {
         let output = CommandOutput(options)
         var report = VerifyReport()
         var failure = CommandFailure.catching {
-            let status = try options.loadMigrator().status(options.openStore(ifMissing: .useEmpty))
+            let status = try options.loadMigrator().status(options.openStoreForReading(ifMissing: .useEmpty))
             report.differences = status.differences.map(MigrationEntryReport.init)
             for entry in status.differences {
                 output.say("\(entry.label): \(entry.state.explanation)")

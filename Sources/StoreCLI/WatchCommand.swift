@@ -28,6 +28,10 @@ struct WatchCommand: AsyncParsableCommand {
             deleted sections, the deleted rows and the moved rows, then insert the new \
             sections and then the inserted and moved rows, in ascending order.
 
+            --where is one SQL condition on the watched table: it may use the table's columns, \
+            functions and subqueries on the same table, but reading any other table or view is \
+            refused (exit 2). SIGINT or SIGTERM interrupt a running query at once.
+
             Exit codes: 0 when stopped, 2 for a table or column that does not exist or a \
             condition that does not parse, 3 when the file is missing or not a database.
 
@@ -41,7 +45,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The table to watch.", valueName: "table"))
     var table: String
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("An SQL condition rows must meet.", valueName: "sql"))
+    @Option(name: .customLong("where"), help: ArgumentHelp("An SQL condition rows must meet; it may read only the watched table.", valueName: "sql"))
     var condition: String?
 
     @Option(name: .customLong("order-by"),
@@ -55,9 +59,10 @@ struct WatchCommand: AsyncParsableCommand {
     var columns: String?
 
     func run() async throws {
+        let stop = WatchStop()
         do {
-            try await watch()
-        } catch is CancellationError {
+            try await watch(until: stop)
+        } catch where stop.isStopping || error is CancellationError {
             return
         } catch {
             let failure = CommandFailure(error)
@@ -69,13 +74,20 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    private func watch() async throws {
+    private func watch(until stop: WatchStop) async throws {
         let request = try WatchRequest(table: table, columns: columns, condition: condition, orderBy: orderBy, sectionBy: sectionBy)
         let store = try WatchDatabase.open(path: options.database)
+        // Let the store go when the watch ends: its last connection removes the -wal and -shm files it made.
+        defer { stop.release() }
+        stop.interrupt(store)
+        try stop.check()
         let query = try await store.read { db in try request.validated(in: db) }
-        let session = Task { [json = options.json] in try await WatchSession(store: store, query: query, json: json).run() }
-        let stop = WatchStop(watchingStandardInput: options.json) { session.cancel() }
-        defer { withExtendedLifetime(stop) {} }
+        let session = Task { [json = options.json] in
+            try await WatchSession(store: store, query: query, json: json).run(afterInitialResults: {
+                if json { stop.watchStandardInput() }
+            })
+        }
+        stop.cancel(session)
         try await session.value
     }
 }

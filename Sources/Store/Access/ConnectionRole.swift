@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 
 /// Which connection of a store a dispatch queue serves; lets the store recognise
@@ -19,6 +20,9 @@ final class SerializedConnection: @unchecked Sendable {
         self.queue = DispatchQueue(label: "SQLiteStore.\(role)")
         queue.setSpecific(key: roleKey, value: role)
     }
+
+    /// Stops the statement running on the connection, from any thread (`sqlite3_interrupt`).
+    func interrupt() { sqlite3_interrupt(database.handle) }
 
     /// Runs `body` on the queue and waits for it.
     func sync<T>(_ body: (Database) throws -> T) rethrows -> T {

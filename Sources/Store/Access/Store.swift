@@ -19,7 +19,7 @@ public final class Store: Sendable {
     /// The configuration the store was opened with.
     public let configuration: StoreConfiguration
     let writer: SerializedConnection
-    private let readers: ReaderPool?
+    let readers: ReaderPool?
     let roleKey = DispatchSpecificKey<ConnectionRole>()
     let broadcaster: ChangeBroadcaster
     private let externalChangeMonitor: ExternalChangeMonitor?

@@ -73,14 +73,22 @@ struct WatchRequest: Sendable {
         return found
     }
 
+    /// `SQLITE_AUTH`: the authorizer refused a statement.
+    private static let authorizationDenied = ResultCode(rawValue: 23)
+
     /// Prepares the query the fetched-results controller runs, without running it: a
-    /// condition that does not parse, holds parameters or would write is refused.
+    /// condition that does not parse, holds parameters, would write, or reads another table
+    /// than the watched one (SQLite's authorizer sees every table a statement reads) is refused.
     private static func checkParses(_ query: WatchQuery, in db: Database) throws {
         let statement: Statement
         do {
-            statement = try db.prepare(sql: query.fetchRequest.sql(selecting: "rowid").sql)
+            statement = try db.withReads(limitedTo: query.table) { try db.prepare(sql: query.fetchRequest.sql(selecting: "rowid").sql) }
         } catch let error as StoreError {
-            let reason = error.code == .misuse ? "must be one condition, not several statements" : error.message
+            let reason = switch error.code {
+            case .misuse: "must be one condition, not several statements"
+            case Self.authorizationDenied: "may read only the watched table \(query.table) (\(error.message))"
+            default: error.message
+            }
             throw CommandFailure(status: .usage, kind: "usage", message: "--where '\(query.condition ?? "")': \(reason)", storeError: error)
         }
         guard statement.parameterCount == 0 else {

@@ -15,8 +15,10 @@ struct WatchSession: Sendable {
     /// How often the controller's `lastError` is checked: it reports failures no other way.
     private static let failureCheckInterval = Duration.milliseconds(100)
 
+    /// Shows the results and their changes; calls `afterInitialResults` once the first
+    /// results are shown.
     @MainActor
-    func run() async throws {
+    func run(afterInitialResults: @Sendable () -> Void) async throws {
         let display: any WatchDisplay = json ? WatchJSONDisplay() : WatchTextDisplay(query: query)
         let controller = FetchedResultsController(store: store, request: query.fetchRequest)
         let changes = failing(changes: controller.changes(), of: controller)
@@ -27,6 +29,7 @@ struct WatchSession: Sendable {
         }
         var current = try await WatchResults.reading(controller.results, of: query, from: store)
         try display.show(current, after: nil)
+        afterInitialResults()
         for try await change in changes {
             let (next, changeSet) = try await current.applying(change, of: query, from: store)
             if !changeSet.isEmpty {

@@ -1,30 +1,102 @@
 import Dispatch
 import Foundation
+import SQLiteStore
 
-/// What ends `store watch`: SIGINT or SIGTERM, and with `--json` the end of standard input.
-/// Keep the value alive while watching.
-final class WatchStop {
-    private let sources: [any DispatchSourceSignal]
+/// What ends `store watch`: SIGINT or SIGTERM at any time, and with `--json` the end of
+/// standard input once the initial results are printed.
+///
+/// Stopping cancels the session's task and interrupts the store's running statements
+/// (`sqlite3_interrupt`), again every `interruptInterval` until the watch lets the store go:
+/// an interrupt that lands between two statements does nothing, and a query with an endless
+/// `--where` never returns otherwise. Keep the value alive while watching.
+/// (`@unchecked Sendable`: the signal sources are set once in `init` and only cancelled in
+/// `deinit`; everything else is behind the lock.)
+final class WatchStop: @unchecked Sendable {
+    private struct State {
+        var isStopping = false
+        var store: Store?
+        var session: Task<Void, any Error>?
+    }
 
-    /// Calls `stop` once one of the events happens (possibly more than once; it must be idempotent).
-    init(watchingStandardInput: Bool, stop: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
+    private let state = Locked(State())
+    private let signalSources: [any DispatchSourceSignal]
+    private static let interruptInterval = DispatchTimeInterval.milliseconds(20)
+
+    /// Starts listening for SIGINT and SIGTERM.
+    init() {
+        let state = state
+        signalSources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: stop)
+            source.setEventHandler { Self.stop(state) }
             source.resume()
             return source
-        }
-        if watchingStandardInput {
-            Thread.detachNewThread {
-                Self.waitForEndOfStandardInput()
-                stop()
-            }
         }
     }
 
     deinit {
-        for source in sources { source.cancel() }
+        for source in signalSources { source.cancel() }
+    }
+
+    /// Whether a stop was asked for: errors that follow it (an interrupted query) end the
+    /// watch with exit 0.
+    var isStopping: Bool { state.withLock(\.isStopping) }
+
+    /// Throws `CancellationError` once a stop was asked for.
+    func check() throws {
+        if isStopping { throw CancellationError() }
+    }
+
+    /// Interrupts `store`'s statements when stopping, until `release()`.
+    func interrupt(_ store: Store) {
+        let isStopping = state.withLock { state in
+            state.store = store
+            return state.isStopping
+        }
+        if isStopping { Self.keepInterrupting(state) }
+    }
+
+    /// Cancels `session` when stopping.
+    func cancel(_ session: Task<Void, any Error>) {
+        let cancelNow = state.withLock { state in
+            state.session = session
+            return state.isStopping
+        }
+        if cancelNow { session.cancel() }
+    }
+
+    /// Forgets the store and the session, so that the store can close.
+    func release() {
+        state.withLock { state in
+            state.store = nil
+            state.session = nil
+        }
+    }
+
+    /// Stops once standard input ends; call after the initial results are printed, so that
+    /// `watch --json </dev/null` always prints them.
+    func watchStandardInput() {
+        let state = state
+        Thread.detachNewThread {
+            Self.waitForEndOfStandardInput()
+            Self.stop(state)
+        }
+    }
+
+    private static func stop(_ state: Locked<State>) {
+        let session = state.withLock { state in
+            state.isStopping = true
+            return state.session
+        }
+        session?.cancel()
+        keepInterrupting(state)
+    }
+
+    /// Interrupts the store now and every `interruptInterval` while it is set.
+    private static func keepInterrupting(_ state: Locked<State>) {
+        guard let store = state.withLock(\.store) else { return }
+        store.interruptRunningStatements()
+        DispatchQueue.global().asyncAfter(deadline: .now() + interruptInterval) { keepInterrupting(state) }
     }
 
     private static func waitForEndOfStandardInput() {
