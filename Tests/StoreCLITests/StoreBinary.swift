@@ -21,9 +21,10 @@ enum StoreBinary {
         return Bundle.main.bundleURL
     }
 
-    /// Starts `store arguments…` in `folder`; call `finish()` on the result.
-    static func start(_ arguments: [String], in folder: URL) throws -> RunningStore {
-        try RunningStore(arguments: arguments, folder: folder)
+    /// Starts `store arguments…` in `folder`, through `launcher` (a command that runs the
+    /// command it is given, such as `Unprivileged.launcher`) if any; call `finish()` on the result.
+    static func start(_ arguments: [String], in folder: URL, launcher: [String] = []) throws -> RunningStore {
+        try RunningStore(arguments: arguments, folder: folder, launcher: launcher)
     }
 }
 
@@ -33,15 +34,16 @@ final class RunningStore {
     private let outputURL: URL
     private let errorURL: URL
 
-    init(arguments: [String], folder: URL) throws {
+    init(arguments: [String], folder: URL, launcher: [String] = []) throws {
         let id = UUID().uuidString
         outputURL = folder.appendingPathComponent(".stdout-\(id)")
         errorURL = folder.appendingPathComponent(".stderr-\(id)")
         try Data().write(to: outputURL)
         try Data().write(to: errorURL)
-        process.executableURL = StoreBinary.url
-        process.arguments = arguments
+        process.executableURL = launcher.first.map(URL.init(fileURLWithPath:)) ?? StoreBinary.url
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [StoreBinary.url.path] + arguments
         process.currentDirectoryURL = folder
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
