@@ -62,14 +62,16 @@ struct WatchCommand: AsyncParsableCommand {
         let stop = WatchStop()
         do {
             try await watch(until: stop)
+            await stop.waitForStoreToClose()
         } catch where stop.isStopping || error is CancellationError {
-            return
+            await stop.waitForStoreToClose()
         } catch {
             let failure = CommandFailure(error)
             if options.json {
                 try? writeToStandardOutput(WatchJSONLine.error(failure) + "\n")
             }
             CommandOutput.printError("error: \(failure.report.message)")
+            await stop.waitForStoreToClose()
             throw ExitCode(failure.status.rawValue)
         }
     }
@@ -77,8 +79,6 @@ struct WatchCommand: AsyncParsableCommand {
     private func watch(until stop: WatchStop) async throws {
         let request = try WatchRequest(table: table, columns: columns, condition: condition, orderBy: orderBy, sectionBy: sectionBy)
         let store = try WatchDatabase.open(path: options.database)
-        // Let the store go when the watch ends: its last connection removes the -wal and -shm files it made.
-        defer { stop.release() }
         stop.interrupt(store)
         try stop.check()
         let query = try await store.read { db in try request.validated(in: db) }

@@ -11,13 +11,15 @@ final class WatchProcess: @unchecked Sendable {
     private var lines: [String] = []
     private var partial = Data()
 
-    init(_ arguments: [String], in folder: URL) throws {
+    /// Starts `store arguments…`; with `standardInput` (such as `FileHandle.nullDevice`) instead
+    /// of a pipe the test holds.
+    init(_ arguments: [String], in folder: URL, standardInput: FileHandle? = nil) throws {
         errorURL = folder.appendingPathComponent(".watch-stderr-\(UUID().uuidString)")
         try Data().write(to: errorURL)
         process.executableURL = StoreBinary.url
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        process.standardInput = input
+        process.standardInput = standardInput ?? input
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorURL)
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.append(handle.availableData) }
@@ -58,6 +60,16 @@ final class WatchProcess: @unchecked Sendable {
 
     /// Sends a signal.
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits up to `timeout` for the exit (a guard against hanging, not a measure of speed);
+    /// kills the process with SIGKILL and returns `false` when it is still running then.
+    func waitForExit(timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard process.isRunning else { return true }
+        kill(process.processIdentifier, SIGKILL)
+        return false
+    }
 
     /// Waits for the exit; returns the exit code and standard error.
     func finish() throws -> (exitCode: Int32, error: String) {

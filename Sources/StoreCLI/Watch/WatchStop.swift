@@ -14,7 +14,8 @@ import SQLiteStore
 final class WatchStop: @unchecked Sendable {
     private struct State {
         var isStopping = false
-        var store: Store?
+        /// Weak: the watch must let the store close (see `waitForStoreToClose`).
+        weak var store: Store?
         var session: Task<Void, any Error>?
     }
 
@@ -47,7 +48,7 @@ final class WatchStop: @unchecked Sendable {
         if isStopping { throw CancellationError() }
     }
 
-    /// Interrupts `store`'s statements when stopping, until `release()`.
+    /// Interrupts `store`'s statements when stopping, for as long as the store lives.
     func interrupt(_ store: Store) {
         let isStopping = state.withLock { state in
             state.store = store
@@ -65,11 +66,15 @@ final class WatchStop: @unchecked Sendable {
         if cancelNow { session.cancel() }
     }
 
-    /// Forgets the store and the session, so that the store can close.
-    func release() {
-        state.withLock { state in
-            state.store = nil
-            state.session = nil
+    /// Forgets the session, then waits (up to `timeout`) until the store given to
+    /// `interrupt(_:)` is released: tasks of the session may still hold it for a moment, and
+    /// the store's last connection must close before the process exits to remove the
+    /// `-wal` and `-shm` files it made.
+    func waitForStoreToClose(timeout: Duration = .seconds(5)) async {
+        state.withLock { $0.session = nil }
+        let deadline = ContinuousClock.now + timeout
+        while state.withLock({ $0.store != nil }) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 

@@ -1,0 +1,111 @@
+#if os(Linux) || os(macOS)
+import Foundation
+import Testing
+
+/// How `store watch` ends and what it may read: a signal interrupts a running query, the end of
+/// standard input comes after the initial line, no `-wal`/`-shm` file is left behind, and
+/// `--where` reads only the watched table.
+@Suite("store watch stopping and limits")
+struct WatchStopTests {
+    /// A condition whose query never ends: a recursive CTE without a limit.
+    static let endlessCondition = "(WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c) > 0"
+
+    private func folder(journalMode: String = "WAL") throws -> WatchTestFolder {
+        let folder = try WatchTestFolder()
+        let shell = try SQLiteShell(database: folder.database)
+        _ = try shell.run("PRAGMA journal_mode = \(journalMode);" + WatchJSONTests.schema.replacingOccurrences(of: "PRAGMA journal_mode = WAL;", with: "") + """
+            INSERT INTO item (title, position) VALUES ('a', 1), ('b', 2);
+            CREATE TABLE secret (id INTEGER PRIMARY KEY, code TEXT);
+            INSERT INTO secret (code) VALUES ('hunter2');
+            CREATE VIEW secret_view AS SELECT id FROM secret;
+            """)
+        return folder
+    }
+
+    @Test("SIGINT or SIGTERM interrupt an endless query and exit 0", arguments: [SIGINT, SIGTERM])
+    func signalInterruptsQuery(signal: Int32) throws {
+        let folder = try folder()
+        for json in [false, true] {
+            let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition]
+                                         + (json ? ["--json"] : []), in: folder.url)
+            Thread.sleep(forTimeInterval: 0.5)  // let the query start
+            watch.signal(signal)
+            let exited = watch.waitForExit()
+            #expect(exited, "watch ignored the signal while its query ran")
+            guard exited else { continue }
+            let end = try watch.finish()
+            #expect(end.exitCode == 0, "\(end.error)")
+            #expect(watch.lines(from: 0).isEmpty)
+        }
+    }
+
+    @Test("--json with standard input at its end prints the initial line first, every time")
+    func initialLineBeforeEndOfInput() throws {
+        let folder = try folder()
+        for run in 0..<20 {
+            let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url,
+                                         standardInput: FileHandle.nullDevice)
+            #expect(watch.waitForExit())
+            let end = try watch.finish()
+            #expect(end.exitCode == 0, "run \(run): \(end.error)")
+            #expect(watch.lines(from: 0) == [#"{"type":"initial","sections":[{"name":null,"ids":[1,2]}]}"#], "run \(run)")
+        }
+    }
+
+    @Test("a watch leaves no -wal or -shm file that was not there, and changes nothing", arguments: ["DELETE", "WAL"])
+    func leavesNoFiles(journalMode: String) throws {
+        let folder = try folder(journalMode: journalMode)
+        let before = try FolderState(folder.url)
+        #expect(before.files.keys.sorted() == ["watch.sqlite"])
+        let json = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url)
+        #expect(json.waitUntil { !$0.isEmpty })
+        try json.closeInput()
+        #expect(json.waitForExit())
+        let text = try WatchProcess(["watch", "--database", folder.database, "--table", "item"], in: folder.url)
+        #expect(text.waitUntil { $0.contains { $0.contains("waiting for changes") } })
+        text.signal(SIGINT)
+        #expect(text.waitForExit())
+        let endOfInput = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url,
+                                          standardInput: FileHandle.nullDevice)
+        #expect(endOfInput.waitForExit())
+        let interrupted = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition],
+                                           in: folder.url)
+        Thread.sleep(forTimeInterval: 0.5)
+        interrupted.signal(SIGTERM)
+        #expect(interrupted.waitForExit())
+        let after = try FolderState(folder.url)
+        #expect(after == before, "left: \(after)")
+    }
+
+    @Test("--where may read only the watched table", arguments: [
+        "1 = 1) UNION SELECT id FROM secret WHERE (1",
+        "EXISTS (SELECT 1 FROM secret WHERE code LIKE 'h%')",
+        "id IN (SELECT id FROM secret_view)",
+        "id IN (SELECT rowid FROM sqlite_schema)",
+    ])
+    func whereReadsOnlyWatchedTable(condition: String) throws {
+        let folder = try folder()
+        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", condition, "--json"],
+                                     in: folder.url, standardInput: FileHandle.nullDevice)
+        #expect(watch.waitForExit())
+        let end = try watch.finish()
+        #expect(end.exitCode == 2, "\(end.error)")
+        #expect(end.error.contains("may read only the watched table item"), "\(end.error)")
+        #expect(!watch.lines(from: 0).contains { $0.contains("initial") })
+    }
+
+    @Test("--where may use subqueries on the watched table itself, and --help says what it may read")
+    func whereOnWatchedTable() throws {
+        let folder = try folder()
+        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "ITEM", "--json",
+                                      "--where", "position > (SELECT min(position) FROM main.item)"],
+                                     in: folder.url, standardInput: FileHandle.nullDevice)
+        #expect(watch.waitForExit())
+        #expect(try watch.finish().exitCode == 0)
+        #expect(watch.lines(from: 0) == [#"{"type":"initial","sections":[{"name":null,"ids":[2]}]}"#])
+        let help = try StoreBinary.start(["watch", "--help"], in: folder.url).finish()
+        let words = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("it may read only the watched table"), "\(help.output)")
+    }
+}
+#endif
