@@ -28,6 +28,10 @@ struct StoreCommand: AsyncParsableCommand {
 
     /// Runs the subcommand; usage errors exit with 2 (ArgumentParser's default is 64).
     static func main() async {
+        if let invalid = ArgumentEncoding.firstInvalidArgument() {
+            exitWithUsageError(ValidationError(
+                "argument \(invalid.position) ('\(invalid.text)') is not valid UTF-8; store takes its paths and values as UTF-8 text, rename the file"))
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
