@@ -9,22 +9,21 @@ protocol BindingTracking: AnyObject {
     func stop()
 }
 
-/// Follows one key path of an `Observable` object with `withObservationTracking` and hands
-/// each new value to `deliver`.
+/// Follows one key path of an `Observable` object for one binding and hands each new value
+/// to `deliver`, through the ``BindingHub`` that every binding on that key path shares.
 ///
-/// Observation calls back on `willSet`, before the new value is stored, so the tracker hops
-/// to the main actor in a new task and reads the value there. That read re-registers the
+/// Observation calls back on `willSet`, before the new value is stored, so the hub hops to
+/// the main actor in a new task and reads the value there. That read re-registers the
 /// tracking before the value is delivered, so changes made by `deliver` itself are seen.
 /// Changes made in the same main-actor turn therefore arrive as one delivery of the latest
 /// value. The tracker holds the object weakly and stops once it, or the observer judged by
-/// `observerIsAlive`, is gone.
+/// `observerIsAlive`, is gone; releasing or stopping it removes it from the hub at once.
 @MainActor
 final class BindingTracker<Source: AnyObject & Observable, Value>: BindingTracking {
-    private weak var source: Source?
-    private let keyPath: KeyPath<Source, Value>
+    private let hub: BindingHub<Source, Value>
     private let observerIsAlive: @MainActor () -> Bool
     private let deliver: @MainActor (Value) -> Void
-    private var isStopped = false
+    private var subscription: UInt64?
 
     /// Creates a stopped tracker; call ``start(deliveringCurrentValue:)`` to begin.
     init(
@@ -33,39 +32,35 @@ final class BindingTracker<Source: AnyObject & Observable, Value>: BindingTracki
         observerIsAlive: @escaping @MainActor () -> Bool,
         deliver: @escaping @MainActor (Value) -> Void
     ) {
-        self.source = source
-        self.keyPath = keyPath
+        hub = BindingHub.hub(for: source, keyPath)
         self.observerIsAlive = observerIsAlive
         self.deliver = deliver
     }
 
-    var isTracking: Bool { !isStopped && source != nil && observerIsAlive() }
+    deinit {
+        if let subscription { hub.remove(subscription) }
+    }
+
+    var isTracking: Bool { subscription != nil && hub.isSourceAlive && observerIsAlive() }
 
     /// Registers for changes, first delivering the current value when asked to.
     func start(deliveringCurrentValue: Bool) {
-        guard let value = trackedValue(), deliveringCurrentValue else { return }
+        guard observerIsAlive() else { return }
+        subscription = hub.add { [weak self] value in self?.sourceDidChange(to: value) }
+        guard deliveringCurrentValue, let value = hub.currentValue() else { return }
         deliver(value)
     }
 
     func stop() {
-        isStopped = true
+        if let subscription { hub.remove(subscription) }
+        subscription = nil
     }
 
-    private func sourceDidChange() {
-        guard let value = trackedValue() else { return }
-        deliver(value)
-    }
-
-    /// Reads the current value and registers for its next change; `nil` once the tracker has stopped.
-    private func trackedValue() -> Value? {
-        guard isTracking, let source else {
+    private func sourceDidChange(to value: Value) {
+        guard isTracking else {
             stop()
-            return nil
+            return
         }
-        return withObservationTracking {
-            source[keyPath: keyPath]
-        } onChange: { [weak self] in
-            Task { @MainActor in self?.sourceDidChange() }
-        }
+        deliver(value)
     }
 }
