@@ -9,8 +9,11 @@ extension Store {
     ///     print(changes.changes(in: "item").inserted)
     /// }
     /// ```
-    /// The sequence buffers without bound, so a slow consumer never slows writers; it ends
-    /// when the consuming task is cancelled.
+    /// The sequence keeps every transaction's changes until the consumer takes them, so a
+    /// slow consumer never slows writers but costs memory in proportion to the transactions
+    /// it is behind (a few hundred bytes each, plus 8 bytes a row). A consumer that may fall
+    /// behind and only needs to know what changed should use `coalescedChanges(in:)`. The
+    /// sequence ends when the consuming task is cancelled.
     public func changes(in tables: Set<String>? = nil) -> AsyncStream<StoreChanges> {
         let (stream, continuation) = AsyncStream<StoreChanges>.makeStream(bufferingPolicy: .unbounded)
         let id = broadcaster.subscribe(tables: tables) { continuation.yield($0) }
@@ -18,15 +21,55 @@ extension Store {
         return stream
     }
 
+    /// The changes of the transactions committed after this call that touch `tables` (`nil`:
+    /// all), in commit order, with everything committed while the consumer was busy merged
+    /// into one `StoreChanges`.
+    ///
+    /// ```swift
+    /// for await changes in store.coalescedChanges(in: ["item"]) {
+    ///     await refresh(changes.changes(in: "item"))  // however slow, nothing piles up
+    /// }
+    /// ```
+    /// Memory stays in proportion to the distinct rows changed since the consumer last took
+    /// an element, whatever the number of transactions; no row is lost (see `PendingChanges`
+    /// for how the changes of one row across transactions merge), but the consumer can no
+    /// longer tell which transaction made which change. Each commit pays for merging its own
+    /// rows into the pending ones. The sequence ends when the consuming task is cancelled.
+    public func coalescedChanges(in tables: Set<String>? = nil) -> CoalescedStoreChanges {
+        let (doorbell, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let pending = PendingChanges()
+        let id = broadcaster.subscribe(tables: tables) { changes in
+            pending.add(changes)
+            continuation.yield()
+        }
+        continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
+        return CoalescedStoreChanges(doorbell: doorbell, pending: pending)
+    }
+
     /// Calls `handler` with the changes of every transaction committed after this call that
     /// touches `tables` (`nil`: all), in commit order, on `queue` (a private serial queue by
     /// default), never on the writer and never while a write transaction is open.
     ///
+    /// By default each transaction gets its own call, and the calls waiting on a busy `queue`
+    /// cost memory in proportion to the transactions behind. With `coalescing`, the changes
+    /// committed while a call is waiting or running are merged into the next call, as in
+    /// `coalescedChanges(in:)`: at most one call waits, whatever the handler's speed.
+    ///
     /// Keep the returned observation: releasing or cancelling it stops the calls.
-    public func observeChanges(in tables: Set<String>? = nil, on queue: DispatchQueue? = nil,
+    public func observeChanges(in tables: Set<String>? = nil, on queue: DispatchQueue? = nil, coalescing: Bool = false,
                                _ handler: @escaping @Sendable (StoreChanges) -> Void) -> ChangeObservation {
         let queue = queue ?? DispatchQueue(label: "SQLiteStore.observer")
-        let id = broadcaster.subscribe(tables: tables) { changes in queue.async { handler(changes) } }
+        let deliver: @Sendable (StoreChanges) -> Void
+        if coalescing {
+            let pending = PendingChanges()
+            deliver = { changes in
+                guard pending.add(changes) else { return }  // a call is already waiting
+                queue.async { pending.take().map(handler) }
+            }
+        } else {
+            deliver = { changes in queue.async { handler(changes) } }
+        }
+        let id = broadcaster.subscribe(tables: tables, deliver: deliver)
         return ChangeObservation { [broadcaster] in broadcaster.unsubscribe(id) }
     }
 
