@@ -18,8 +18,10 @@ enum ExitStatus: Int32 {
              statement's line and SQLite's message), verify found differences, or
              migrate/down refused to run (edited, missing, out-of-order or
              irreversible migrations).
-          2  Bad usage, or a bad migrations folder: a malformed file name,
-             duplicate versions, an unreadable file.
-          3  The database cannot be opened or is not a database.
+          2  Bad usage (an argument that is not UTF-8 included), or a bad
+             migrations folder: a malformed file name, duplicate versions, an
+             unreadable file or one that is not a regular file.
+          3  The database cannot be opened or is not a database (empty, foreign,
+             or not a regular file, such as /dev/null).
         """
 }

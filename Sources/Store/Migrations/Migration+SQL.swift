@@ -50,18 +50,17 @@ extension Migration {
     private static func checkStatements(in scripts: [SQLScript], location: String) throws -> [MigrationWarning] {
         var warnings: [MigrationWarning] = []
         for script in scripts {
-            try script.forEachStatement { statement in
-                let words = statement.leadingWords(3)
+            try script.forEachStatementOpening(words: 3) { words, line in
                 let endsTransaction = ["BEGIN", "COMMIT", "END"].contains(words.first)
                     || (words.first == "ROLLBACK" && !words.contains("TO"))
                 if endsTransaction {
                     throw MigrationError.invalidMigration(
-                        location: location, line: statement.line,
+                        location: location, line: line,
                         reason: "\(words.first ?? "") would end the transaction the migrator runs this file in; remove it, "
                             + "or make the first line \(noTransactionDirective)")
                 }
                 if let warning = warning(about: words) {
-                    warnings.append(MigrationWarning(line: statement.line, message: warning))
+                    warnings.append(MigrationWarning(line: line, message: warning))
                 }
             }
         }

@@ -11,9 +11,10 @@ enum MigrationFolder {
     static func load(_ path: String) throws -> [Migration] {
         try fileNames(in: path).compactMap { fileName in
             let filePath = (path as NSString).appendingPathComponent(fileName)
-            guard let bytes = try readFile(filePath) else { return nil }
+            // The bytes go as soon as the text is made: a large file is held once, not twice.
+            guard let text = try readFile(filePath).map({ try text(of: $0, path: filePath) }) else { return nil }
             let (version, name) = try MigrationFileName.parse(fileName, path: filePath)
-            return try Migration(version: version, name: name, sql: text(of: bytes, path: filePath), path: filePath)
+            return try Migration(version: version, name: name, sql: text, path: filePath)
         }
     }
 

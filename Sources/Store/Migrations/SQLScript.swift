@@ -12,23 +12,6 @@ struct SQLScript: Sendable, Hashable {
         let sql: String
         /// The line its first keyword is on, counted in the file (1-based).
         let line: Int
-
-        /// The first `count` words of the statement, uppercased (`["PRAGMA", "FOREIGN_KEYS"]`).
-        func leadingWords(_ count: Int) -> [String] {
-            var words: [String] = []
-            var word = ""
-            for character in sql {
-                if character.isLetter || character.isNumber || character == "_" {
-                    word.append(character)
-                    continue
-                }
-                if !word.isEmpty { words.append(word.uppercased()) }
-                word = ""
-                if words.count == count { return words }
-            }
-            if !word.isEmpty && words.count < count { words.append(word.uppercased()) }
-            return words
-        }
     }
 
     /// The section's text.
@@ -51,27 +34,56 @@ struct SQLScript: Sendable, Hashable {
     /// Whether the script holds no statement at all.
     var isEmpty: Bool {
         var isEmpty = true
-        forEachStatement { _ in isEmpty = false }
+        forEachBoundary { _, _ in isEmpty = false }
         return isEmpty
     }
 
     /// Calls `body` with each statement, in order, made as it comes.
     func forEachStatement(_ body: (Statement) throws -> Void) rethrows {
+        try forEachBoundary { bytes, line in
+            let sql = String(decoding: bytes, as: UTF8.self).trimmingTrailingWhitespace()
+            try body(Statement(sql: sql, line: line))
+        }
+    }
+
+    /// Calls `body` with the first `count` words (uppercased, as `["PRAGMA", "FOREIGN_KEYS"]`)
+    /// and the line of each statement, in order, without making the statement's text.
+    func forEachStatementOpening(words count: Int, _ body: ([String], Int) throws -> Void) rethrows {
+        try forEachBoundary { bytes, line in try body(Self.words(count, in: bytes), line) }
+    }
+
+    /// Calls `body` with the bytes of each statement, from its first token to its end, and its line.
+    private func forEachBoundary(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) rethrows {
         var text = text
         try text.withUTF8 { bytes in
             var line = firstLine
             var counted = 0
-            func lineAt(_ offset: Int) -> Int {
-                line += bytes[counted..<offset].lazy.filter { $0 == UInt8(ascii: "\n") }.count
-                counted = offset
-                return line
-            }
             try StatementBoundaries(bytes).forEach { boundary in
-                let start = lineAt(boundary.tokenStart)
-                let sql = String(decoding: UnsafeBufferPointer(rebasing: bytes[boundary.tokenStart..<boundary.end]), as: UTF8.self)
-                try body(Statement(sql: sql.trimmingTrailingWhitespace(), line: start))
+                line += bytes[counted..<boundary.tokenStart].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+                counted = boundary.tokenStart
+                try body(UnsafeBufferPointer(rebasing: bytes[boundary.tokenStart..<boundary.end]), line)
             }
         }
+    }
+
+    /// The first `count` runs of letters, digits, `_` and non-ASCII bytes, uppercased.
+    private static func words(_ count: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        func isWordByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...0xFF: true
+            default: false
+            }
+        }
+        var words: [String] = []
+        var index = bytes.startIndex
+        while words.count < count {
+            guard let start = bytes[index...].firstIndex(where: isWordByte) else { break }
+            let end = bytes[start...].firstIndex { !isWordByte($0) } ?? bytes.endIndex
+            words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).uppercased())
+            index = end
+        }
+        return words
     }
 }
 
