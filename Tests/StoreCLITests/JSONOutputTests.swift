@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
@@ -100,3 +102,4 @@ struct JSONOutputTests {
         #expect((try usage.json()["error"] as? [String: Any])?["kind"] as? String == "usage")
     }
 }
+#endif
