@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 
-/// `--json`: one document on standard output with the fields Docs/Migrations.md documents.
+/// `--json`: one document on standard output with the fields the Migrations article (Sources/Store/SQLiteStoreCore.docc/Migrations.md) documents.
 @Suite("store --json")
 struct JSONOutputTests {
     static let commonFields: Set = ["command", "ok", "exitCode", "database", "migrationsFolder", "warnings"]
