@@ -4,19 +4,12 @@ import Testing
 /// The snippets of the Concurrency and Transactions article (SQLiteStoreCore.docc),
 /// verbatim: edit both together.
 @Suite(.timeLimit(.minutes(1))) struct ConcurrencyArticleTests {
-    struct Item: StoreModel, Equatable {
-        static let tableName = "item"
-        var id: Int64?
-        var title: String
-        var done: Bool
-    }
-
     let directory: TemporaryDirectory
     let store: Store
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);")
+        store = try directory.makeStore(schema: Item.schema)
     }
 
     private func titles() throws -> [String] {

@@ -4,20 +4,12 @@ import Testing
 /// The snippets of the Getting Started article (SQLiteStoreCore.docc) that the README tests
 /// do not run, verbatim: edit both together.
 @Suite struct GettingStartedArticleTests {
-    struct Item: StoreModel, Equatable {
-        static let tableName = "item"
-        var id: Int64?
-        var title: String
-        var done: Bool
-    }
-
     let directory: TemporaryDirectory
     let store: Store
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: """
-            CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);
+        store = try directory.makeStore(schema: Item.schema + """
             INSERT INTO item(title, done) VALUES ('Buy milk', 1), ('Call Ada', 0), ('Answer mail', 0);
             """)
     }
