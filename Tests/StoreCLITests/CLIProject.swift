@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import SQLiteStoreCore
 
@@ -81,3 +83,4 @@ final class CLIProject {
             """)
     }
 }
+#endif

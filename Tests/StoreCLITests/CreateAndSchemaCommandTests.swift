@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
@@ -49,3 +51,4 @@ struct CreateAndSchemaCommandTests {
         #expect(try project.store("schema", "--database", "replayed.sqlite").output == schema)
     }
 }
+#endif

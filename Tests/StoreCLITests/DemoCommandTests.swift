@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 @testable import StoreCLI
 import Testing
@@ -63,3 +65,4 @@ struct DemoCommandTests {
         }
     }
 }
+#endif

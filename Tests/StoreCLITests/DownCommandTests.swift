@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
@@ -52,3 +54,4 @@ struct DownCommandTests {
         #expect(!FileManager.default.fileExists(atPath: project.databasePath))
     }
 }
+#endif

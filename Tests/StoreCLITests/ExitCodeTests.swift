@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
@@ -69,3 +71,4 @@ struct ExitCodeTests {
         }
     }
 }
+#endif

@@ -1,7 +1,9 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
-/// `--json`: one document on standard output with the fields Docs/Migrations.md documents.
+/// `--json`: one document on standard output with the fields the Migrations article (Sources/Store/SQLiteStoreCore.docc/Migrations.md) documents.
 @Suite("store --json")
 struct JSONOutputTests {
     static let commonFields: Set = ["command", "ok", "exitCode", "database", "migrationsFolder", "warnings"]
@@ -100,3 +102,4 @@ struct JSONOutputTests {
         #expect((try usage.json()["error"] as? [String: Any])?["kind"] as? String == "usage")
     }
 }
+#endif

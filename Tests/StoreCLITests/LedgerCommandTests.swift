@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
@@ -85,3 +87,4 @@ struct LedgerCommandTests {
         #expect(try project.store("migrate").exitCode == 0)
     }
 }
+#endif

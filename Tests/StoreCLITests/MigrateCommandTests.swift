@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import SQLiteStoreCore
 import Testing
@@ -116,3 +118,4 @@ struct MigrateCommandTests {
         #expect(warnings?.first?["line"] as? Int == 2)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 
 /// A `sqlite3` process, another writer than `store`, fed SQL through a pipe.
@@ -44,3 +46,4 @@ final class SQLiteShell: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 
 /// The `store` executable built next to the tests, run as a separate process.
@@ -81,3 +83,4 @@ struct StoreResult: CustomStringConvertible {
 
     var description: String { "exit \(exitCode)\n--- stdout\n\(output)--- stderr\n\(error)" }
 }
+#endif

@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
@@ -111,3 +113,4 @@ struct DatabaseFileState: Equatable {
         modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 
 /// What a third-party program does with `store watch --json`: keeps the sections it was
@@ -76,3 +78,4 @@ struct WatchJSONConsumer: Equatable {
         return sections[path[0]].ids[path[1]]
     }
 }
+#endif

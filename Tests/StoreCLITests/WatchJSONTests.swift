@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 import Testing
 
@@ -181,3 +183,4 @@ final class WatchTestFolder {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+#endif

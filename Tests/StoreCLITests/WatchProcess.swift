@@ -1,3 +1,5 @@
+// The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
+#if os(Linux) || os(macOS)
 import Foundation
 
 /// A running `store watch` (or any long-running `store` subcommand) whose standard input
@@ -80,3 +82,4 @@ final class WatchProcess: @unchecked Sendable {
         return (process.terminationStatus, try String(contentsOf: errorURL, encoding: .utf8))
     }
 }
+#endif

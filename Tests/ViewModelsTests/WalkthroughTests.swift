@@ -1,4 +1,5 @@
-// The code of Docs/ViewModels.md, kept compiling and passing: edit both together.
+// The walk-through of the MVVM article (SQLiteStoreViewModels.docc/MVVM.md), kept compiling
+// and passing: edit both together.
 import Foundation
 import Observation
 import SQLiteStoreCore
@@ -44,10 +45,12 @@ final class NoteDetailViewModel: StoreViewModel<Note> {
 struct WalkthroughTests {
     @Test func modelStoreFetchedDataSourceCellViewModelListView() async throws {
         let directory = try TemporaryDirectory()
+        let path = directory.path("notes.sqlite")
         // 2. The store, with the table.
-        let store = try directory.makeStore(schema: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL, pinned INTEGER NOT NULL)")
+        let store = try Store(path: path)
         let ids = try await store.write { db in
-            try ["Buy milk", "Call Ada"].map { text in
+            try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL, pinned INTEGER NOT NULL)")
+            return try ["Buy milk", "Call Ada"].map { text in
                 var note = Note(text: text, pinned: false)
                 try db.insert(&note)
                 return note.id ?? -1

@@ -9,7 +9,7 @@ import SQLiteStoreCore
 /// let controller = FetchedResultsController(store: store, request: StoreRequest<Item>()
 ///     .order(Column("category").ascending, Column("title").ascending)
 ///     .sectioned(by: Column("category")).batchSize(50))
-/// controller.didChange = { change in tableView.apply(change.changeSet) }
+/// controller.didChange = { change in print(change.changeSet) }   // apply it in performBatchUpdates
 /// try controller.performFetch()
 /// let first = try controller.object(at: IndexPath(row: 0, section: 0))
 /// ```

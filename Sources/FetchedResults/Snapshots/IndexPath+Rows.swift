@@ -1,16 +1,17 @@
 import Foundation
 
-// UIKit and AppKit extend `IndexPath` with list coordinates; elsewhere (Linux)
-// this file supplies the same names, so the library and its clients use one
-// vocabulary everywhere. Importing the UI framework here makes its extensions
-// visible to the rest of the module.
-#if canImport(UIKit)
+// UIKit (iOS, tvOS, visionOS, Mac Catalyst) and AppKit extend `IndexPath` with list
+// coordinates; elsewhere (Linux, and watchOS, whose UIKit marks them unavailable) this
+// file supplies the same names, so the library and its clients use one vocabulary
+// everywhere. Importing the UI framework here makes its extensions visible to the rest
+// of the module.
+#if canImport(UIKit) && !os(watchOS)
 import UIKit
 #elseif canImport(AppKit)
 import AppKit
 #endif
 
-#if !canImport(UIKit)
+#if !(canImport(UIKit) && !os(watchOS))
 extension IndexPath {
     /// Creates the index path of a row in a section of a list.
     public init(row: Int, section: Int) {
@@ -27,7 +28,7 @@ extension IndexPath {
 }
 #endif
 
-#if !canImport(UIKit) && !canImport(AppKit)
+#if !(canImport(UIKit) && !os(watchOS)) && !canImport(AppKit)
 extension IndexPath {
     /// The section of a list index path: the first index.
     public var section: Int {

@@ -38,6 +38,8 @@ public struct Migration: Sendable {
     /// A migration written in Swift.
     ///
     /// - Parameters:
+    ///   - version: the migration's version: a positive integer, unique in its migrator.
+    ///   - name: a short name, recorded in the ledger.
     ///   - checksum: recorded in the ledger; change it when you change what `up` does and
     ///     want `status` to report the migration as edited.
     ///   - usesTransaction: `false` runs the closures outside a transaction, for `VACUUM`

@@ -81,7 +81,11 @@ public struct Migrator: Sendable {
     /// `.allowEdited`) and pending migrations older than the newest applied one (unless
     /// `.allowOutOfOrder`).
     ///
-    /// - Parameter progress: called after each migration commits.
+    /// - Parameters:
+    ///   - store: the store to migrate.
+    ///   - target: the newest version to apply; `nil` applies every pending migration.
+    ///   - options: what to allow that `migrate` refuses by default.
+    ///   - progress: called after each migration commits.
     /// - Returns: the migrations applied, in order; none when the database is up to date.
     /// - Throws: `MigrationError` (`.migrationFailed` when a migration failed: it was rolled
     ///   back and the migrations before it stay applied), or `StoreError` from the ledger.

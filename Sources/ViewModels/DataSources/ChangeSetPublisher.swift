@@ -1,6 +1,6 @@
 import SQLiteStoreResults
 
-/// Hands each ``ChangeSet`` of a data source to its subscribers: synchronously to handlers,
+/// Hands each `ChangeSet` of a data source to its subscribers: synchronously to handlers,
 /// and in order to asynchronous streams.
 ///
 /// Handlers run on the main actor inside ``publish(_:)``, while the data source already

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteStoreResults
 
 /// Sections of rows for a list, each row an `Item` (usually a cell view model), and the
-/// ``ChangeSet`` of each change, published through ``changes``.
+/// `ChangeSet` of each change, published through ``changes``.
 ///
 /// A data source changes its content first and publishes the change set after, so a
 /// subscriber reading the data source inside its handler sees the new content; that is

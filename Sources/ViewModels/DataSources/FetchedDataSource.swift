@@ -2,7 +2,7 @@ import Foundation
 import SQLiteStoreResults
 import SQLiteStoreCore
 
-/// A data source over the live results of a ``FetchedResultsController``: one section per
+/// A data source over the live results of a `FetchedResultsController`: one section per
 /// section of the results, headed by its name, and one cell view model per object, made by
 /// a factory on first access and cached by `ObjectID`.
 ///

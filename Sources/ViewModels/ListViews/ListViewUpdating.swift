@@ -3,7 +3,7 @@ import SQLiteStoreResults
 /// A list view that shows a ``DataSource``: a UIKit table or collection view, a SwiftUI
 /// list's model, or a terminal renderer.
 ///
-/// The view reads its rows from the data source and applies each ``ChangeSet`` in one
+/// The view reads its rows from the data source and applies each `ChangeSet` in one
 /// batch, in the coordinates of UIKit's `performBatchUpdates` (deletes in old index
 /// paths, inserts in new ones), then reloads the rows the change set marks as changed.
 @MainActor

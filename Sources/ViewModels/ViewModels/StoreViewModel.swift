@@ -1,7 +1,7 @@
 import Observation
 import SQLiteStoreCore
 
-/// A view model bound to one stored object, identified by its ``ObjectID``.
+/// A view model bound to one stored object, identified by its `ObjectID`.
 ///
 /// Subclasses declare in their initializer which model key paths drive which of their
 /// properties, with ``bindModel(_:_:)``:

@@ -19,6 +19,7 @@ import Testing
         #expect(received?.touches("t") == true)
     }
 
+    #if os(Linux) || os(macOS)  // runs the sqlite3 tool as another process
     @Test func writeByTheSqlite3ToolIsDetectedByAnExplicitCheck() async throws {
         var configuration = StoreConfiguration()
         configuration.externalChangePollInterval = nil
@@ -38,6 +39,7 @@ import Testing
         #expect(received?.isExternal == true)
         #expect(received?.affectsAllTables == true)
     }
+    #endif
 
     @Test func ownWritesAreNotReportedAsExternal() async throws {
         let store = try directory.makeStore(schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, v);")
