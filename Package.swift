@@ -16,7 +16,8 @@ let sqliteLibrary = Target.systemLibrary(name: "CSQLite")
 
 let package = Package(
     name: "SQLiteStore",
-    // Swift 6's concurrency runtime (Mutex, `isolation:` on async iterators) ships with these.
+    // The first releases whose concurrency runtime has `AsyncIteratorProtocol.next(isolation:)`,
+    // which the view models use to iterate change streams on their own actor.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
