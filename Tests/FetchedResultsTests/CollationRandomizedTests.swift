@@ -69,9 +69,14 @@ import Testing
         "Caf\u{E9}", "Cafe\u{301}", "caf\u{E9}", "CAF\u{C9}", "CAFE\u{301}",
         "\u{2126}", "\u{3A9}", "\u{212B}", "\u{C5}", "A\u{30A}",
         "\u{1E0A}\u{323}", "\u{1E0C}\u{307}", "D\u{323}\u{307}", "\u{FB01}", "fi", "\u{E9}t\u{E9}",
+        "twelve bytes", "Twelve Bytes  ", "exactly 16 bytes", "Exactly 16 Bytes",
+        "a text longer than sixteen bytes", "A TEXT LONGER THAN SIXTEEN BYTES ", "long caf\u{E9} text over 16", "long cafe\u{301} text over 16",
     ]
 
-    static let numbers: [DatabaseValue] = [.null, .integer(2), .real(2.0), .real(2.5), .integer(-1), .real(-0.0), .integer(3), .text("2"), .real(1e20)]
+    static let farRowIDs: [Int64] = [-2049, -1, 0, 1023, 1024, 4096, 1 << 33, Int64.max - 1]
+
+    static let numbers: [DatabaseValue] = [.null, .integer(2), .real(2.0), .real(2.5), .integer(-1), .real(-0.0), .integer(3), .text("2"), .real(1e20),
+                                           .blob(Data([0, 1])), .blob(Data()), .integer(Int64.max), .real(9.223372036854775807e18)]
 
     @Test func collationsAndTablesReplayIntoFreshFetches() async throws {
         let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
@@ -130,7 +135,8 @@ import Testing
 
     private func randomStatement(_ random: inout SplitMix64) -> (String, [any DatabaseValueConvertible]) {
         let table = Bool.random(using: &random) ? "entry" : "entry2"
-        let id = Int64.random(in: 1...30, using: &random)
+        // Mostly small rowids; some on other pages of the controller's key map, negative ones included.
+        let id = Int.random(in: 0..<5, using: &random) == 0 ? Self.farRowIDs.randomElement(using: &random)! : Int64.random(in: 1...30, using: &random)
         let columns = "plain, folded, trimmed, local, hidden, num"
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<30: return ("INSERT INTO \(table)(\(columns)) VALUES (?, ?, ?, ?, ?, ?)", randomRow(&random))

@@ -94,6 +94,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
                 index.append(row.rowID, row.keys, fingerprint: row.fingerprint, sectionValue: row.sectionValue)
             }
         }
+        index.finishAppending()
         return index
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import SQLiteStoreCore
 
 /// The in-memory index of a fetched result: rowids in sort order, in chunks of at most
-/// `maxChunk`, with each row's fingerprint beside it and its sort keys in a map, and the
-/// sections with their row counts and names.
+/// `maxChunk`, each row's sort keys and fingerprint in a `KeyMap`, and the sections with
+/// their row counts and names.
 ///
 /// Finding, inserting or removing a row costs O(log n) key comparisons and O(log n) to
 /// count the rows before its chunk; a copy shares the chunks and key shards until written.
@@ -18,38 +18,13 @@ struct ResultIndex: Sendable {
         var count: Int
     }
 
-    /// Rowids in order, with the fingerprint of each row's values at the same offset.
-    struct Chunk: Sendable {
-        var rowIDs: [Int64] = []
-        var fingerprints: [UInt64] = []
-
-        mutating func insert(_ rowID: Int64, _ fingerprint: UInt64, at offset: Int) {
-            rowIDs.insert(rowID, at: offset)
-            fingerprints.insert(fingerprint, at: offset)
-        }
-
-        mutating func remove(at offset: Int) {
-            rowIDs.remove(at: offset)
-            fingerprints.remove(at: offset)
-        }
-
-        /// The second half, removed from this chunk.
-        mutating func splitOff() -> Chunk {
-            let half = rowIDs.count / 2
-            let tail = Chunk(rowIDs: Array(rowIDs[half...]), fingerprints: Array(fingerprints[half...]))
-            rowIDs.removeSubrange(half...)
-            fingerprints.removeSubrange(half...)
-            return tail
-        }
-    }
-
     static let maxChunk = 1024
     let order: KeyOrder
     /// Whether the first sort key sections the rows; otherwise there is one section.
     let isSectioned: Bool
-    private(set) var chunks: [Chunk] = []
+    private(set) var chunks: [[Int64]] = []
     private var counts = ChunkCounts()
-    private(set) var keys = ShardedKeyMap()
+    private(set) var keys: KeyMap
     /// The sections in order (empty when not sectioned).
     private(set) var sections: [Section] = []
 
@@ -59,22 +34,23 @@ struct ResultIndex: Sendable {
     init(order: KeyOrder, isSectioned: Bool) {
         self.order = order
         self.isSectioned = isSectioned
+        keys = KeyMap(keyCount: order.isAscending.count)
     }
 
     // MARK: Building
 
     /// Appends a row that sorts after every row already present (rows read in order). A
     /// row that starts a section names it with `sectionValue` (its section key value, or
-    /// what SQLite read for it when the keys are ranks).
+    /// what SQLite read for it when the keys are ranks). `finishAppending()` must follow.
     mutating func append(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64, sectionValue: DatabaseValue) {
-        if chunks.isEmpty || chunks[chunks.count - 1].rowIDs.count >= Self.maxChunk / 2 {
-            chunks.append(Chunk())
+        if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.maxChunk / 2 {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(Self.maxChunk / 2)
             counts.append(0)
         }
-        chunks[chunks.count - 1].rowIDs.append(rowID)
-        chunks[chunks.count - 1].fingerprints.append(fingerprint)
+        chunks[chunks.count - 1].append(rowID)
         counts.add(1, at: chunks.count - 1)
-        keys.set(rowKeys, for: rowID)
+        keys.append(rowKeys, fingerprint: fingerprint, for: rowID)
         guard isSectioned else { return }
         if let last = sections.last, order.compareSections(last.value, rowKeys.first) == 0 {
             sections[sections.count - 1].count += 1
@@ -82,6 +58,9 @@ struct ResultIndex: Sendable {
             sections.append(Section(value: rowKeys.first, name: Self.sectionName(sectionValue), count: 1))
         }
     }
+
+    /// Makes the appended rows searchable.
+    mutating func finishAppending() { keys.finishAppending() }
 
     // MARK: Queries
 
@@ -92,11 +71,11 @@ struct ResultIndex: Sendable {
         var high = chunks.count
         while low < high {
             let middle = (low + high) / 2
-            if isBefore(chunks[middle].rowIDs[chunks[middle].rowIDs.count - 1]) { low = middle + 1 } else { high = middle }
+            if isBefore(chunks[middle][chunks[middle].count - 1]) { low = middle + 1 } else { high = middle }
         }
         let rowsBefore = counts.rowsBefore(low)
         guard low < chunks.count else { return (rowsBefore, low, 0) }
-        let chunk = chunks[low].rowIDs
+        let chunk = chunks[low]
         var start = 0
         var end = chunk.count
         while start < end {
@@ -112,25 +91,23 @@ struct ResultIndex: Sendable {
     private func location(of rowID: Int64) -> (flat: Int, chunk: Int, offset: Int)? {
         guard let rowKeys = keys[rowID] else { return nil }
         let place = partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
-        guard place.chunk < chunks.count, place.offset < chunks[place.chunk].rowIDs.count,
-              chunks[place.chunk].rowIDs[place.offset] == rowID else { return nil }
+        guard place.chunk < chunks.count, place.offset < chunks[place.chunk].count,
+              chunks[place.chunk][place.offset] == rowID else { return nil }
         return place
     }
 
     /// Whether the row is in the results.
-    func contains(_ rowID: Int64) -> Bool { keys[rowID] != nil }
+    func contains(_ rowID: Int64) -> Bool { keys.contains(rowID) }
 
     /// The position of a row among all rows, or `nil` if absent.
     func position(of rowID: Int64) -> Int? { location(of: rowID)?.flat }
 
     /// The fingerprint of a row's values, or `nil` if absent.
-    func fingerprint(of rowID: Int64) -> UInt64? {
-        location(of: rowID).map { chunks[$0.chunk].fingerprints[$0.offset] }
-    }
+    func fingerprint(of rowID: Int64) -> UInt64? { keys.fingerprint(of: rowID) }
 
     /// The rowid at a position among all rows.
     func rowID(at position: Int) -> Int64? {
-        counts.locate(position).map { chunks[$0.chunk].rowIDs[$0.offset] }
+        counts.locate(position).map { chunks[$0.chunk][$0.offset] }
     }
 
     /// The rowids at positions `range`, in order.
@@ -140,7 +117,7 @@ struct ResultIndex: Sendable {
         var result: [Int64] = []
         result.reserveCapacity(range.count)
         while result.count < range.count, place.chunk < chunks.count {
-            let rowIDs = chunks[place.chunk].rowIDs
+            let rowIDs = chunks[place.chunk]
             let end = min(rowIDs.count, place.offset + range.count - result.count)
             result += rowIDs[place.offset..<end]
             place = (place.chunk + 1, 0)
@@ -170,13 +147,13 @@ struct ResultIndex: Sendable {
     func sectionStart(_ index: Int) -> Int {
         guard isSectioned, index < sections.count else { return isSectioned ? count : 0 }
         let value = sections[index].value
-        return partitionPoint { order.compareSections(keys(of: $0).first, value) < 0 }.flat
+        return partitionPoint { order.compareSections(keys.firstKey(of: $0) ?? .null, value) < 0 }.flat
     }
 
     /// The index path of a row given its position.
     func indexPath(ofRow rowID: Int64, at position: Int) -> IndexPath {
         guard isSectioned else { return IndexPath(row: position, section: 0) }
-        let section = sectionIndex(of: keys(of: rowID).first).index
+        let section = sectionIndex(of: keys.firstKey(of: rowID) ?? .null).index
         return IndexPath(row: position - sectionStart(section), section: section)
     }
 
@@ -194,7 +171,7 @@ struct ResultIndex: Sendable {
     }
 
     /// The section key value of a row.
-    func sectionValue(of rowID: Int64) -> DatabaseValue? { keys[rowID]?.first }
+    func sectionValue(of rowID: Int64) -> DatabaseValue? { keys.firstKey(of: rowID) }
 
     /// How a section key value names its section: TEXT as it is, NULL as `nil`, INTEGER and
     /// REAL as Swift prints them (`2`, `2.0`), BLOB as an SQL literal (`X'00FF'`).
@@ -210,7 +187,7 @@ struct ResultIndex: Sendable {
     func snapshot() -> SectionedSnapshot<Int64> {
         var all: [Int64] = []
         all.reserveCapacity(count)
-        for chunk in chunks { all += chunk.rowIDs }
+        for chunk in chunks { all += chunk }
         guard isSectioned else { return SectionedSnapshot(ids: all) }
         var start = 0
         return SectionedSnapshot(sections: sections.map { section in
@@ -219,24 +196,11 @@ struct ResultIndex: Sendable {
         })
     }
 
-    /// Every row's fingerprint: O(n).
-    func fingerprintsByRowID() -> [Int64: UInt64] {
-        var result: [Int64: UInt64] = [:]
-        result.reserveCapacity(count)
-        for chunk in chunks {
-            for (rowID, fingerprint) in zip(chunk.rowIDs, chunk.fingerprints) { result[rowID] = fingerprint }
-        }
-        return result
-    }
-
     /// The rows present both here and in `newer` whose fingerprints differ: O(n).
     func rowsWithChangedValues(in newer: ResultIndex) -> Set<Int64> {
-        let old = fingerprintsByRowID()
         var changed: Set<Int64> = []
-        for chunk in newer.chunks {
-            for (rowID, fingerprint) in zip(chunk.rowIDs, chunk.fingerprints) where old[rowID].map({ $0 != fingerprint }) ?? false {
-                changed.insert(rowID)
-            }
+        newer.keys.forEachFingerprint { rowID, fingerprint in
+            if let old = keys.fingerprint(of: rowID), old != fingerprint { changed.insert(rowID) }
         }
         return changed
     }
@@ -246,14 +210,14 @@ struct ResultIndex: Sendable {
     /// Inserts a row that is absent. A row that becomes its section's first names it.
     mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64) {
         let place = partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
-        keys.set(rowKeys, for: rowID)
+        keys.set(rowKeys, fingerprint: fingerprint, for: rowID)
         if chunks.isEmpty {
-            chunks.append(Chunk(rowIDs: [rowID], fingerprints: [fingerprint]))
+            chunks.append([rowID])
             counts.append(1)
         } else {
             let chunk = min(place.chunk, chunks.count - 1)
-            let offset = place.chunk == chunks.count ? chunks[chunk].rowIDs.count : place.offset
-            chunks[chunk].insert(rowID, fingerprint, at: offset)
+            let offset = place.chunk == chunks.count ? chunks[chunk].count : place.offset
+            chunks[chunk].insert(rowID, at: offset)
             counts.add(1, at: chunk)
             splitIfFull(chunk)
         }
@@ -271,11 +235,13 @@ struct ResultIndex: Sendable {
     }
 
     private mutating func splitIfFull(_ chunk: Int) {
-        guard chunks[chunk].rowIDs.count > Self.maxChunk else { return }
-        let tail = chunks[chunk].splitOff()
+        guard chunks[chunk].count > Self.maxChunk else { return }
+        let half = chunks[chunk].count / 2
+        let tail = Array(chunks[chunk][half...])
+        chunks[chunk].removeSubrange(half...)
         chunks.insert(tail, at: chunk + 1)
-        counts.add(-tail.rowIDs.count, at: chunk)
-        counts.insert(tail.rowIDs.count, at: chunk + 1)
+        counts.add(-tail.count, at: chunk)
+        counts.insert(tail.count, at: chunk + 1)
     }
 
     /// Removes a row. Returns `false`, changing nothing, when the row is in the results but
@@ -289,7 +255,7 @@ struct ResultIndex: Sendable {
         keys.remove(rowID)
         chunks[place.chunk].remove(at: place.offset)
         counts.add(-1, at: place.chunk)
-        if chunks[place.chunk].rowIDs.isEmpty {
+        if chunks[place.chunk].isEmpty {
             chunks.remove(at: place.chunk)
             counts.remove(at: place.chunk)
         }
@@ -297,7 +263,7 @@ struct ResultIndex: Sendable {
         sections[section].count -= 1
         if sections[section].count == 0 {
             sections.remove(at: section)
-        } else if wasFirst, let next = self.rowID(at: place.flat), let value = keys[next]?.first {
+        } else if wasFirst, let next = self.rowID(at: place.flat), let value = keys.firstKey(of: next) {
             sections[section].value = value
             sections[section].name = Self.sectionName(value)
         }

@@ -33,7 +33,9 @@ import Testing
             do {
                 replayed = try change.changeSet.applied(to: replayed, new: new)
             } catch {
-                Issue.record("\(context()): \(error) in \(change.changeSet)", sourceLocation: sourceLocation)
+                let fresh = try store.freshSnapshot(controller.request)
+                Issue.record("\(context()): \(error) in \(change.changeSet) from \(replayed) to \(new) (fresh: \(fresh)); index sections \(controller.results.index.sections.map { "\($0.value): \($0.name ?? "nil") × \($0.count)" })",
+                             sourceLocation: sourceLocation)
                 return false
             }
         }
