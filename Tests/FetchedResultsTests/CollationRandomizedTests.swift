@@ -133,48 +133,32 @@ import Testing
         (0..<5).map { _ in randomText(&random) } + [Self.numbers.randomElement(using: &random)!]
     }
 
-    private func randomStatement(_ random: inout SplitMix64) -> (String, [any DatabaseValueConvertible]) {
+    private func randomStatement(_ random: inout SplitMix64) -> RandomStatement {
         let table = Bool.random(using: &random) ? "entry" : "entry2"
         // Mostly small rowids; some on other pages of the controller's key map, negative ones included.
         let id = Int.random(in: 0..<5, using: &random) == 0 ? Self.farRowIDs.randomElement(using: &random)! : Int64.random(in: 1...30, using: &random)
         let columns = "plain, folded, trimmed, local, hidden, num"
         switch Int.random(in: 0..<100, using: &random) {
-        case 0..<30: return ("INSERT INTO \(table)(\(columns)) VALUES (?, ?, ?, ?, ?, ?)", randomRow(&random))
-        case 30..<40: return ("INSERT OR REPLACE INTO \(table)(id, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)", [id] + randomRow(&random))
+        case 0..<30: return RandomStatement(sql: "INSERT INTO \(table)(\(columns)) VALUES (?, ?, ?, ?, ?, ?)", arguments: randomRow(&random))
+        case 30..<40:
+            return RandomStatement(sql: "INSERT OR REPLACE INTO \(table)(id, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)", arguments: [id] + randomRow(&random))
         case 40..<65:
             let column = ["plain", "folded", "trimmed", "local", "hidden"].randomElement(using: &random)!
-            return ("UPDATE \(table) SET \(column) = ? WHERE id = ?", [randomText(&random), id])
-        case 65..<75: return ("UPDATE \(table) SET num = ? WHERE id = ?", [Self.numbers.randomElement(using: &random)!, id])
-        case 75..<80: return ("UPDATE \(table) SET folded = upper(folded), trimmed = trimmed || ' ' WHERE id % 3 = ?", [id % 3])
-        case 80..<83: return ("UPDATE \(table) SET plain = plain", [])
-        case 83..<97: return ("DELETE FROM \(table) WHERE id = ?", [id])
-        default: return ("DELETE FROM \(table)", [])
+            return RandomStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE id = ?", arguments: [randomText(&random), id])
+        case 65..<75: return RandomStatement(sql: "UPDATE \(table) SET num = ? WHERE id = ?", arguments: [Self.numbers.randomElement(using: &random)!, id])
+        case 75..<80: return RandomStatement(sql: "UPDATE \(table) SET folded = upper(folded), trimmed = trimmed || ' ' WHERE id % 3 = ?", arguments: [id % 3])
+        case 80..<83: return RandomStatement(sql: "UPDATE \(table) SET plain = plain", arguments: [])
+        case 83..<97: return RandomStatement(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
+        default: return RandomStatement(sql: "DELETE FROM \(table)", arguments: [])
         }
     }
 
     private func randomTransaction(_ random: inout SplitMix64, store: Store, other: Store) async throws {
-        let statements = (0..<Int.random(in: 1...3, using: &random)).map { _ in randomStatement(&random) }
-        // A failing statement (a primary key conflict, under ABORT) is caught; the transaction commits.
-        let conflict: (String, [any DatabaseValueConvertible]) = ("INSERT INTO entry(id, plain) VALUES (?, 'conflict')", [Int64.random(in: 1...30, using: &random)])
-        switch Int.random(in: 0..<100, using: &random) {
-        case 0..<8:
-            struct Rollback: Error {}
-            _ = try? await store.write { db in
-                for (sql, arguments) in statements { try db.execute(sql: sql, arguments: arguments) }
-                throw Rollback()
-            }
-        case 8..<18:
-            try await other.write { db in
-                for (sql, arguments) in statements { try db.execute(sql: sql, arguments: arguments) }
-            }
-            if Bool.random(using: &random) { try other.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
-            try store.checkForExternalChanges()
-        default:
-            try await store.write { db in
-                for (sql, arguments) in statements { try db.execute(sql: sql, arguments: arguments) }
-                _ = try? db.execute(sql: conflict.0, arguments: conflict.1)
-            }
-        }
+        var statements = (0..<Int.random(in: 1...3, using: &random)).map { _ in randomStatement(&random) }
+        // A primary key conflict under ABORT: caught, and the transaction commits the rest.
+        statements.append(RandomStatement(sql: "INSERT INTO entry(id, plain) VALUES (?, 'conflict')",
+                                          arguments: [Int64.random(in: 1...30, using: &random)], mayFail: true))
+        try await RandomCommit.run(statements, store: store, other: other, &random)
     }
 }
 

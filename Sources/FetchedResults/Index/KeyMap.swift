@@ -1,8 +1,8 @@
 import SQLiteStoreCore
 
 /// Rowid → sort keys and fingerprint, for every row of a result, in dense pages of 1,024
-/// consecutive rowids: no half-empty hash tables, no boxed values, about 20 bytes a row for
-/// a numeric key and 28 for a short text (see `KeyColumn`). A copy of the map (each
+/// consecutive rowids: no hash tables of rows, no boxed values: 19 bytes a row for one
+/// numeric key, 28 for a text of up to 16 bytes and a number (see `KeyColumn`). A copy of the map (each
 /// delivered result shares it) costs little when one side then changes a few rows: only
 /// the pages those rows live in, and the table of pages, are copied.
 ///
@@ -48,7 +48,7 @@ struct KeyMap: Sendable {
     /// Adds a row known to be absent, in any order; `finishAppending()` must follow.
     mutating func append(_ keys: SortKeys, fingerprint: UInt64, for rowID: Int64) {
         let (number, offset) = Self.split(rowID)
-        pages[number, default: KeyPage(keyCount: keyCount)].append(offset, keys, fingerprint: fingerprint)
+        pages[number, default: KeyPage.forAppending(keyCount: keyCount)].append(offset, keys, fingerprint: fingerprint)
         count += 1
     }
 

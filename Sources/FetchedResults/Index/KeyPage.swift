@@ -13,6 +13,17 @@ struct KeyPage: Sendable {
 
     init(keyCount: Int) { columns = Array(repeating: KeyColumn(), count: keyCount) }
 
+    /// An empty page with room for a full page of rows, for a result being read: its arrays
+    /// do not grow (and leave freed copies behind) while rows arrive. `sort()` trims them.
+    static func forAppending(keyCount: Int) -> KeyPage {
+        var page = KeyPage(keyCount: keyCount)
+        page.offsets.reserveCapacity(Int(width))
+        page.fingerprints.reserveCapacity(Int(width))
+        for column in page.columns.indices { page.columns[column].reserveCapacity(Int(width)) }
+        page.isUnsorted = true
+        return page
+    }
+
     var count: Int { offsets.count }
 
     /// The index of `offset`, or where it would be inserted.
@@ -27,18 +38,17 @@ struct KeyPage: Sendable {
     }
 
     func keys(at index: Int) -> SortKeys {
-        let offset = offsets[index]
-        return SortKeys(columns.map { $0.value(at: index, offset: offset) })
+        SortKeys(columns.map { $0.value(at: index) })
     }
 
     func firstKey(at index: Int) -> DatabaseValue {
-        columns.first.map { $0.value(at: index, offset: offsets[index]) } ?? .null
+        columns.first.map { $0.value(at: index) } ?? .null
     }
 
     mutating func insert(_ offset: UInt16, _ keys: SortKeys, fingerprint: UInt64, at index: Int) {
         offsets.insert(offset, at: index)
         fingerprints.insert(fingerprint, at: index)
-        for column in columns.indices { columns[column].insert(keys[column], at: index, offset: offset) }
+        for column in columns.indices { columns[column].insert(keys[column], at: index) }
     }
 
     /// Adds a row in any order; `sort()` must run before the page is searched.
@@ -46,16 +56,16 @@ struct KeyPage: Sendable {
         if let last = offsets.last, last > offset { isUnsorted = true }
         offsets.append(offset)
         fingerprints.append(fingerprint)
-        for column in columns.indices { columns[column].append(keys[column], offset: offset) }
+        for column in columns.indices { columns[column].append(keys[column]) }
     }
 
     mutating func remove(at index: Int) {
-        let offset = offsets.remove(at: index)
+        offsets.remove(at: index)
         fingerprints.remove(at: index)
-        for column in columns.indices { columns[column].remove(at: index, offset: offset) }
+        for column in columns.indices { columns[column].remove(at: index) }
     }
 
-    /// Puts appended rows in rowid order.
+    /// Puts appended rows in rowid order, in arrays of their size.
     mutating func sort() {
         guard isUnsorted else { return }
         isUnsorted = false
