@@ -7,7 +7,7 @@ import Testing
 /// controller's delivered change sets must replay its previous results into a fresh fetch.
 /// (`CollationRandomizedTests` does the same over collations, Unicode and table switches.)
 ///
-/// `FRC_SEED` replays a seed; `FRC_TRANSACTIONS` sets the number of transactions (10,000).
+/// `FRC_SEED` replays a seed; `FRC_TRANSACTIONS` sets the number of transactions (3,000; the suite runs in parallel under a 10-minute limit).
 @MainActor @Suite(.timeLimit(.minutes(10))) struct FetchedResultsRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
@@ -32,7 +32,7 @@ import Testing
 
     @Test func changeSetsReplayIntoFreshFetches() async throws {
         let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_TRANSACTIONS"].flatMap { Int($0) } ?? 10_000
+        let transactions = ProcessInfo.processInfo.environment["FRC_TRANSACTIONS"].flatMap { Int($0) } ?? 3_000
         print("FetchedResultsRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
         var random = SplitMix64(seed: seed)
         var checkers: [ReplayChecker<Note>] = []

@@ -54,7 +54,9 @@ struct KeyMap: Sendable {
 
     /// Sorts the pages that rows were appended to.
     mutating func finishAppending() {
-        for number in pages.keys { pages[number]?.sort() }
+        // The numbers are copied out first: iterating `pages.keys` while mutating `pages` would
+        // copy the table and keep every page's unsorted arrays alive until the loop ends.
+        for number in Array(pages.keys) { pages[number]?.sort() }
     }
 
     mutating func remove(_ rowID: Int64) {
