@@ -47,7 +47,7 @@ awk -F, '
     {
         split($9, name, "/")
         workload = name[1]; rows = name[2]; library = name[3]
-        memory = (workload == "frcMemory")
+        memory = (index(workload, "frcMemory") == 1)
         if (memory ? index($7, "Δ") == 0 : $7 != "Time(wallclock)") next
         median[workload, rows, library] = $11
         seen[workload, rows] = 1
@@ -55,16 +55,16 @@ awk -F, '
         date = substr($15, 1, 10)
     }
     END {
-        split("insert notifyOverhead fetchAll fetchPage observeUpdate observeInsert observeDelete observeBulk frcMemory", workloads, " ")
+        split("insert notifyOverhead fetchAll fetchPage observeUpdate observeInsert observeDelete observeBulk frcMemory frcMemoryText frcMemoryLongText", workloads, " ")
         split("10k 100k 1M", sizes, " ")
         printf "Medians of one run on %s (%s); frcMemory is the resident memory peak above the\n", date, machine
         printf "process baseline, everything else wall-clock time. - means not run (see BenchmarkPlan.swift).\n\n"
         format = "%-15s %5s %12s %12s %12s %10s %10s %10s\n"
         printf format, "workload", "rows", "SQLiteStore", "GRDB", "rawC", "ours/GRDB", "ours/rawC", "GRDB/rawC"
-        for (w = 1; w <= 9; w++) for (s = 1; s <= 3; s++) {
+        for (w = 1; w <= 11; w++) for (s = 1; s <= 3; s++) {
             workload = workloads[w]; rows = sizes[s]
             if (!((workload, rows) in seen)) continue
-            kind = (workload == "frcMemory") ? "bytes" : "time"
+            kind = (index(workload, "frcMemory") == 1) ? "bytes" : "time"
             ours = median[workload, rows, "SQLiteStore"]; grdb = median[workload, rows, "GRDB"]; raw = median[workload, rows, "rawC"]
             printf format, workload, rows, show(ours, kind), show(grdb, kind), show(raw, kind), \
                 ratio(ours, grdb), ratio(ours, raw), ratio(grdb, raw)

@@ -5,8 +5,9 @@ import Testing
 
 /// Random transactions against several controllers at once; after every transaction, each
 /// controller's delivered change sets must replay its previous results into a fresh fetch.
+/// (`CollationRandomizedTests` does the same over collations, Unicode and table switches.)
 ///
-/// `FRC_SEED` replays a seed; `FRC_TRANSACTIONS` sets the number of transactions (10,000).
+/// `FRC_SEED` replays a seed; `FRC_TRANSACTIONS` sets the number of transactions (3,000; the suite runs in parallel under a 10-minute limit).
 @MainActor @Suite(.timeLimit(.minutes(10))) struct FetchedResultsRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
@@ -31,40 +32,21 @@ import Testing
 
     @Test func changeSetsReplayIntoFreshFetches() async throws {
         let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_TRANSACTIONS"].flatMap { Int($0) } ?? 10_000
+        let transactions = ProcessInfo.processInfo.environment["FRC_TRANSACTIONS"].flatMap { Int($0) } ?? 3_000
         print("FetchedResultsRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
         var random = SplitMix64(seed: seed)
-        let controllers = Self.requests.map { FetchedResultsController(store: store, request: $0) }
-        var delivered = Array(repeating: [FetchedResultsChange](), count: controllers.count)
-        var previous: [SectionedSnapshot<ObjectID>] = []
-        for (number, controller) in controllers.enumerated() {
+        var checkers: [ReplayChecker<Note>] = []
+        for request in Self.requests {
+            let controller = FetchedResultsController(store: store, request: request)
             try controller.performFetch()
-            controller.didChange = { delivered[number].append($0) }
-            previous.append(controller.results.sectionedSnapshot())
+            checkers.append(ReplayChecker(controller))
         }
         for step in 0..<transactions {
             try await randomTransaction(&random)
-            for (number, controller) in controllers.enumerated() {
-                await controller.waitForChanges()
-                let fresh = try store.freshSnapshot(controller.request)
-                var replayed = previous[number]
-                for change in delivered[number] {
-                    #expect(!change.changeSet.isEmpty, "seed \(seed), step \(step): empty change set delivered")
-                    let new = change.results.sectionedSnapshot()
-                    do {
-                        replayed = try change.changeSet.applied(to: replayed, new: new)
-                    } catch {
-                        Issue.record("seed \(seed), step \(step), controller \(number): \(error) in \(change.changeSet)")
-                    }
-                    #expect(replayed == new)
-                }
-                delivered[number] = []
-                guard replayed == fresh else {
-                    Issue.record("seed \(seed), step \(step), controller \(number): replayed \(replayed) != fresh \(fresh)")
-                    return
-                }
-                previous[number] = replayed
+            for (number, checker) in checkers.enumerated() {
+                guard try await checker.check(store, "seed \(seed), step \(step), controller \(number)") else { return }
                 if step % 500 == 0 {
+                    let controller = checker.controller
                     let expected = try await store.read { [request = controller.request] db in try db.fetch(request) }
                     #expect(try controller.fetchedObjects == expected, "seed \(seed), step \(step): objects")
                 }
@@ -83,35 +65,17 @@ import Testing
 
     private func randomTransaction(_ random: inout SplitMix64) async throws {
         let kind = Int.random(in: 0..<100, using: &random)
-        var statements: [(String, [any DatabaseValueConvertible])] = []
-        let count = Int.random(in: 1...3, using: &random)
-        for _ in 0..<count {
+        let statements = (0..<Int.random(in: 1...3, using: &random)).map { _ in
             let target = Int64.random(in: 1...60, using: &random)
-            switch kind {
-            case 0..<30: statements.append(("INSERT INTO note(title, grp, score) VALUES (?, ?, ?)", randomValues(&random)))
-            case 30..<60: statements.append(("UPDATE note SET title = ?, grp = ?, score = ? WHERE id = ?", randomValues(&random) + [target]))
-            case 60..<70: statements.append(("UPDATE note SET title = title || '' WHERE id = ?", [target]))
-            case 70..<85: statements.append(("DELETE FROM note WHERE id = ?", [target]))
-            default: statements.append(("UPDATE note SET score = score + 1 WHERE score < ?", [Int64.random(in: 0...6, using: &random)]))
+            return switch kind {
+            case 0..<30: RandomStatement(sql: "INSERT INTO note(title, grp, score) VALUES (?, ?, ?)", arguments: randomValues(&random))
+            case 30..<60:
+                RandomStatement(sql: "UPDATE note SET title = ?, grp = ?, score = ? WHERE id = ?", arguments: randomValues(&random) + [target])
+            case 60..<70: RandomStatement(sql: "UPDATE note SET title = title || '' WHERE id = ?", arguments: [target])
+            case 70..<85: RandomStatement(sql: "DELETE FROM note WHERE id = ?", arguments: [target])
+            default: RandomStatement(sql: "UPDATE note SET score = score + 1 WHERE score < ?", arguments: [Int64.random(in: 0...6, using: &random)])
             }
         }
-        let written = statements
-        switch Int.random(in: 0..<100, using: &random) {
-        case 0..<8:
-            struct Rollback: Error {}
-            _ = try? await store.write { db in
-                for (sql, arguments) in written { try db.execute(sql: sql, arguments: arguments) }
-                throw Rollback()
-            }
-        case 8..<16:
-            try await other.write { db in
-                for (sql, arguments) in written { try db.execute(sql: sql, arguments: arguments) }
-            }
-            try store.checkForExternalChanges()
-        default:
-            try await store.write { db in
-                for (sql, arguments) in written { try db.execute(sql: sql, arguments: arguments) }
-            }
-        }
+        try await RandomCommit.run(statements, store: store, other: other, &random)
     }
 }

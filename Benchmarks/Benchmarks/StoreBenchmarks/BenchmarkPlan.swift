@@ -10,7 +10,7 @@ enum BenchmarkPlan {
         _ workload: Workload, _ rows: RowCount, _ library: ContenderLibrary
     ) -> Benchmark.Configuration? {
         guard skipReason(workload, rows, library) == nil else { return nil }
-        if workload == .frcMemory {
+        if workload.isMemory {
             // One cold iteration: a warm-up would leave its peak in the process's resident set.
             return Benchmark.Configuration(
                 metrics: [.peakMemoryResident, .peakMemoryResidentDelta],

@@ -1,13 +1,21 @@
 import Benchmark
 import BenchmarkKit
+import StoreContender
 
 /// `frcMemory`: peak resident memory while a list over all N rows (ordered by score, batch
-/// size 100) is loaded and held. Returns how many benchmarks it registered.
+/// size 100) is loaded and held; `frcMemoryText` and `frcMemoryLongText` the same for
+/// SQLiteStore's controller ordered by a text key (short, or longer than 16 bytes) and an
+/// integer key. Returns how many benchmarks it registered.
 func registerMemoryBenchmarks() -> Int {
     var registered = 0
-    for contender in Contenders.resultsHolders {
-        for rows in RowCount.allCases {
+    for rows in RowCount.allCases {
+        for contender in Contenders.resultsHolders {
             registered += registerMemory(contender, rows: rows)
+        }
+        for longText in [false, true] {
+            registered += registerMemory(longText ? .frcMemoryLongText : .frcMemoryText, StoreResultsHolder.self, rows: rows) {
+                try await $0.loadTextKeyedResults(batchSize: batchSize, longText: longText)
+            }
         }
     }
     return registered
@@ -20,13 +28,20 @@ private let batchSize = 100
 private let holdTime = Duration.milliseconds(100)
 
 private func registerMemory<Contender: ResultsMemoryContender>(_: Contender.Type, rows: RowCount) -> Int {
-    registerBenchmark(.frcMemory, rows: rows, library: Contender.library) {
+    registerMemory(.frcMemory, Contender.self, rows: rows) { try await $0.loadResults(batchSize: batchSize) }
+}
+
+private func registerMemory<Contender: ResultsMemoryContender>(
+    _ workload: Workload, _: Contender.Type, rows: RowCount,
+    load: @escaping (Contender) async throws -> Contender.Results
+) -> Int {
+    registerBenchmark(workload, rows: rows, library: Contender.library) {
         let directory = try TemporaryDirectory()
         let path = try Fixtures.makeSeededDatabase(rows: rows.rawValue, named: "memory.sqlite", in: directory)
         return OpenedContender(directory: directory, contender: try await Contender(databasePath: path))
     } measure: { benchmark, opened in
         benchmark.startMeasurement()
-        let results = try await opened.contender.loadResults(batchSize: batchSize)
+        let results = try await load(opened.contender)
         try await Task.sleep(for: holdTime)
         benchmark.stopMeasurement()
         let count = opened.contender.rowCount(of: results)

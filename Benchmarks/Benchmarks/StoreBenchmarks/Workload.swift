@@ -18,12 +18,19 @@ enum Workload: String, CaseIterable {
     case observeBulk
     /// Peak resident memory of a list over all N rows.
     case frcMemory
+    /// `frcMemory` ordered by a short text key and an integer key (SQLiteStore only).
+    case frcMemoryText
+    /// `frcMemory` ordered by a text key longer than 16 bytes and an integer key (SQLiteStore only).
+    case frcMemoryLongText
+
+    /// Whether this is one of the memory workloads, which measure resident memory once.
+    var isMemory: Bool { self == .frcMemory || self == .frcMemoryText || self == .frcMemoryLongText }
 
     /// Whether this is one of the live-query workloads, which time one write transaction.
     var isObserve: Bool {
         switch self {
         case .observeUpdate, .observeInsert, .observeDelete, .observeBulk: true
-        case .insert, .notifyOverhead, .fetchAll, .fetchPage, .frcMemory: false
+        case .insert, .notifyOverhead, .fetchAll, .fetchPage, .frcMemory, .frcMemoryText, .frcMemoryLongText: false
         }
     }
 }

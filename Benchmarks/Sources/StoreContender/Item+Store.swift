@@ -16,3 +16,13 @@ extension ItemRequests {
     /// The live query of the observe workloads: the flagged half of the rows, by score.
     static let flaggedByScore = StoreRequest<Item>().filter(Column("flag") == 1).order(Column("score").ascending)
 }
+
+extension ItemRequests {
+    /// `frcMemoryText`: every row by a short text (the category, at most 7 bytes) then an
+    /// integer (the flag).
+    static let allByCategoryAndFlag = StoreRequest<Item>().order(Column("category").ascending, Column("flag").ascending)
+
+    /// `frcMemoryLongText`: every row by a text longer than 16 bytes (the title, 17–18 bytes)
+    /// then an integer (the flag).
+    static let allByTitleAndFlag = StoreRequest<Item>().order(Column("title").ascending, Column("flag").ascending)
+}

@@ -19,7 +19,17 @@ public final class StoreResultsHolder: ResultsMemoryContender {
 
     /// Performs the controller's fetch and reads the object at the top of the list.
     public func loadResults(batchSize: Int) async throws -> HeldResults {
-        let controller = FetchedResultsController(store: store, request: ItemRequests.allByScore.batchSize(batchSize))
+        try load(ItemRequests.allByScore.batchSize(batchSize))
+    }
+
+    /// `loadResults` ordered by a text key then an integer key: `category` (short texts) or,
+    /// with `longText`, `title` (17–18 bytes, beyond the 16 bytes kept inline).
+    public func loadTextKeyedResults(batchSize: Int, longText: Bool) async throws -> HeldResults {
+        try load((longText ? ItemRequests.allByTitleAndFlag : ItemRequests.allByCategoryAndFlag).batchSize(batchSize))
+    }
+
+    private func load(_ request: StoreRequest<Item>) throws -> HeldResults {
+        let controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
         if controller.numberOfObjects > 0 {
             _ = try controller.object(at: IndexPath(row: 0, section: 0))

@@ -26,8 +26,11 @@ import SQLiteStoreCore
 ///
 /// Objects are read a batch of `batchSize` at a time on first access (synchronously, on a
 /// reader) and kept in a bounded cache; without a batch size every object is read with the
-/// results and kept current. Rows are ordered as SQLite orders them with the `BINARY`
-/// collation (columns declared with another collation order differently here).
+/// results and kept current. Rows are ordered exactly as SQLite orders them: each key with
+/// the ordering's collation, else the column's declared one (`BINARY`, `NOCASE`, `RTRIM`, or a
+/// Swift collation registered in `StoreConfiguration.collations`); an order the controller
+/// cannot reproduce in memory is numbered by SQLite, and then every change reads the results
+/// again. After a re-read, only rows whose values changed are reported as updated.
 @MainActor
 public final class FetchedResultsController<M: StoreModel> {
     /// The store the results come from.
@@ -74,8 +77,8 @@ public final class FetchedResultsController<M: StoreModel> {
     }
 
     private func start() throws(FetchedResultsError) {
-        let plan = try FetchPlan(request)
-        let (index, objects) = try onEngine { try $0.start(plan) }
+        try FetchPlan.validate(request)
+        let (index, objects) = try onEngine { [request] in try $0.start(request) }
         results = FetchedResultsSnapshot(index: index, table: request.tableName)
         cache = ObjectCache(batchSize: request.batchSize)
         cache.reset(objects)
@@ -83,16 +86,18 @@ public final class FetchedResultsController<M: StoreModel> {
     }
 
     /// Replaces the request: reads the new results and publishes the change set from the
-    /// old results to the new ones before returning (rows are matched by rowid).
+    /// old results to the new ones before returning. Identity is (table, rowid): within one
+    /// table rows match by rowid (and are updated when their values changed); a request for
+    /// another table replaces every section. Objects are read afresh for the new request.
     public func setRequest(_ newRequest: StoreRequest<M>) throws(FetchedResultsError) {
-        let plan = try FetchPlan(newRequest)
+        try FetchPlan.validate(newRequest)
         guard isFetched else {
             request = newRequest
             return
         }
-        try onEngine { try $0.replace(with: plan) }
+        try onEngine { try $0.replace(with: newRequest) }
         request = newRequest
-        if cache.batchSize != newRequest.batchSize.map({ max(1, $0) }) { cache = ObjectCache(batchSize: newRequest.batchSize) }
+        cache = ObjectCache(batchSize: newRequest.batchSize)
         drain()
     }
 

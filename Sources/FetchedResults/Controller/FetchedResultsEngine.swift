@@ -26,35 +26,38 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
 
     // MARK: Requests (called with queue.sync by the consumer)
 
-    /// Subscribes to `plan`'s table, reads its results and makes them the consumer's, dropping
-    /// anything pending. Returns the results and, without a batch size, all objects.
-    func start(_ plan: FetchPlan<M>) throws -> (ResultIndex, [Int64: M]?) {
+    /// Subscribes to `request`'s table, reads its results and makes them the consumer's,
+    /// dropping anything pending. Returns the results and, without a batch size, all objects.
+    func start(_ request: StoreRequest<M>) throws -> (ResultIndex, [Int64: M]?) {
         dispatchPrecondition(condition: .onQueue(queue))
-        subscribe(to: plan)
-        let (index, objects) = try fetch(plan)
+        subscribe(to: request.tableName)
+        let (plan, index, objects) = try fetch(request)
+        self.plan = plan
         current = index
         lastPosted = index
         mailbox.withLock { $0.pending = nil }
         return (index, objects?.models)
     }
 
-    /// Switches to `plan`, posting the change from the consumer's results to the new ones.
-    func replace(with plan: FetchPlan<M>) throws {
+    /// Switches to `request`, posting the change from the consumer's results to the new ones:
+    /// rows match by rowid within one table; from another table every row is new.
+    func replace(with request: StoreRequest<M>) throws {
         dispatchPrecondition(condition: .onQueue(queue))
-        subscribe(to: plan)
-        let (index, objects) = try fetch(plan)
+        let isSameTable = plan?.table.lowercased() == request.tableName.lowercased()
+        subscribe(to: request.tableName)
+        let (plan, index, objects) = try fetch(request)
+        self.plan = plan
         current = index
-        post(.everything(updated: []), objects: objects)
+        post(isSameTable ? .refetched : .reloaded, objects: objects)
     }
 
-    private func subscribe(to plan: FetchPlan<M>) {
-        if self.plan?.table.lowercased() != plan.table.lowercased() || observation == nil {
+    private func subscribe(to table: String) {
+        if plan?.table.lowercased() != table.lowercased() || observation == nil {
             observation?.cancel()
-            observation = store.observeChanges(in: [plan.table], on: queue) { [weak self] changes in
+            observation = store.observeChanges(in: [table], on: queue) { [weak self] changes in
                 self?.handle(changes)
             }
         }
-        self.plan = plan
     }
 
     // MARK: Transactions
@@ -64,13 +67,13 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let rows = changes.changes(in: plan.table)
         guard !rows.isEmpty else { return }
         do {
-            if plan.isIncremental, !rows.isWhollyChanged, !changes.isExternal, !mustRefetch {
-                try apply(rows.allRowIDs, to: index, plan)
-            } else {
-                let (fresh, objects) = try fetch(plan)
-                current = fresh
-                let knowsRows = !rows.isWhollyChanged && !changes.isExternal && !mustRefetch
-                post(.everything(updated: knowsRows ? rows.allRowIDs : nil), objects: objects)
+            let canApply = plan.isIncremental && !rows.isWhollyChanged && !changes.isExternal && !mustRefetch
+            let applied = try canApply && apply(rows.allRowIDs, to: index, plan)
+            if !applied {
+                let (fresh, freshIndex, objects) = try fetch(plan.request)
+                self.plan = fresh
+                current = freshIndex
+                post(.refetched, objects: objects)
             }
             mustRefetch = false
         } catch {
@@ -79,33 +82,47 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         }
     }
 
-    /// Re-reads only `changed` and merges them into the index by sort key.
-    private func apply(_ changed: Set<Int64>, to index: ResultIndex, _ plan: FetchPlan<M>) throws {
+    /// Re-reads only `changed` and merges those whose values changed into the index by sort
+    /// key. Returns `false`, changing nothing, when the index turns out inconsistent with its
+    /// order (the caller then reads everything again).
+    private func apply(_ changed: Set<Int64>, to index: ResultIndex, _ plan: FetchPlan<M>) throws -> Bool {
         var count = 0
-        let (keys, models) = try store.read { db in
-            let keys = try plan.fetchKeys(db, rowIDs: changed, rowsRead: &count)
-            let models = plan.request.batchSize == nil ? try db.fetchModels(M.self, table: plan.table, rowIDs: keys.keys) : nil
+        let (rows, models) = try store.read { db in
+            let rows = try plan.fetchRows(db, rowIDs: changed, rowsRead: &count)
+            let models = plan.request.batchSize == nil ? try db.fetchModels(M.self, table: plan.table, rowIDs: rows.keys) : nil
             count += models?.count ?? 0
-            return (keys, models)
+            return (rows, models)
         }
         rowsRead.withLock { $0 += count }
         var index = index
-        for rowID in changed { index.remove(rowID) }
-        for (rowID, rowKeys) in keys { index.insert(rowID, rowKeys) }
+        var touched: Set<Int64> = []
+        for rowID in changed {
+            // A row rewritten with the values it had is no change.
+            if let row = rows[rowID], index.fingerprint(of: rowID) == row.fingerprint { continue }
+            guard index.remove(rowID) else { return false }
+            touched.insert(rowID)
+        }
+        for rowID in touched {
+            if let row = rows[rowID] { index.insert(rowID, row.keys, fingerprint: row.fingerprint) }
+        }
         current = index
-        post(.rows(changed), objects: models.map { LoadedObjects(models: $0, replacesAll: false) })
+        post(.rows(touched), objects: models.map { LoadedObjects(models: $0, replacesAll: false) })
+        return true
     }
 
-    /// Reads the whole index (and, without a batch size, every object) in one snapshot.
-    private func fetch(_ plan: FetchPlan<M>) throws -> (ResultIndex, LoadedObjects<M>?) {
+    /// Resolves `request` against the schema and reads the whole index (and, without a batch
+    /// size, every object) in one snapshot.
+    private func fetch(_ request: StoreRequest<M>) throws -> (FetchPlan<M>, ResultIndex, LoadedObjects<M>?) {
         var count = 0
+        let registered = store.configuration.collations
         let result = try store.read { db in
+            let plan = FetchPlan(request, db: db, registered: registered)
             let index = try plan.fetchIndex(db, rowsRead: &count)
-            guard plan.request.batchSize == nil else { return (index, nil as LoadedObjects<M>?) }
-            let models = try db.fetch(plan.request)
+            guard request.batchSize == nil else { return (plan, index, nil as LoadedObjects<M>?) }
+            let models = try db.fetch(request)
             count += models.count
             let byRowID = Dictionary(models.compactMap { model in model.id.map { ($0, model) } }) { first, _ in first }
-            return (index, LoadedObjects(models: byRowID, replacesAll: true))
+            return (plan, index, LoadedObjects(models: byRowID, replacesAll: true))
         }
         rowsRead.withLock { $0 += count }
         return result

@@ -4,11 +4,14 @@ import SQLiteStoreCore
 /// The change set between two results of the same request that differ only in the rows
 /// `changed`, in O(k log n) for k changed rows: only those rows are located, in both.
 ///
-/// Unchanged rows keep their keys, hence their order and section. A changed row present in
-/// both results stays in place (an update) when it has as many unchanged rows before it in
-/// both, in the same surviving section, and keeps its order relative to the other such rows
-/// (a longest increasing run); otherwise it moves. Sections appear or disappear only where
-/// changed rows were or are, and rows in deleted or inserted sections are implied.
+/// Unchanged rows keep their keys, hence their order and section. A section survives when
+/// it is in both results under the same name (byte for byte); a section renamed because its
+/// first row changed is deleted and inserted, since a change set keeps the old names of the
+/// sections that survive. A changed row present in both results stays in place (an update)
+/// when it has as many unchanged rows before it in both, in the same surviving section, and
+/// keeps its order relative to the other such rows (a longest increasing run); otherwise it
+/// moves. Sections appear or disappear only where changed rows were or are, and rows in
+/// deleted or inserted sections are implied.
 enum IncrementalChangeSet {
     private struct Placement {
         let rowID: Int64
@@ -22,19 +25,20 @@ enum IncrementalChangeSet {
     static func make(from old: ResultIndex, to new: ResultIndex, changed: Set<Int64>) -> ChangeSet {
         let before = placements(of: changed, in: old)
         let after = placements(of: changed, in: new)
-        let survives = { (value: DatabaseValue) in old.sectionIndex(of: value).exists && new.sectionIndex(of: value).exists }
+        let survives = { (value: DatabaseValue) in sectionSurvives(value, from: old, to: new) }
+        // A section that does not survive but is on the other side too was renamed: it is
+        // deleted and inserted, whichever side its changed rows are on.
         var sectionDeletes = Set<Int>(), sectionInserts = Set<Int>()
-        for placement in before.values where !new.sectionIndex(of: placement.sectionValue).exists {
-            sectionDeletes.insert(placement.path.section)
-        }
-        for placement in after.values where !old.sectionIndex(of: placement.sectionValue).exists {
-            sectionInserts.insert(placement.path.section)
+        for value in (before.values.map(\.sectionValue) + after.values.map(\.sectionValue)) where !survives(value) {
+            let (oldSection, newSection) = (old.sectionIndex(of: value), new.sectionIndex(of: value))
+            if oldSection.exists { sectionDeletes.insert(oldSection.index) }
+            if newSection.exists { sectionInserts.insert(newSection.index) }
         }
         var deletes: [IndexPath] = [], inserts: [IndexPath] = [], moves: [ChangeSet.Move] = []
         var candidates: [(from: Placement, to: Placement)] = []
         for (rowID, from) in before where survives(from.sectionValue) {
             guard let to = after[rowID], survives(to.sectionValue) else { deletes.append(from.path); continue }
-            if from.gap == to.gap, DatabaseValue.compare(from.sectionValue, to.sectionValue) == 0 {
+            if from.gap == to.gap, old.order.compareSections(from.sectionValue, to.sectionValue) == 0 {
                 candidates.append((from, to))
             } else {
                 moves.append(ChangeSet.Move(from: from.path, to: to.path, isChanged: true))
@@ -55,6 +59,17 @@ enum IncrementalChangeSet {
         }
         return ChangeSet(sectionDeletes: Array(sectionDeletes), sectionInserts: Array(sectionInserts),
                          deletes: deletes, inserts: inserts, moves: moves, updates: updates)
+    }
+
+    /// Whether the section of key `value` is in both results with the same name, byte for byte.
+    private static func sectionSurvives(_ value: DatabaseValue, from old: ResultIndex, to new: ResultIndex) -> Bool {
+        guard old.isSectioned else { return true }
+        guard old.sectionIndex(of: value).exists, new.sectionIndex(of: value).exists else { return false }
+        switch (old.sectionName(of: value), new.sectionName(of: value)) {
+        case (nil, nil): return true
+        case let (a?, b?): return a.utf8.elementsEqual(b.utf8)
+        default: return false
+        }
     }
 
     /// Where the changed rows present in `index` are, with the count of unchanged rows before each.

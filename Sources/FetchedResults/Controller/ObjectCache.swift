@@ -29,7 +29,7 @@ struct ObjectCache<M: StoreModel> {
         if let loaded, loaded.replacesAll { return reset(loaded.models) }
         guard let stale = changes.staleRows else { return reset(nil) }
         for rowID in stale {
-            objects[rowID] = result.keys[rowID] == nil ? nil : loaded?.models[rowID]
+            objects[rowID] = result.contains(rowID) ? loaded?.models[rowID] : nil
         }
     }
 

@@ -2,16 +2,18 @@
 enum ResultChanges: Sendable {
     /// Only these rows may differ; the request is the same.
     case rows(Set<Int64>)
-    /// The results were read again; `updated` lists the rows whose values may have changed,
-    /// `nil` meaning any row.
-    case everything(updated: Set<Int64>?)
+    /// The results were read again from the same table: rows match by rowid, and a row is
+    /// updated when the fingerprint of its values changed.
+    case refetched
+    /// The results were read from another table: no row is the same.
+    case reloaded
 
     /// These changes followed by `later`.
     func union(_ later: ResultChanges) -> ResultChanges {
         switch (self, later) {
         case (.rows(let a), .rows(let b)): .rows(a.union(b))
-        case (.rows(let a), .everything(let b)), (.everything(let b), .rows(let a)): .everything(updated: b.map { $0.union(a) })
-        case (.everything(let a), .everything(let b)): .everything(updated: a.flatMap { a in b.map { a.union($0) } })
+        case (.reloaded, _), (_, .reloaded): .reloaded
+        default: .refetched
         }
     }
 
@@ -20,10 +22,11 @@ enum ResultChanges: Sendable {
         switch self {
         case .rows(let rows):
             return IncrementalChangeSet.make(from: old, to: new, changed: rows)
-        case .everything(let updated):
-            let oldRows = old.snapshot(), newRows = new.snapshot()
-            let everyRow = Set(newRows.sections.lazy.flatMap(\.ids))
-            return ChangeSet(from: oldRows, to: newRows, updated: updated ?? everyRow)
+        case .refetched:
+            return ChangeSet(from: old.snapshot(), to: new.snapshot(), updated: old.rowsWithChangedValues(in: new))
+        case .reloaded:
+            guard old.count > 0 || new.count > 0 else { return ChangeSet() }
+            return ChangeSet(sectionDeletes: Array(0..<old.sectionCount), sectionInserts: Array(0..<new.sectionCount))
         }
     }
 
@@ -31,7 +34,7 @@ enum ResultChanges: Sendable {
     var staleRows: Set<Int64>? {
         switch self {
         case .rows(let rows): rows
-        case .everything(let updated): updated
+        case .refetched, .reloaded: nil
         }
     }
 }

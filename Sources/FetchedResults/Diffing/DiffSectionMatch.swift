@@ -1,6 +1,7 @@
 /// Which old sections survive into which new ones.
 ///
-/// Sections are matched by name; the k-th section with a name in the old
+/// Sections are matched by name, byte for byte (canonically equivalent names such as NFC
+/// and NFD `"Café"` are different sections, as they are to SQLite); the k-th section with a name in the old
 /// results matches the k-th section with that name in the new ones. Matched
 /// sections that keep their relative order (a longest increasing
 /// subsequence) survive; a matched section that changed order relative to
@@ -31,17 +32,18 @@ struct DiffSectionMatch {
         self.oldOfNew = oldOfNew
     }
 
-    /// A section name with the number of earlier sections of the same name.
+    /// A section name's UTF-8 bytes with the number of earlier sections of the same name.
     private struct NameOccurrence: Hashable {
-        let name: String?
+        let name: [UInt8]?
         let ordinal: Int
     }
 
     private static func keys(_ names: [String?]) -> [NameOccurrence] {
-        var seen: [String?: Int] = [:]
+        var seen: [[UInt8]?: Int] = [:]
         return names.map { name in
-            defer { seen[name, default: 0] += 1 }
-            return NameOccurrence(name: name, ordinal: seen[name, default: 0])
+            let bytes = name.map { Array($0.utf8) }
+            defer { seen[bytes, default: 0] += 1 }
+            return NameOccurrence(name: bytes, ordinal: seen[bytes, default: 0])
         }
     }
 }

@@ -2,14 +2,19 @@ import Foundation
 import SQLiteStoreCore
 
 /// The in-memory index of a fetched result: rowids in sort order, in chunks of at most
-/// `maxChunk` with their sort keys in a map, and the sections with their row counts.
+/// `maxChunk`, each row's sort keys and fingerprint in a `KeyMap`, and the sections with
+/// their row counts and names.
 ///
-/// Finding, inserting or removing a row costs O(log n) key comparisons plus a walk over the
-/// chunk sizes (n / 1024 additions); a copy shares the chunks and key shards until written.
+/// Finding, inserting or removing a row costs O(log n) key comparisons and O(log n) to
+/// count the rows before its chunk; a copy shares the chunks and key shards until written.
+/// A row is found by binary search with the request's order, then checked: an index that
+/// is not sorted by that order (a comparator that is not a total order) is reported as
+/// inconsistent, never trapped on, and the controller reads its results again.
 struct ResultIndex: Sendable {
-    /// One section: its key value and how many rows it has.
-    struct Section: Sendable, Equatable {
+    /// One section: the section key value of its first row, its name, and how many rows it has.
+    struct Section: Sendable {
         var value: DatabaseValue
+        var name: String?
         var count: Int
     }
 
@@ -18,7 +23,8 @@ struct ResultIndex: Sendable {
     /// Whether the first sort key sections the rows; otherwise there is one section.
     let isSectioned: Bool
     private(set) var chunks: [[Int64]] = []
-    private(set) var keys = ShardedKeyMap()
+    private var counts = ChunkCounts()
+    private(set) var keys: KeyMap
     /// The sections in order (empty when not sectioned).
     private(set) var sections: [Section] = []
 
@@ -28,22 +34,33 @@ struct ResultIndex: Sendable {
     init(order: KeyOrder, isSectioned: Bool) {
         self.order = order
         self.isSectioned = isSectioned
+        keys = KeyMap(keyCount: order.isAscending.count)
     }
 
     // MARK: Building
 
-    /// Appends a row that sorts after every row already present (rows read in order).
-    mutating func append(_ rowID: Int64, _ rowKeys: SortKeys) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.maxChunk / 2 { chunks.append([]) }
+    /// Appends a row that sorts after every row already present (rows read in order). A
+    /// row that starts a section names it with `sectionValue` (its section key value, or
+    /// what SQLite read for it when the keys are ranks). `finishAppending()` must follow.
+    mutating func append(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64, sectionValue: DatabaseValue) {
+        if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.maxChunk / 2 {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(Self.maxChunk / 2)
+            counts.append(0)
+        }
         chunks[chunks.count - 1].append(rowID)
-        keys.set(rowKeys, for: rowID)
+        counts.add(1, at: chunks.count - 1)
+        keys.append(rowKeys, fingerprint: fingerprint, for: rowID)
         guard isSectioned else { return }
         if let last = sections.last, order.compareSections(last.value, rowKeys.first) == 0 {
             sections[sections.count - 1].count += 1
         } else {
-            sections.append(Section(value: rowKeys.first, count: 1))
+            sections.append(Section(value: rowKeys.first, name: Self.sectionName(sectionValue), count: 1))
         }
     }
+
+    /// Makes the appended rows searchable.
+    mutating func finishAppending() { keys.finishAppending() }
 
     // MARK: Queries
 
@@ -56,7 +73,7 @@ struct ResultIndex: Sendable {
             let middle = (low + high) / 2
             if isBefore(chunks[middle][chunks[middle].count - 1]) { low = middle + 1 } else { high = middle }
         }
-        let rowsBefore = chunks[..<low].reduce(0) { $0 + $1.count }
+        let rowsBefore = counts.rowsBefore(low)
         guard low < chunks.count else { return (rowsBefore, low, 0) }
         let chunk = chunks[low]
         var start = 0
@@ -70,38 +87,40 @@ struct ResultIndex: Sendable {
 
     private func keys(of rowID: Int64) -> SortKeys { keys[rowID] ?? SortKeys([]) }
 
-    private func location(of rowID: Int64, _ rowKeys: SortKeys) -> (flat: Int, chunk: Int, offset: Int) {
-        partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
+    /// Where a present row is, or `nil` when it is absent or not where the order puts it.
+    private func location(of rowID: Int64) -> (flat: Int, chunk: Int, offset: Int)? {
+        guard let rowKeys = keys[rowID] else { return nil }
+        let place = partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
+        guard place.chunk < chunks.count, place.offset < chunks[place.chunk].count,
+              chunks[place.chunk][place.offset] == rowID else { return nil }
+        return place
     }
 
+    /// Whether the row is in the results.
+    func contains(_ rowID: Int64) -> Bool { keys.contains(rowID) }
+
     /// The position of a row among all rows, or `nil` if absent.
-    func position(of rowID: Int64) -> Int? {
-        guard let rowKeys = keys[rowID] else { return nil }
-        return location(of: rowID, rowKeys).flat
-    }
+    func position(of rowID: Int64) -> Int? { location(of: rowID)?.flat }
+
+    /// The fingerprint of a row's values, or `nil` if absent.
+    func fingerprint(of rowID: Int64) -> UInt64? { keys.fingerprint(of: rowID) }
 
     /// The rowid at a position among all rows.
     func rowID(at position: Int) -> Int64? {
-        guard position >= 0 else { return nil }
-        var remaining = position
-        for chunk in chunks {
-            if remaining < chunk.count { return chunk[remaining] }
-            remaining -= chunk.count
-        }
-        return nil
+        counts.locate(position).map { chunks[$0.chunk][$0.offset] }
     }
 
     /// The rowids at positions `range`, in order.
     func rowIDs(in range: Range<Int>) -> [Int64] {
+        let range = range.clamped(to: 0..<count)
+        guard var place = counts.locate(range.lowerBound) else { return [] }
         var result: [Int64] = []
         result.reserveCapacity(range.count)
-        var chunkStart = 0
-        for chunk in chunks {
-            let chunkRange = chunkStart..<(chunkStart + chunk.count)
-            chunkStart += chunk.count
-            let overlap = chunkRange.clamped(to: range)
-            if !overlap.isEmpty { result += chunk[(overlap.lowerBound - chunkRange.lowerBound)..<(overlap.upperBound - chunkRange.lowerBound)] }
-            if chunkStart >= range.upperBound { break }
+        while result.count < range.count, place.chunk < chunks.count {
+            let rowIDs = chunks[place.chunk]
+            let end = min(rowIDs.count, place.offset + range.count - result.count)
+            result += rowIDs[place.offset..<end]
+            place = (place.chunk + 1, 0)
         }
         return result
     }
@@ -118,17 +137,23 @@ struct ResultIndex: Sendable {
         return (low, low < sections.count && order.compareSections(sections[low].value, value) == 0)
     }
 
+    /// The name of the section holding section key `value` (`nil` for NULL, or when absent).
+    func sectionName(of value: DatabaseValue) -> String? {
+        let section = sectionIndex(of: value)
+        return isSectioned && section.exists ? sections[section.index].name : nil
+    }
+
     /// The position of the first row of section `index`.
     func sectionStart(_ index: Int) -> Int {
         guard isSectioned, index < sections.count else { return isSectioned ? count : 0 }
         let value = sections[index].value
-        return partitionPoint { order.compareSections(keys(of: $0).first, value) < 0 }.flat
+        return partitionPoint { order.compareSections(keys.firstKey(of: $0) ?? .null, value) < 0 }.flat
     }
 
     /// The index path of a row given its position.
     func indexPath(ofRow rowID: Int64, at position: Int) -> IndexPath {
         guard isSectioned else { return IndexPath(row: position, section: 0) }
-        let section = sectionIndex(of: keys(of: rowID).first).index
+        let section = sectionIndex(of: keys.firstKey(of: rowID) ?? .null).index
         return IndexPath(row: position - sectionStart(section), section: section)
     }
 
@@ -146,9 +171,10 @@ struct ResultIndex: Sendable {
     }
 
     /// The section key value of a row.
-    func sectionValue(of rowID: Int64) -> DatabaseValue? { keys[rowID]?.first }
+    func sectionValue(of rowID: Int64) -> DatabaseValue? { keys.firstKey(of: rowID) }
 
-    /// The section name of a section key value: text as is, NULL as `nil`, others as SQL literals.
+    /// How a section key value names its section: TEXT as it is, NULL as `nil`, INTEGER and
+    /// REAL as Swift prints them (`2`, `2.0`), BLOB as an SQL literal (`X'00FF'`).
     static func sectionName(_ value: DatabaseValue) -> String? {
         switch value {
         case .null: nil
@@ -157,7 +183,7 @@ struct ResultIndex: Sendable {
         }
     }
 
-    /// The rows' identities, section by section, named by `sectionName(_:)`: O(n).
+    /// The rows' identities, section by section: O(n).
     func snapshot() -> SectionedSnapshot<Int64> {
         var all: [Int64] = []
         all.reserveCapacity(count)
@@ -166,31 +192,45 @@ struct ResultIndex: Sendable {
         var start = 0
         return SectionedSnapshot(sections: sections.map { section in
             defer { start += section.count }
-            return .init(name: Self.sectionName(section.value), ids: Array(all[start..<(start + section.count)]))
+            return .init(name: section.name, ids: Array(all[start..<(start + section.count)]))
         })
+    }
+
+    /// The rows present both here and in `newer` whose fingerprints differ: O(n).
+    func rowsWithChangedValues(in newer: ResultIndex) -> Set<Int64> {
+        var changed: Set<Int64> = []
+        newer.keys.forEachFingerprint { rowID, fingerprint in
+            if let old = keys.fingerprint(of: rowID), old != fingerprint { changed.insert(rowID) }
+        }
+        return changed
     }
 
     // MARK: Changes
 
-    /// Inserts a row that is absent.
-    mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys) {
-        let place = location(of: rowID, rowKeys)
-        keys.set(rowKeys, for: rowID)
+    /// Inserts a row that is absent. A row that becomes its section's first names it.
+    mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64) {
+        let place = partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
+        keys.set(rowKeys, fingerprint: fingerprint, for: rowID)
         if chunks.isEmpty {
             chunks.append([rowID])
-        } else if place.chunk == chunks.count {
-            chunks[chunks.count - 1].append(rowID)
-            splitIfFull(chunks.count - 1)
+            counts.append(1)
         } else {
-            chunks[place.chunk].insert(rowID, at: place.offset)
-            splitIfFull(place.chunk)
+            let chunk = min(place.chunk, chunks.count - 1)
+            let offset = place.chunk == chunks.count ? chunks[chunk].count : place.offset
+            chunks[chunk].insert(rowID, at: offset)
+            counts.add(1, at: chunk)
+            splitIfFull(chunk)
         }
         guard isSectioned else { return }
         let section = sectionIndex(of: rowKeys.first)
-        if section.exists {
-            sections[section.index].count += 1
-        } else {
-            sections.insert(Section(value: rowKeys.first, count: 1), at: section.index)
+        if !section.exists {
+            sections.insert(Section(value: rowKeys.first, name: Self.sectionName(rowKeys.first), count: 1), at: section.index)
+            return
+        }
+        sections[section.index].count += 1
+        if place.flat == sectionStart(section.index) {
+            sections[section.index].value = rowKeys.first
+            sections[section.index].name = Self.sectionName(rowKeys.first)
         }
     }
 
@@ -200,18 +240,33 @@ struct ResultIndex: Sendable {
         let tail = Array(chunks[chunk][half...])
         chunks[chunk].removeSubrange(half...)
         chunks.insert(tail, at: chunk + 1)
+        counts.add(-tail.count, at: chunk)
+        counts.insert(tail.count, at: chunk + 1)
     }
 
-    /// Removes a row if present.
-    mutating func remove(_ rowID: Int64) {
-        guard let rowKeys = keys[rowID] else { return }
-        let place = location(of: rowID, rowKeys)
+    /// Removes a row. Returns `false`, changing nothing, when the row is in the results but
+    /// not where the order puts it (the index is inconsistent and must be read again).
+    @discardableResult
+    mutating func remove(_ rowID: Int64) -> Bool {
+        guard let rowKeys = keys[rowID] else { return true }
+        guard let place = location(of: rowID) else { return false }
+        let section = sectionIndex(of: rowKeys.first).index
+        let wasFirst = isSectioned && place.flat == sectionStart(section)
         keys.remove(rowID)
         chunks[place.chunk].remove(at: place.offset)
-        if chunks[place.chunk].isEmpty { chunks.remove(at: place.chunk) }
-        guard isSectioned else { return }
-        let section = sectionIndex(of: rowKeys.first).index
+        counts.add(-1, at: place.chunk)
+        if chunks[place.chunk].isEmpty {
+            chunks.remove(at: place.chunk)
+            counts.remove(at: place.chunk)
+        }
+        guard isSectioned else { return true }
         sections[section].count -= 1
-        if sections[section].count == 0 { sections.remove(at: section) }
+        if sections[section].count == 0 {
+            sections.remove(at: section)
+        } else if wasFirst, let next = self.rowID(at: place.flat), let value = keys.firstKey(of: next) {
+            sections[section].value = value
+            sections[section].name = Self.sectionName(value)
+        }
+        return true
     }
 }

@@ -20,11 +20,19 @@ struct SortKeys: Sendable, Hashable {
     subscript(index: Int) -> DatabaseValue { index == 0 ? first : rest[index - 1] }
 }
 
-/// The total order of a request's rows: its sort keys in their directions, as SQLite's
-/// `ORDER BY` with the `BINARY` collation, ties broken by ascending rowid.
+/// The total order of a request's rows, as SQLite's `ORDER BY` orders them: each sort key
+/// in its direction with its collation's comparator, ties broken by ascending rowid.
 struct KeyOrder: Sendable {
     /// The direction of each sort key.
     let isAscending: [Bool]
+    /// The comparator of each sort key.
+    let comparators: [KeyComparator]
+
+    /// An order of `isAscending.count` keys, compared with `comparators` (`BINARY` by default).
+    init(isAscending: [Bool], comparators: [KeyComparator]? = nil) {
+        self.isAscending = isAscending
+        self.comparators = comparators ?? isAscending.map { _ in .binary }
+    }
 
     /// Whether row `a` sorts before row `b`.
     func precedes(_ a: SortKeys, _ aRowID: Int64, _ b: SortKeys, _ bRowID: Int64) -> Bool {
@@ -35,15 +43,16 @@ struct KeyOrder: Sendable {
     /// Three-way comparison of two rows' keys.
     func compare(_ a: SortKeys, _ b: SortKeys) -> Int {
         for (index, ascending) in isAscending.enumerated() {
-            let order = DatabaseValue.compare(a[index], b[index])
+            let order = comparators[index].compare(a[index], b[index])
             if order != 0 { return ascending ? order : -order }
         }
         return 0
     }
 
-    /// Three-way comparison of two section key values (the first sort key).
+    /// Three-way comparison of two section key values (the first sort key): zero when SQLite
+    /// puts them in one section.
     func compareSections(_ a: DatabaseValue, _ b: DatabaseValue) -> Int {
-        let order = DatabaseValue.compare(a, b)
+        let order = (comparators.first ?? .binary).compare(a, b)
         return isAscending.first ?? true ? order : -order
     }
 }

@@ -6,7 +6,9 @@ import Foundation
 /// `ChangeSet(from:to:updated:)` computes the step between two snapshots and
 /// `ChangeSet.applied(to:new:)` replays it.
 public struct SectionedSnapshot<ID: Hashable & Sendable>: Sendable, Hashable {
-    /// One section of a snapshot.
+    /// One section of a snapshot. Sections are equal when their IDs are equal and their
+    /// names are the same UTF-8 bytes: SQLite tells `'Café'` in NFC from `'Café'` in NFD, so
+    /// a snapshot does too (Swift's `String ==` would call them equal).
     public struct Section: Sendable, Hashable {
         /// The section's name (its section key), or `nil` for an unnamed section.
         public var name: String?
@@ -17,6 +19,15 @@ public struct SectionedSnapshot<ID: Hashable & Sendable>: Sendable, Hashable {
         public init(name: String? = nil, ids: [ID]) {
             self.name = name
             self.ids = ids
+        }
+
+        public static func == (lhs: Section, rhs: Section) -> Bool {
+            lhs.ids == rhs.ids && lhs.name.map { Array($0.utf8) } == rhs.name.map { Array($0.utf8) }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name.map { Array($0.utf8) })
+            hasher.combine(ids)
         }
     }
 

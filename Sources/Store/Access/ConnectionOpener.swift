@@ -20,6 +20,7 @@ struct ConnectionOpener {
         }
         try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+        for collation in configuration.collations { try db.register(collation) }
         try configuration.prepareDatabase?(db)
         return db
     }
@@ -35,6 +36,7 @@ struct ConnectionOpener {
         try configureConnection(db)
         try db.execute(sql: "PRAGMA query_only = ON")
         try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
+        for collation in configuration.collations { try db.register(collation) }
         try configuration.prepareDatabase?(db)
         return db
     }

@@ -39,6 +39,10 @@ public struct StoreConfiguration: Sendable {
     /// How often the store checks for commits by other connections and processes
     /// (`PRAGMA data_version`) while anyone observes its changes; 100 ms by default, `nil` never.
     public var externalChangePollInterval: Duration? = .milliseconds(100)
+    /// Swift collations registered on every connection, writer and readers, before
+    /// `prepareDatabase` runs: SQL's `COLLATE name` and a fetched-results controller then
+    /// order with the same function. Empty by default.
+    public var collations: [Collation] = []
     /// Called on every new connection, writer and readers, after the store's own pragmas:
     /// set your own pragmas, register functions or collations here.
     public var prepareDatabase: (@Sendable (Database) throws -> Void)?

@@ -15,22 +15,53 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// Orders by this column, smallest first (NULLs first, as in SQLite).
+    /// Orders by this column, smallest first (NULLs first, as in SQLite), with the column's
+    /// declared collation.
     public var ascending: Ordering { Ordering(column: self, isAscending: true) }
-    /// Orders by this column, largest first (NULLs last, as in SQLite).
+    /// Orders by this column, largest first (NULLs last, as in SQLite), with the column's
+    /// declared collation.
     public var descending: Ordering { Ordering(column: self, isAscending: false) }
+
+    /// The column compared with `collation` instead of its declared one, for an ordering:
+    /// `Column("name").collating(.nocase).ascending`.
+    public func collating(_ collation: Collation) -> CollatedColumn { CollatedColumn(column: self, collation: collation) }
+}
+
+/// A column with the collation an ordering compares its text with.
+public struct CollatedColumn: Sendable, Hashable {
+    /// The column.
+    public let column: Column
+    /// The collation.
+    public let collation: Collation
+
+    /// Orders by the column with the collation, smallest first.
+    public var ascending: Ordering { Ordering(column: column, isAscending: true, collation: collation) }
+    /// Orders by the column with the collation, largest first.
+    public var descending: Ordering { Ordering(column: column, isAscending: false, collation: collation) }
 }
 
 /// One key of a sort order.
 ///
-/// SQLite orders NULL before every other value, so NULLs come first in ascending order
-/// and last in descending order; texts compare byte by byte (the `BINARY` collation).
+/// SQLite orders NULL first, then numbers (INTEGER and REAL compared as numbers), then
+/// text (by the collation: the ordering's, else the column's declared one, else `BINARY`,
+/// which compares UTF-8 bytes), then blobs (bytes). NULLs come first in ascending order and
+/// last in descending order.
 public struct Ordering: Sendable, Hashable {
     /// The column to sort by.
     public let column: Column
     /// Whether smaller values come first.
     public let isAscending: Bool
+    /// The collation named in the ordering, or `nil` for the column's declared collation.
+    public let collation: Collation?
 
-    /// The `ORDER BY` term.
-    var sql: String { column.quoted + (isAscending ? " ASC" : " DESC") }
+    init(column: Column, isAscending: Bool, collation: Collation? = nil) {
+        self.column = column
+        self.isAscending = isAscending
+        self.collation = collation
+    }
+
+    /// The `ORDER BY` term: `"column" [COLLATE "name"] ASC|DESC`.
+    public var sql: String {
+        column.quoted + (collation.map { " " + $0.sql } ?? "") + (isAscending ? " ASC" : " DESC")
+    }
 }

@@ -63,14 +63,15 @@ extension DatabaseValue: Comparable {
         }
     }
 
+    /// SQLite's `sqlite3IntFloatCompare`: exact, also where the integer does not convert to
+    /// a double exactly (`Int64.max` is below 9223372036854775808.0).
     private static func compareNumbers(integer: Int64, real: Double) -> Int {
-        let asReal = Double(integer)
-        if asReal < real { return -1 }
-        if asReal > real { return 1 }
-        // Equal as doubles: compare exactly where the double is integral and in range.
-        guard real >= -9.223372036854775808e18, real < 9.223372036854775808e18 else { return 0 }
+        if real < -9.223372036854775808e18 { return 1 }
+        if real >= 9.223372036854775808e18 { return -1 }
         let truncated = Int64(real)
-        return integer < truncated ? -1 : (integer == truncated ? 0 : 1)
+        if integer != truncated { return integer < truncated ? -1 : 1 }
+        let asReal = Double(integer)
+        return asReal < real ? -1 : (asReal > real ? 1 : 0)
     }
 
     private static func compareBytes<C: Collection<UInt8>>(_ a: C, _ b: C) -> Int {

@@ -1,24 +1,27 @@
 import Foundation
 import SQLiteStoreResults
-import SQLiteStoreCore
+@testable import SQLiteStoreCore
 
 extension Store {
-    /// What `request` selects now, read straight from SQLite, as sections of object IDs:
-    /// consecutive rows with the same section key value form a section.
+    /// What `request` selects now, read straight from SQLite, as sections of object IDs.
+    ///
+    /// SQLite decides which rows share a section: `dense_rank()` over the section key's
+    /// ordering term numbers the sections with the collation in force (so `'a'` and `'A'`
+    /// share one under NOCASE, `2` and `2.0` share one anywhere). A section is named by the
+    /// value of its first row, as the controller documents.
     func freshSnapshot<M: StoreModel>(_ request: StoreRequest<M>) throws -> SectionedSnapshot<ObjectID> {
-        let sectionColumn = request.sectionKey.map(\.quoted) ?? "NULL"
-        let (sql, arguments) = try request.sql(selecting: "rowid, \(sectionColumn)")
-        let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }
-        guard request.sectionKey != nil else {
+        guard let sectionKey = request.sectionKey, let first = request.orderings.first else {
+            let (sql, arguments) = try request.sql(selecting: "rowid")
+            let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }
             return SectionedSnapshot(ids: rows.map { ObjectID(table: request.tableName, rowID: $0[0].integer) })
         }
+        let (sql, arguments) = try request.sql(selecting: "rowid, \(sectionKey.quoted), dense_rank() OVER (ORDER BY \(first.sql))")
+        let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }
         var sections: [SectionedSnapshot<ObjectID>.Section] = []
-        var lastKey: DatabaseValue?
+        var lastSection: Int64?
         for row in rows {
-            if sections.isEmpty || lastKey.map({ DatabaseValue.compare($0, row[1]) != 0 }) ?? true {
-                sections.append(.init(name: row[1].sectionName, ids: []))
-            }
-            lastKey = row[1]
+            if row[2].integer != lastSection { sections.append(.init(name: row[1].sectionName, ids: [])) }
+            lastSection = row[2].integer
             sections[sections.count - 1].ids.append(ObjectID(table: request.tableName, rowID: row[0].integer))
         }
         return SectionedSnapshot(sections: sections)
@@ -39,4 +42,13 @@ extension DatabaseValue {
         default: description
         }
     }
+}
+
+extension SectionedSnapshot {
+    /// The section names as UTF-8 bytes: SQLite compares text by bytes, where Swift's `==`
+    /// calls canonically equivalent strings (NFC and NFD) equal.
+    var nameBytes: [[UInt8]?] { sections.map { $0.name.map { Array($0.utf8) } } }
+
+    /// Equal with section names compared byte by byte.
+    func isExactly(_ other: SectionedSnapshot) -> Bool { self == other && nameBytes == other.nameBytes }
 }

@@ -1,0 +1,77 @@
+import SQLiteStoreCore
+
+/// The rows of a `KeyMap` whose rowids share all bits but the low 10: their rowid offsets
+/// (2 bytes each, ascending), fingerprints and sort keys, column-wise and dense.
+struct KeyPage: Sendable {
+    static let width: Int64 = 1024
+
+    private(set) var offsets: [UInt16] = []
+    private(set) var fingerprints: [UInt64] = []
+    private var columns: [KeyColumn]
+    /// Whether rows were appended out of rowid order since the last `sort()`.
+    private var isUnsorted = false
+
+    init(keyCount: Int) { columns = Array(repeating: KeyColumn(), count: keyCount) }
+
+    /// An empty page with room for a full page of rows, for a result being read: its arrays
+    /// do not grow (and leave freed copies behind) while rows arrive. `sort()` trims them.
+    static func forAppending(keyCount: Int) -> KeyPage {
+        var page = KeyPage(keyCount: keyCount)
+        page.offsets.reserveCapacity(Int(width))
+        page.fingerprints.reserveCapacity(Int(width))
+        for column in page.columns.indices { page.columns[column].reserveCapacity(Int(width)) }
+        page.isUnsorted = true
+        return page
+    }
+
+    var count: Int { offsets.count }
+
+    /// The index of `offset`, or where it would be inserted.
+    func find(_ offset: UInt16) -> (index: Int, exists: Bool) {
+        var low = 0
+        var high = offsets.count
+        while low < high {
+            let middle = (low + high) / 2
+            if offsets[middle] < offset { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < offsets.count && offsets[low] == offset)
+    }
+
+    func keys(at index: Int) -> SortKeys {
+        SortKeys(columns.map { $0.value(at: index) })
+    }
+
+    func firstKey(at index: Int) -> DatabaseValue {
+        columns.first.map { $0.value(at: index) } ?? .null
+    }
+
+    mutating func insert(_ offset: UInt16, _ keys: SortKeys, fingerprint: UInt64, at index: Int) {
+        offsets.insert(offset, at: index)
+        fingerprints.insert(fingerprint, at: index)
+        for column in columns.indices { columns[column].insert(keys[column], at: index) }
+    }
+
+    /// Adds a row in any order; `sort()` must run before the page is searched.
+    mutating func append(_ offset: UInt16, _ keys: SortKeys, fingerprint: UInt64) {
+        if let last = offsets.last, last > offset { isUnsorted = true }
+        offsets.append(offset)
+        fingerprints.append(fingerprint)
+        for column in columns.indices { columns[column].append(keys[column]) }
+    }
+
+    mutating func remove(at index: Int) {
+        offsets.remove(at: index)
+        fingerprints.remove(at: index)
+        for column in columns.indices { columns[column].remove(at: index) }
+    }
+
+    /// Puts appended rows in rowid order, in arrays of their size.
+    mutating func sort() {
+        guard isUnsorted else { return }
+        isUnsorted = false
+        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        offsets = order.map { offsets[$0] }
+        fingerprints = order.map { fingerprints[$0] }
+        for column in columns.indices { columns[column].permute(order) }
+    }
+}

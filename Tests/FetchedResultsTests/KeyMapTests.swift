@@ -1,0 +1,50 @@
+import Foundation
+import SQLiteStoreCore
+import Testing
+@testable import SQLiteStoreResults
+
+/// The controller's compact key storage gives back exactly the values it was given, for
+/// every storage class and text length, across pages, after inserts, removals and appends.
+@Suite struct KeyMapTests {
+    static let values: [DatabaseValue] = [
+        .null, .integer(0), .integer(Int64.min), .integer(Int64.max), .real(-0.0), .real(2.5), .real(.infinity),
+        .text(""), .text("a"), .text("eight by"), .text("nine byte"), .text("exactly 16 bytes"), .text("seventeen bytes!!"),
+        .text("Cafe\u{301}"), .text("nul\0inside"), .blob(Data()), .blob(Data([0, 255])),
+    ]
+
+    @Test func valuesRoundTripInEveryOrderOfWrites() {
+        var random = SeededGenerator()
+        var map = KeyMap(keyCount: 2)
+        var expected: [Int64: SortKeys] = [:]
+        let rowIDs: [Int64] = [-2049, -1, 0, 1, 2, 1023, 1024, 5000, 1 << 40, Int64.max]
+        for (number, rowID) in rowIDs.enumerated() {
+            let keys = SortKeys([Self.values[number % Self.values.count], Self.values[(number * 7) % Self.values.count]])
+            map.append(keys, fingerprint: UInt64(number), for: rowID)
+            expected[rowID] = keys
+        }
+        map.finishAppending()
+        for step in 0..<2_000 {
+            let rowID = rowIDs.randomElement(using: &random)!
+            if Bool.random(using: &random) {
+                map.remove(rowID)
+                expected[rowID] = nil
+            } else {
+                let keys = SortKeys([Self.values.randomElement(using: &random)!, Self.values.randomElement(using: &random)!])
+                map.set(keys, fingerprint: UInt64(step), for: rowID)
+                expected[rowID] = keys
+            }
+            for rowID in rowIDs {
+                #expect(map[rowID].map(Self.exact) == expected[rowID].map(Self.exact), "seed \(random.seed), step \(step), rowid \(rowID)")
+            }
+            #expect(map.count == expected.count)
+        }
+    }
+
+    /// Keys as text with byte-exact texts (Swift's `==` would equate NFC and NFD).
+    private static func exact(_ keys: SortKeys) -> [String] {
+        (0..<2).map { index in
+            if case .text(let text) = keys[index] { return "text \(Array(text.utf8))" }
+            return "\(keys[index])"
+        }
+    }
+}
