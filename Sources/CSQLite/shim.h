@@ -22,6 +22,8 @@ typedef void (*csqlite_preupdate_callback)(void *, sqlite3 *, int, const char *,
                                            sqlite3_int64, sqlite3_int64);
 /// `sqlite3_preupdate_hook`.
 typedef void *(*csqlite_preupdate_hook_function)(sqlite3 *, csqlite_preupdate_callback, void *);
+/// `sqlite3_preupdate_depth`.
+typedef int (*csqlite_preupdate_depth_function)(sqlite3 *);
 /// `sqlite3_preupdate_blobwrite` (SQLite 3.36 and later).
 typedef int (*csqlite_preupdate_blobwrite_function)(sqlite3 *);
 

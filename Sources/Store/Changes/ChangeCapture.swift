@@ -14,12 +14,15 @@ import CSQLite
 /// Each statement's events can be taken back (see `RowChangeLog`): a statement that fails is
 /// resolved as SQLite resolved it, see `resolveFailedStatement`.
 final class ChangeCapture {
-    enum Source {
+    enum Source: CaseIterable {
         case preUpdateHook
         case updateHook
 
         /// The best source the linked SQLite library offers.
         static var best: Source { PreUpdateHook.linked != nil ? .preUpdateHook : .updateHook }
+
+        /// The sources the linked SQLite library offers, best first.
+        static var available: [Source] { PreUpdateHook.linked != nil ? [.preUpdateHook, .updateHook] : [.updateHook] }
     }
 
     private unowned let database: Database
@@ -35,6 +38,8 @@ final class ChangeCapture {
     /// The effects of the statement being re-prepared inside `sqlite3_step`.
     private var repreparing: StatementEffects?
     private var running: StatementEffects?
+    /// How many of the running statement's row events were its own rows (pre-update hook only).
+    private var topLevelEvents = 0
     private var facts = SchemaFacts()
     private var factsAreStale = true
     /// Whether the open transaction changed the schema: its rollback must reload the facts.
@@ -71,6 +76,7 @@ final class ChangeCapture {
         if factsAreStale { try? refreshFacts() }
         running = statement.effects
         lastTable = nil
+        topLevelEvents = 0
         isStepping = true
         if let effects = statement.effects { recordStatementWideEffects(effects) }
     }
@@ -107,14 +113,18 @@ final class ChangeCapture {
     }
 
     /// Marks what a statement changes as a whole, before its rows: the schema, and for the
-    /// update hook (silent for them) the `WITHOUT ROWID` tables it writes.
+    /// update hook the `WITHOUT ROWID` tables it writes (the hook is silent for them) and the
+    /// tables whose rowids it updates (the hook names only the new rowid).
     private func recordStatementWideEffects(_ effects: StatementEffects) {
         if effects.changesSchema {
             log.recordAllTables()
             transactionChangedSchema = true
         }
-        if source == .updateHook {
-            for table in effects.writtenTables where facts.withoutRowIDTables.contains(table) { log.recordWholeTable(table) }
+        guard source == .updateHook else { return }
+        for table in effects.writtenTables where facts.withoutRowIDTables.contains(table) { log.recordWholeTable(table) }
+        for (table, columns) in effects.updatedColumns
+        where columns.contains("rowid") || facts.rowIDAliases[table].map(columns.contains) == true {
+            log.recordWholeTable(table)
         }
     }
 
@@ -127,10 +137,12 @@ final class ChangeCapture {
     /// `OR FAIL` in the statement or from the schema (`ON CONFLICT FAIL`, `RAISE(FAIL)`): when
     /// neither names it, the statement was undone. When one does, SQLite itself says which:
     /// `sqlite3_changes64` is reset to 0 when the statement is undone and counts the rows the
-    /// statement changed otherwise; and a row whose existence the statement changed (inserted or
-    /// deleted) is looked up by rowid. Only a statement whose triggers merely updated rows before
-    /// its first own row failed stays undecidable: its rows are kept (reported as updated,
-    /// a superset, never a loss).
+    /// statement changed otherwise; a row whose existence the statement changed (inserted or
+    /// deleted) is looked up by rowid; and a statement that only updated rows and counts no
+    /// change was undone if one of those rows was its own (its own rows count) or if no
+    /// `BEFORE` trigger could have updated rows before its first own row. Only that last case,
+    /// such a trigger with `FAIL` under the update hook, stays undecidable: its rows are kept
+    /// (reported as updated, a superset, never a loss).
     private func resolveFailedStatement(_ effects: StatementEffects?) {
         let mayHaveFailedUnderFail = (effects?.mayFail ?? true) || facts.mayFail
         if mayHaveFailedUnderFail && statementKeptItsChanges() {
@@ -142,9 +154,11 @@ final class ChangeCapture {
 
     private func statementKeptItsChanges() -> Bool {
         if sqlite3_changes64(database.handle) > 0 { return true }
-        guard let row = log.rowWhoseExistenceTheStatementChanged() else { return true }
-        guard let exists = try? rowExists(table: row.table, rowID: row.rowID) else { return true }
-        return exists == row.exists
+        if let row = log.rowWhoseExistenceTheStatementChanged() {
+            guard let exists = try? rowExists(table: row.table, rowID: row.rowID) else { return true }
+            return exists == row.exists
+        }
+        return topLevelEvents == 0 && facts.hasWritingBeforeTriggers
     }
 
     private func rowExists(table: String, rowID: Int64) throws -> Bool {
@@ -209,6 +223,7 @@ final class ChangeCapture {
         if source == .updateHook, operation == SQLITE_INSERT, running?.mayReplace == true {
             log.recordWholeTable(name)
         }
+        if preUpdateHook?.isTopLevel(on: database.handle) == true { topLevelEvents += 1 }
         switch operation {
         case SQLITE_INSERT: log.recordInsert(table: name, rowID: newRowID)
         case SQLITE_DELETE where preUpdateHook?.isBlobWrite(on: database.handle) == true:
@@ -242,16 +257,25 @@ final class ChangeCapture {
     }
 
     fileprivate func authorize(action: Int32, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?) -> Int32 {
+        guard preparing != nil || isStepping else { return SQLITE_OK }
         let first = first.map { String(cString: $0) }
         let second = second.map { String(cString: $0) }
         if preparing != nil {
             preparing?.authorize(action: action, first, second)
-        } else if isStepping {
+        } else {
             if repreparing == nil { repreparing = StatementEffects() }
             repreparing?.authorize(action: action, first, second)
         }
-        // Answering IGNORE to a DELETE makes SQLite delete row by row, so the update hook sees each row.
-        return source == .updateHook && action == SQLITE_DELETE ? SQLITE_IGNORE : SQLITE_OK
+        return source == .updateHook && action == SQLITE_DELETE ? answerToDelete(of: first) : SQLITE_OK
+    }
+
+    /// Answering IGNORE to a DELETE makes SQLite delete row by row, so that the update hook
+    /// sees each row. But `DROP TABLE` and `DROP INDEX` ask about deleting from the schema table
+    /// and from the dropped table too, and do nothing at all on IGNORE: those are allowed.
+    private func answerToDelete(of table: String?) -> Int32 {
+        let isDropping = (preparing ?? repreparing)?.changesSchema ?? true
+        guard let table, !isDropping, !StatementEffects.isInternal(table) else { return SQLITE_OK }
+        return SQLITE_IGNORE
     }
 
     private func install() throws {

@@ -10,6 +10,12 @@ struct SchemaFacts {
     /// resolution (`ON CONFLICT FAIL`, `RAISE(FAIL, …)`). Without it, and without `OR FAIL` in a
     /// statement, a failed statement that leaves the transaction open was undone (`ABORT`).
     var mayFail = false
+    /// Whether a `BEFORE` or `INSTEAD OF` trigger may write rows: only such a trigger can
+    /// change rows before a statement changes its first own row.
+    var hasWritingBeforeTriggers = false
+    /// The (lowercased) `INTEGER PRIMARY KEY` column of each rowid table that has one: updating
+    /// it changes the rowid, which the update hook reports under the new rowid only.
+    var rowIDAliases: [String: String] = [:]
 
     /// Reads the facts on `db` without going through statement capture.
     static func load(from db: Database) throws -> SchemaFacts {
@@ -22,6 +28,25 @@ struct SchemaFacts {
                 OR EXISTS (SELECT 1 FROM temp.sqlite_schema WHERE sql LIKE '%fail%')
             """
         facts.mayFail = try db.uncapturedRows(sql: failing).first?[0] != "0"
+        let before = """
+            SELECT sql FROM main.sqlite_schema WHERE type = 'trigger' AND (sql LIKE '%before%' OR sql LIKE '%instead%')
+            UNION ALL
+            SELECT sql FROM temp.sqlite_schema WHERE type = 'trigger' AND (sql LIKE '%before%' OR sql LIKE '%instead%')
+            """
+        facts.hasWritingBeforeTriggers = try db.uncapturedRows(sql: before).contains { row in
+            // The body follows the first BEGIN; a write in it can precede the statement's own rows.
+            let text = (row[0] ?? "").uppercased()
+            let body = text.range(of: "BEGIN").map { text[$0.upperBound...] } ?? Substring(text)
+            return ["INSERT", "UPDATE", "DELETE", "REPLACE"].contains { body.contains($0) }
+        }
+        let aliases = """
+            SELECT m.name, p.name FROM main.sqlite_schema AS m, pragma_table_info(m.name) AS p
+            WHERE m.type = 'table' AND p.pk = 1 AND upper(p.type) = 'INTEGER'
+              AND (SELECT count(*) FROM pragma_table_info(m.name) WHERE pk > 0) = 1
+            """
+        for row in try db.uncapturedRows(sql: aliases) {
+            if let table = row[0], let column = row[1] { facts.rowIDAliases[table.lowercased()] = column.lowercased() }
+        }
         return facts
     }
 }

@@ -18,6 +18,9 @@ struct StatementEffects {
     var changesSchema = false
     /// The (lowercased) tables the statement, its triggers and foreign key actions write to.
     var writtenTables: Set<String> = []
+    /// The (lowercased) columns the statement updates, by (lowercased) table; `rowid` stands for
+    /// any name of the rowid (SQLite's authorizer says `ROWID`).
+    var updatedColumns: [String: Set<String>] = [:]
     /// Whether the statement may delete rows through REPLACE conflict resolution, which
     /// SQLite's update hook does not report (only matters without the pre-update hook).
     var mayReplace = false
@@ -40,7 +43,9 @@ struct StatementEffects {
             default: break
             }
         case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
-            if let table = first, !Self.isInternal(table) { writtenTables.insert(table.lowercased()) }
+            guard let table = first, !Self.isInternal(table) else { return }
+            writtenTables.insert(table.lowercased())
+            if action == SQLITE_UPDATE, let column = second { updatedColumns[table.lowercased(), default: []].insert(column.lowercased()) }
         case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
              SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
              SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
