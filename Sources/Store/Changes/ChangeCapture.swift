@@ -38,8 +38,9 @@ final class ChangeCapture {
     /// The effects of the statement being re-prepared inside `sqlite3_step`.
     private var repreparing: StatementEffects?
     private var running: StatementEffects?
-    /// How many of the running statement's row events were its own rows (pre-update hook only).
-    private var topLevelEvents = 0
+    /// How many of the running statement's row events were its own rows that SQLite counts in
+    /// `sqlite3_changes64` (pre-update hook only: its depth tells them from triggers' rows).
+    private var countedOwnRows = 0
     private var facts = SchemaFacts()
     private var factsAreStale = true
     /// Whether the open transaction changed the schema: its rollback must reload the facts.
@@ -76,7 +77,7 @@ final class ChangeCapture {
         if factsAreStale { try? refreshFacts() }
         running = statement.effects
         lastTable = nil
-        topLevelEvents = 0
+        countedOwnRows = 0
         isStepping = true
         if let effects = statement.effects { recordStatementWideEffects(effects) }
     }
@@ -135,30 +136,40 @@ final class ChangeCapture {
     /// (`ABORT`, the default) or kept the rows it changed before the failure (`FAIL`); `IGNORE`
     /// and `REPLACE` do not fail. Only `FAIL` keeps anything, and it can come only from an
     /// `OR FAIL` in the statement or from the schema (`ON CONFLICT FAIL`, `RAISE(FAIL)`): when
-    /// neither names it, the statement was undone. When one does, SQLite itself says which:
-    /// `sqlite3_changes64` is reset to 0 when the statement is undone and counts the rows the
-    /// statement changed otherwise; a row whose existence the statement changed (inserted or
-    /// deleted) is looked up by rowid; and a statement that only updated rows and counts no
-    /// change was undone if one of those rows was its own (its own rows count) or if no
-    /// `BEFORE` trigger could have updated rows before its first own row. Only that last case,
-    /// such a trigger with `FAIL` under the update hook, stays undecidable: its rows are kept
-    /// (reported as updated, a superset, never a loss).
+    /// neither names it, the statement was undone. Otherwise SQLite itself tells, see
+    /// `statementKeptItsChanges`.
     private func resolveFailedStatement(_ effects: StatementEffects?) {
         let mayHaveFailedUnderFail = (effects?.mayFail ?? true) || facts.mayFail
-        if mayHaveFailedUnderFail && statementKeptItsChanges() {
+        if mayHaveFailedUnderFail && statementKeptItsChanges(effects) {
             log.keepStatement()
         } else {
             log.undoStatement()
         }
     }
 
-    private func statementKeptItsChanges() -> Bool {
+    /// Whether SQLite kept what a statement that failed, and may have failed under `FAIL`, changed.
+    ///
+    /// `sqlite3_changes64` is reset to 0 when SQLite undoes a statement and otherwise counts the
+    /// statement's own rows, each counted as it is changed. So a positive count means kept; and
+    /// with none counted, under `FAIL` only what runs before a statement's first own row can have
+    /// changed rows: `BEFORE` and `INSTEAD OF` triggers, and rows deleted by `REPLACE` (with their
+    /// cascades). Without those the statement was undone; with the pre-update hook, an own row
+    /// among the events proves it too. What remains is asked of the database: a row the
+    /// statement inserted or deleted is looked up by rowid (up to 8). Only a statement whose
+    /// events none of this decides (`BEFORE` triggers that only updated rows, with `FAIL`) keeps
+    /// its rows: reported as updated, a superset, never a loss.
+    private func statementKeptItsChanges(_ effects: StatementEffects?) -> Bool {
         if sqlite3_changes64(database.handle) > 0 { return true }
-        if let row = log.rowWhoseExistenceTheStatementChanged() {
-            guard let exists = try? rowExists(table: row.table, rowID: row.rowID) else { return true }
-            return exists == row.exists
+        let mayReplace = (effects?.mayReplace ?? true) || facts.mayReplace
+        guard facts.hasWritingBeforeTriggers || mayReplace else { return false }
+        if countedOwnRows > 0 { return false }
+        for row in log.rowsWhoseExistenceTheStatementChanged(limit: 8) {
+            guard let exists = try? rowExists(table: row.table, rowID: row.rowID) else { continue }
+            if exists != row.exists { return false }
+            // Without the pre-update hook, a row "inserted" may have been there before, replaced silently.
+            if source == .preUpdateHook || !row.exists || !mayReplace { return true }
         }
-        return topLevelEvents == 0 && facts.hasWritingBeforeTriggers
+        return true
     }
 
     private func rowExists(table: String, rowID: Int64) throws -> Bool {
@@ -220,10 +231,13 @@ final class ChangeCapture {
             log.recordWholeTable(name)
             return
         }
-        if source == .updateHook, operation == SQLITE_INSERT, running?.mayReplace == true {
+        if source == .updateHook, operation != SQLITE_DELETE, mayReplaceRows {
+            // REPLACE may have deleted rows silently to make room for this one.
             log.recordWholeTable(name)
         }
-        if preUpdateHook?.isTopLevel(on: database.handle) == true { topLevelEvents += 1 }
+        if preUpdateHook?.isTopLevel(on: database.handle) == true, operation != SQLITE_DELETE || !mayReplaceRows {
+            countedOwnRows += 1  // rows deleted by REPLACE are the statement's, but not counted
+        }
         switch operation {
         case SQLITE_INSERT: log.recordInsert(table: name, rowID: newRowID)
         case SQLITE_DELETE where preUpdateHook?.isBlobWrite(on: database.handle) == true:
@@ -235,6 +249,9 @@ final class ChangeCapture {
         default: log.recordUpdate(table: name, rowID: newRowID)
         }
     }
+
+    /// Whether the running statement may delete rows through REPLACE conflict resolution.
+    private var mayReplaceRows: Bool { (running?.mayReplace ?? true) || facts.mayReplace }
 
     /// The lowercased name of the table SQLite passes to the hooks, `nil` for SQLite's internal
     /// tables (`sqlite_sequence`, `sqlite_stat1`, …), which are never published. SQLite passes

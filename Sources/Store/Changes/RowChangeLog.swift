@@ -99,10 +99,10 @@ struct RowChangeLog {
         }
     }
 
-    /// A row whose existence the running statement changed, and whether it exists after the
-    /// statement's events: looking it up in the database tells whether SQLite kept the statement.
-    /// `nil` when the statement only updated rows (or changed nothing it could be told by).
-    func rowWhoseExistenceTheStatementChanged() -> (table: String, rowID: Int64, exists: Bool)? {
+    /// Up to `limit` rows whose existence the running statement changed, each with whether it
+    /// exists after the statement's events: looking one up in the database tells whether SQLite
+    /// kept the statement. Empty when the statement only updated rows.
+    func rowsWhoseExistenceTheStatementChanged(limit: Int) -> [(table: String, rowID: Int64, exists: Bool)] {
         let last = levels.count - 1
         var existedBefore: [RowKey: Bool] = [:]
         // Replayed oldest first: the first event of a row says whether it existed before the statement.
@@ -113,11 +113,12 @@ struct RowChangeLog {
                 existedBefore[key] = previous?.existsAfter ?? (levels[last].rows[table]?[rowID]?.existedBefore ?? true)
             }
         }
-        for (key, existed) in existedBefore {
+        var rows: [(table: String, rowID: Int64, exists: Bool)] = []
+        for (key, existed) in existedBefore where rows.count < limit {
             guard let now = levels[last].rows[key.table]?[key.rowID]?.existsAfter, now != existed else { continue }
-            return (key.table, key.rowID, now)
+            rows.append((key.table, key.rowID, now))
         }
-        return nil
+        return rows
     }
 
     private struct RowKey: Hashable {

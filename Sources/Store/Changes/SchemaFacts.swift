@@ -10,6 +10,9 @@ struct SchemaFacts {
     /// resolution (`ON CONFLICT FAIL`, `RAISE(FAIL, …)`). Without it, and without `OR FAIL` in a
     /// statement, a failed statement that leaves the transaction open was undone (`ABORT`).
     var mayFail = false
+    /// Whether a constraint or trigger of the schema may name the `REPLACE` conflict resolution,
+    /// whose deletions the update hook does not report.
+    var mayReplace = false
     /// Whether a `BEFORE` or `INSTEAD OF` trigger may write rows: only such a trigger can
     /// change rows before a statement changes its first own row.
     var hasWritingBeforeTriggers = false
@@ -23,11 +26,8 @@ struct SchemaFacts {
         for row in try db.uncapturedRows(sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND wr = 1") {
             if let name = row[0] { facts.withoutRowIDTables.insert(name.lowercased()) }
         }
-        let failing = """
-            SELECT EXISTS (SELECT 1 FROM main.sqlite_schema WHERE sql LIKE '%fail%')
-                OR EXISTS (SELECT 1 FROM temp.sqlite_schema WHERE sql LIKE '%fail%')
-            """
-        facts.mayFail = try db.uncapturedRows(sql: failing).first?[0] != "0"
+        facts.mayFail = try schemaMentions("fail", in: db)
+        facts.mayReplace = try schemaMentions("replace", in: db)
         let before = """
             SELECT sql FROM main.sqlite_schema WHERE type = 'trigger' AND (sql LIKE '%before%' OR sql LIKE '%instead%')
             UNION ALL
@@ -48,5 +48,14 @@ struct SchemaFacts {
             if let table = row[0], let column = row[1] { facts.rowIDAliases[table.lowercased()] = column.lowercased() }
         }
         return facts
+    }
+
+    /// Whether the SQL of some schema object (main or temp) contains `word`, in any case.
+    private static func schemaMentions(_ word: String, in db: Database) throws -> Bool {
+        let sql = """
+            SELECT EXISTS (SELECT 1 FROM main.sqlite_schema WHERE sql LIKE ?1)
+                OR EXISTS (SELECT 1 FROM temp.sqlite_schema WHERE sql LIKE ?1)
+            """
+        return try db.uncapturedRows(sql: sql, arguments: [.text("%\(word)%")]).first?[0] != "0"
     }
 }
