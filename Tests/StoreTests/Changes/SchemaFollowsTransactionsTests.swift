@@ -18,6 +18,7 @@ import Testing
         await #expect(throws: Undo.self) {
             try await fixture.store.write { db in
                 try db.execute(sql: "DROP TABLE kv")
+                try db.execute(sql: "INSERT INTO t(u) VALUES (1)")  // capture reloads its facts: no kv
                 throw Undo()
             }
         }
@@ -51,6 +52,7 @@ import Testing
         await #expect(throws: Undo.self) {
             try await fixture.store.write { db in
                 try db.execute(sql: "CREATE TABLE n(k TEXT PRIMARY KEY) WITHOUT ROWID")
+                try db.execute(sql: "INSERT INTO n VALUES ('x')")  // capture reloads its facts: n is WITHOUT ROWID
                 throw Undo()
             }
         }
