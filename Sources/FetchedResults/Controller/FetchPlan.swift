@@ -5,8 +5,8 @@ import SQLiteStoreCore
 struct FetchPlan<M: StoreModel>: Sendable {
     let request: StoreRequest<M>
     let order: KeyOrder
-    /// `rowid` then the sort key columns, quoted.
-    let keyColumns: String
+    /// The sort key columns, quoted, after the rowid (see `keyColumns(rowID:)`).
+    private let sortKeyColumns: [String]
     /// Whether the predicate and sort read only the table's own columns and there is no window.
     let isIncremental: Bool
 
@@ -17,12 +17,17 @@ struct FetchPlan<M: StoreModel>: Sendable {
         }
         self.request = request
         order = KeyOrder(isAscending: request.orderings.map(\.isAscending))
-        keyColumns = (["rowid"] + request.orderings.map(\.column.quoted)).joined(separator: ", ")
+        sortKeyColumns = request.orderings.map(\.column.quoted)
         let predicateIsAnalysable = request.predicate.map { $0.referencedColumns != nil } ?? true
         isIncremental = predicateIsAnalysable && request.limit == nil && (request.offset ?? 0) == 0
     }
 
     var table: String { request.tableName }
+
+    /// The rowid, read as `rowID` (`Database.rowIDName(of:)`), then the sort key columns.
+    private func keyColumns(rowID: String) -> String {
+        ([rowID] + sortKeyColumns).joined(separator: ", ")
+    }
 
     func emptyIndex() -> ResultIndex { ResultIndex(order: order, isSectioned: request.sectionKey != nil) }
 
@@ -35,7 +40,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// The whole index, read in order; `rowsRead` counts the rows.
     func fetchIndex(_ db: Database, rowsRead: inout Int) throws -> ResultIndex {
         var index = emptyIndex()
-        let (sql, arguments) = try request.sql(selecting: keyColumns)
+        let rowID = try db.rowIDName(of: table)
+        let (sql, arguments) = try request.sql(selecting: keyColumns(rowID: rowID), rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -49,7 +55,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// The keys of those of `rowIDs` that match the predicate now.
     func fetchKeys(_ db: Database, rowIDs: Set<Int64>, rowsRead: inout Int) throws -> [Int64: SortKeys] {
         var found: [Int64: SortKeys] = [:]
-        try db.forEachRow(in: table, columns: keyColumns, rowIDs: rowIDs, where: request.predicate) { statement in
+        let columns = keyColumns(rowID: try db.rowIDName(of: table))
+        try db.forEachRow(in: table, columns: columns, rowIDs: rowIDs, where: request.predicate) { statement in
             rowsRead += 1
             if let (rowID, keys) = row(from: statement) { found[rowID] = keys }
         }
