@@ -115,6 +115,7 @@ public final class Statement {
     /// Advances to the next row: `true` if a row is available, `false` when done.
     @discardableResult
     public func step() throws -> Bool {
+        let database = self.database  // reached once: each access to an unowned reference retains and releases
         try database.checkStatementMayRun(self)
         let capture = database.changeCapture
         capture?.willStep(self)
