@@ -12,7 +12,9 @@ import SQLiteStoreCore
 struct FetchPlan<M: StoreModel>: Sendable {
     let request: StoreRequest<M>
     let order: KeyOrder
-    /// `rowid`, the key values, the section name value when keys are ranks, then `*`.
+    /// How the table's rowid is read (`Database.rowIDName(of:)`: a column named `rowid` hides it).
+    let rowID: String
+    /// The rowid, the key values, the section name value when keys are ranks, then `*`.
     let selection: String
     /// Whether the keys are SQLite's ranks rather than the column values.
     let ranksInSQL: Bool
@@ -32,16 +34,18 @@ struct FetchPlan<M: StoreModel>: Sendable {
     }
 
     /// The plan of `request` against the schema of `db`, with the store's `registered` collations.
-    init(_ request: StoreRequest<M>, db: Database, registered: [Collation]) {
+    init(_ request: StoreRequest<M>, db: Database, registered: [Collation]) throws {
         self.request = request
+        let rowID = try db.rowIDName(of: request.tableName)
+        self.rowID = rowID
         let comparators = request.orderings.map { ordering in
             (ordering.collation?.name ?? db.declaredCollation(table: request.tableName, column: ordering.column.name))
                 .flatMap { KeyComparator(collationNamed: $0, registered: registered) }
         }
         ranksInSQL = comparators.contains { $0 == nil }
         if ranksInSQL {
-            let rowOrder = (request.orderings.map(\.sql) + ["rowid ASC"]).joined(separator: ", ")
-            var columns = ["rowid"]
+            let rowOrder = (request.orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
+            var columns = [rowID]
             if let first = request.orderings.first, let sectionKey = request.sectionKey {
                 columns += ["dense_rank() OVER (ORDER BY \(first.sql))", sectionKey.quoted]
             }
@@ -50,7 +54,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
             keyColumns = request.sectionKey == nil ? [1] : [1, 3]
             sectionColumn = 2
         } else {
-            selection = (["rowid"] + request.orderings.map(\.column.quoted) + ["*"]).joined(separator: ", ")
+            selection = ([rowID] + request.orderings.map(\.column.quoted) + ["*"]).joined(separator: ", ")
             keyColumns = Array(request.orderings.indices.map { $0 + 1 })
             sectionColumn = 1
         }
@@ -84,7 +88,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// The whole index, read in order; `rowsRead` counts the rows.
     func fetchIndex(_ db: Database, rowsRead: inout Int) throws -> ResultIndex {
         var index = emptyIndex()
-        let (sql, arguments) = try request.sql(selecting: selection)
+        let (sql, arguments) = try request.sql(selecting: selection, rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }

@@ -116,7 +116,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         var count = 0
         let registered = store.configuration.collations
         let result = try store.read { db in
-            let plan = FetchPlan(request, db: db, registered: registered)
+            let plan = try FetchPlan(request, db: db, registered: registered)
             let index = try plan.fetchIndex(db, rowsRead: &count)
             guard request.batchSize == nil else { return (plan, index, nil as LoadedObjects<M>?) }
             let models = try db.fetch(request)

@@ -19,6 +19,7 @@ final class SerializedConnection: @unchecked Sendable {
         self.role = role
         self.queue = DispatchQueue(label: "SQLiteStore.\(role)")
         queue.setSpecific(key: roleKey, value: role)
+        database.isAccessible = false
     }
 
     /// Stops the statement running on the connection, from any thread (`sqlite3_interrupt`).
@@ -26,21 +27,30 @@ final class SerializedConnection: @unchecked Sendable {
 
     /// Runs `body` on the queue and waits for it.
     func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
-        try queue.sync { try body(database) }
+        try queue.sync { try lend(body) }
     }
 
     /// Runs `body` with the connection when the caller is already on this queue.
     func onQueue<T>(_ body: (Database) throws -> T) rethrows -> T {
         dispatchPrecondition(condition: .onQueue(queue))
-        return try body(database)
+        return try lend(body)
     }
 
     /// Runs `body` on the queue and suspends until it finishes.
     func async<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try body(self.database) })
+                continuation.resume(with: Result { try self.lend(body) })
             }
         }
+    }
+
+    /// Runs `body` with the connection usable only until it returns: a `Database` kept beyond
+    /// its closure throws `SQLITE_MISUSE` instead of running statements outside the store's control.
+    private func lend<T>(_ body: (Database) throws -> T) rethrows -> T {
+        let wasAccessible = database.isAccessible
+        database.isAccessible = true
+        defer { database.isAccessible = wasAccessible }
+        return try body(database)
     }
 }

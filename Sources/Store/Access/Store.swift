@@ -44,7 +44,8 @@ public final class Store: Sendable {
         let writerDatabase = try opener.openWriter(inMemory: inMemory)
         let broadcaster = ChangeBroadcaster()
         self.broadcaster = broadcaster
-        writerDatabase.changeCapture = try ChangeCapture(database: writerDatabase, publish: broadcaster.publish)
+        writerDatabase.changeCapture = try ChangeCapture(database: writerDatabase, source: configuration.changeCaptureSource,
+                                                         publish: broadcaster.publish)
         writer = SerializedConnection(database: writerDatabase, role: .writer, roleKey: roleKey)
         let readerCount = inMemory ? 0 : max(0, configuration.readerCount)
         let readerConnections = try (0..<readerCount).map { [roleKey] index in

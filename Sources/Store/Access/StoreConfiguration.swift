@@ -48,5 +48,9 @@ public struct StoreConfiguration: Sendable {
     public var prepareDatabase: (@Sendable (Database) throws -> Void)?
 
     /// The default configuration.
+    /// Where change capture reads rows from: the best the linked SQLite offers, or the update
+    /// hook forced, so that tests on Linux exercise what Apple's system SQLite gives.
+    var changeCaptureSource: ChangeCapture.Source = .best
+
     public init() {}
 }

@@ -3,10 +3,12 @@ enum WriteTransaction {
     static func run<T>(on db: Database, cancellation: JobCancellation?, _ body: (Database) throws -> T) throws -> T {
         try db.begin(.immediate)
         do {
-            let value = try body(db)
+            try db.changeCapture?.transactionDidBegin()
+            let value = try db.withTransactionOwnedByStore { try body(db) }
             try cancellation?.check()
             guard db.isInsideTransaction else {
-                throw StoreError.misuse("the write closure ended its transaction itself (COMMIT or ROLLBACK)")
+                throw StoreError.misuse("the write's transaction was rolled back while the closure ran (a ROLLBACK conflict resolution, "
+                                        + "RAISE(ROLLBACK) or an I/O error); nothing was committed")
             }
             db.resetActiveStatements()
             try db.commit()
@@ -36,5 +38,15 @@ enum ReadTransaction {
             db.rollback()
             throw cancellation?.translate(error) ?? error
         }
+    }
+}
+
+extension Database {
+    /// Runs `body` with transaction control reserved to the store (see `storeOwnsTransaction`).
+    func withTransactionOwnedByStore<T>(_ body: () throws -> T) rethrows -> T {
+        let previous = storeOwnsTransaction
+        storeOwnsTransaction = true
+        defer { storeOwnsTransaction = previous }
+        return try body()
     }
 }

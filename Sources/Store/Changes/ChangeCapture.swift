@@ -4,45 +4,59 @@ import CSQLite
 /// Records, on the writer connection, which rows each transaction changes, and hands the
 /// changes of every committed transaction to `publish` once the commit has succeeded.
 ///
-/// Rows come from SQLite's pre-update hook where the library has it (it also reports rows
-/// deleted by REPLACE conflict resolution, and its presence turns off the truncate
+/// Rows come from SQLite's pre-update hook where the linked library has it (it also reports
+/// rows deleted by REPLACE conflict resolution, and its presence turns off the truncate
 /// optimization), otherwise from the update hook, with the authorizer turning off the
 /// truncate optimization and REPLACE statements reported as whole-table changes.
-/// Savepoints, schema changes and `VACUUM` are recognised when statements are prepared.
+/// Savepoints, schema changes and `VACUUM` are recognised by the authorizer each time SQLite
+/// prepares a statement, including the re-preparations it makes inside `sqlite3_step`.
+///
+/// Each statement's events can be taken back (see `RowChangeLog`): a statement that fails is
+/// resolved as SQLite resolved it, see `resolveFailedStatement`.
 final class ChangeCapture {
-    enum Source {
+    enum Source: CaseIterable {
         case preUpdateHook
         case updateHook
 
-        /// The best source this SQLite library offers.
-        static var best: Source {
-            #if os(Linux)
-            .preUpdateHook
-            #else
-            .updateHook
-            #endif
-        }
+        /// The best source the linked SQLite library offers.
+        static var best: Source { PreUpdateHook.linked != nil ? .preUpdateHook : .updateHook }
+
+        /// The sources the linked SQLite library offers, best first.
+        static var available: [Source] { PreUpdateHook.linked != nil ? [.preUpdateHook, .updateHook] : [.updateHook] }
     }
 
     private unowned let database: Database
-    private let source: Source
+    let source: Source
+    private let preUpdateHook: PreUpdateHook?
     private let publish: (StoreChanges) -> Void
     private var log = RowChangeLog()
     private var commitRequested = false
+    /// Authorizer answers gathered while `sqlite3_prepare` runs.
     private var preparing: StatementEffects?
+    /// Whether `sqlite3_step` is running; authorizer calls then come from a re-preparation.
+    private var isStepping = false
+    /// The effects of the statement being re-prepared inside `sqlite3_step`.
+    private var repreparing: StatementEffects?
     private var running: StatementEffects?
-    private var withoutRowIDTables: Set<String> = []
+    /// How many of the running statement's row events were its own rows that SQLite counts in
+    /// `sqlite3_changes64` (pre-update hook only: its depth tells them from triggers' rows).
+    private var countedOwnRows = 0
+    private var facts = SchemaFacts()
+    private var factsAreStale = true
+    /// Whether the open transaction changed the schema: its rollback must reload the facts.
+    private var transactionChangedSchema = false
     private var dataVersion: Int64?
-    /// The table of the last row event of the running statement; cleared between statements,
-    /// since a schema change may free a table name and reuse its memory.
-    private var lastTable: (pointer: UnsafePointer<CChar>, name: String)?
+    /// The table of the last row event of the running statement (`nil` name: an internal
+    /// table); cleared between statements, since a schema change may free a table name and reuse its memory.
+    private var lastTable: (pointer: UnsafePointer<CChar>, name: String?)?
 
     init(database: Database, source: Source = .best, publish: @escaping (StoreChanges) -> Void) throws {
         self.database = database
-        self.source = source
+        self.source = PreUpdateHook.linked == nil ? .updateHook : source
+        self.preUpdateHook = self.source == .preUpdateHook ? PreUpdateHook.linked : nil
         self.publish = publish
         try install()
-        try reloadSchemaFacts()
+        try refreshFacts()
         dataVersion = try database.fetchValue(Int64.self, sql: "PRAGMA data_version")
     }
 
@@ -59,40 +73,118 @@ final class ChangeCapture {
     }
 
     /// Called by `Statement.step` before `sqlite3_step`.
-    func willStep(_ effects: StatementEffects?) {
-        running = effects
+    func willStep(_ statement: Statement) {
+        if factsAreStale { try? refreshFacts() }
+        running = statement.effects
         lastTable = nil
-        guard let effects else { return }
-        if effects.changesSchema { log.recordAllTables() }
-        if source == .updateHook {
-            // The update hook is silent for WITHOUT ROWID tables.
-            for table in effects.writtenTables where withoutRowIDTables.contains(table) { log.recordWholeTable(table) }
-        }
+        countedOwnRows = 0
+        isStepping = true
+        if let effects = statement.effects { recordStatementWideEffects(effects) }
     }
 
     /// Called by `Statement.step` after `sqlite3_step` with its result code; publishes a
     /// commit that succeeded.
-    func didStep(_ effects: StatementEffects?, result: Int32) {
+    func didStep(_ statement: Statement, result: Int32) {
+        isStepping = false
         running = nil
+        if var effects = repreparing {
+            // SQLite prepared the statement again: the new answers describe what just ran.
+            repreparing = nil
+            effects.inspect(sql: statement.sql)
+            statement.effects = effects
+            recordStatementWideEffects(effects)
+        }
         let succeeded = result == SQLITE_ROW || result == SQLITE_DONE
-        if succeeded, let savepoint = effects?.savepoint { apply(savepoint) }
+        if succeeded {
+            log.keepStatement()
+        } else if log.statementHasEvents {
+            resolveFailedStatement(statement.effects)
+        }
+        if succeeded, let savepoint = statement.effects?.savepoint { apply(savepoint) }
+        if succeeded, statement.effects?.changesSchema == true { factsAreStale = true }
         if commitRequested {
             commitRequested = false
+            transactionChangedSchema = false
             // A COMMIT that failed (e.g. SQLITE_BUSY) leaves the transaction open with its events.
             if succeeded { publishIfNotEmpty(log.takeCommitted()) }
         } else if result == SQLITE_DONE, !database.isInsideTransaction, !log.isEmpty {
             // Finished outside any transaction without a commit hook call: VACUUM.
             publishIfNotEmpty(log.takeCommitted())
         }
-        // Best effort: should the query fail, WITHOUT ROWID tables created since go unrecognised until the next schema change.
-        if succeeded, effects?.changesSchema == true { try? reloadSchemaFacts() }
+    }
+
+    /// Marks what a statement changes as a whole, before its rows: the schema, and for the
+    /// update hook the `WITHOUT ROWID` tables it writes (the hook is silent for them) and the
+    /// tables whose rowids it updates (the hook names only the new rowid).
+    private func recordStatementWideEffects(_ effects: StatementEffects) {
+        if effects.changesSchema {
+            log.recordAllTables()
+            transactionChangedSchema = true
+        }
+        guard source == .updateHook else { return }
+        for table in effects.writtenTables where facts.withoutRowIDTables.contains(table) { log.recordWholeTable(table) }
+        for (table, columns) in effects.updatedColumns
+        where columns.contains("rowid") || facts.rowIDAliases[table].map(columns.contains) == true {
+            log.recordWholeTable(table)
+        }
+    }
+
+    /// Keeps or takes back the events of a statement that failed, as SQLite resolved the failure.
+    ///
+    /// A failure that ended the transaction (`ROLLBACK`, some I/O errors) went through the
+    /// rollback hook, which emptied the log. Otherwise SQLite either undid the statement
+    /// (`ABORT`, the default) or kept the rows it changed before the failure (`FAIL`); `IGNORE`
+    /// and `REPLACE` do not fail. Only `FAIL` keeps anything, and it can come only from an
+    /// `OR FAIL` in the statement or from the schema (`ON CONFLICT FAIL`, `RAISE(FAIL)`): when
+    /// neither names it, the statement was undone. Otherwise SQLite itself tells, see
+    /// `statementKeptItsChanges`.
+    private func resolveFailedStatement(_ effects: StatementEffects?) {
+        let mayHaveFailedUnderFail = (effects?.mayFail ?? true) || facts.mayFail
+        if mayHaveFailedUnderFail && statementKeptItsChanges(effects) {
+            log.keepStatement()
+        } else {
+            log.undoStatement()
+        }
+    }
+
+    /// Whether SQLite kept what a statement that failed, and may have failed under `FAIL`, changed.
+    ///
+    /// `sqlite3_changes64` is reset to 0 when SQLite undoes a statement and otherwise counts the
+    /// statement's own rows, each counted as it is changed. So a positive count means kept; and
+    /// with none counted, under `FAIL` only what runs before a statement's first own row can have
+    /// changed rows: `BEFORE` and `INSTEAD OF` triggers, and rows deleted by `REPLACE` (with their
+    /// cascades). Without those the statement was undone; with the pre-update hook, an own row
+    /// among the events proves it too. What remains is asked of the database: a row the
+    /// statement inserted or deleted is looked up by rowid (up to 8). Only a statement whose
+    /// events none of this decides (`BEFORE` triggers that only updated rows, with `FAIL`) keeps
+    /// its rows: reported as updated, a superset, never a loss.
+    private func statementKeptItsChanges(_ effects: StatementEffects?) -> Bool {
+        if sqlite3_changes64(database.handle) > 0 { return true }
+        let mayReplace = (effects?.mayReplace ?? true) || facts.mayReplace
+        guard facts.hasWritingBeforeTriggers || mayReplace else { return false }
+        if countedOwnRows > 0 { return false }
+        for row in log.rowsWhoseExistenceTheStatementChanged(limit: 8) {
+            guard let exists = try? rowExists(table: row.table, rowID: row.rowID) else { continue }
+            if exists != row.exists { return false }
+            // Without the pre-update hook, a row "inserted" may have been there before, replaced silently.
+            if source == .preUpdateHook || !row.exists || !mayReplace { return true }
+        }
+        return true
+    }
+
+    private func rowExists(table: String, rowID: Int64) throws -> Bool {
+        let name = try database.rowIDName(of: table)
+        let sql = "SELECT 1 FROM main.\(SQLIdentifier.quote(table)) WHERE \(name) = ?"
+        return try !database.uncapturedRows(sql: sql, arguments: [.integer(rowID)]).isEmpty
     }
 
     private func apply(_ savepoint: StatementEffects.SavepointOperation) {
         switch savepoint {
         case .begin(let name): log.beginSavepoint(name)
         case .release(let name): log.releaseSavepoint(name)
-        case .rollback(let name): log.rollbackToSavepoint(name)
+        case .rollback(let name):
+            log.rollbackToSavepoint(name)
+            if transactionChangedSchema { factsAreStale = true }
         }
     }
 
@@ -100,9 +192,9 @@ final class ChangeCapture {
         if !changes.isEmpty { publish(changes) }
     }
 
-    private func reloadSchemaFacts() throws {
-        let rows = try database.fetchRows(sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND wr = 1")
-        withoutRowIDTables = Set(rows.compactMap { $0[0].stringValue?.lowercased() })
+    private func refreshFacts() throws {
+        facts = try SchemaFacts.load(from: database)
+        factsAreStale = false
     }
 
     // MARK: Other connections
@@ -111,10 +203,21 @@ final class ChangeCapture {
     /// last check (`PRAGMA data_version`). Must run on the writer, outside a transaction.
     func checkDataVersion() throws {
         guard !database.isInsideTransaction else { return }
+        try publishExternalChange()
+    }
+
+    /// Called once a write transaction holds the write lock (`BEGIN IMMEDIATE`) and before
+    /// anything runs in it: a commit by another connection or process since the last check is
+    /// published now, before this transaction's own changes, and the schema facts are reloaded.
+    func transactionDidBegin() throws {
+        try publishExternalChange()
+    }
+
+    private func publishExternalChange() throws {
         let version = try database.fetchValue(Int64.self, sql: "PRAGMA data_version")
         guard version != dataVersion else { return }
         dataVersion = version
-        try reloadSchemaFacts()
+        try refreshFacts()
         publish(StoreChanges(affectsAllTables: true, isExternal: true))
     }
 
@@ -122,18 +225,23 @@ final class ChangeCapture {
 
     fileprivate func rowChanged(operation: Int32, databaseName: UnsafePointer<CChar>?, table: UnsafePointer<CChar>?,
                                 oldRowID: Int64, newRowID: Int64) {
-        guard let databaseName, let table, strcmp(databaseName, "main") == 0 else { return }
-        let name = tableName(table)
-        if withoutRowIDTables.contains(name) {
+        guard let databaseName, let table, strcmp(databaseName, "main") == 0, let name = tableName(table) else { return }
+        if facts.withoutRowIDTables.contains(name) {
             // The hook's rowids mean nothing for a WITHOUT ROWID table.
             log.recordWholeTable(name)
             return
         }
-        if source == .updateHook, operation == SQLITE_INSERT, running?.mayReplace == true {
+        if source == .updateHook, operation != SQLITE_DELETE, mayReplaceRows {
+            // REPLACE may have deleted rows silently to make room for this one.
             log.recordWholeTable(name)
+        }
+        if preUpdateHook?.isTopLevel(on: database.handle) == true, operation != SQLITE_DELETE || !mayReplaceRows {
+            countedOwnRows += 1  // rows deleted by REPLACE are the statement's, but not counted
         }
         switch operation {
         case SQLITE_INSERT: log.recordInsert(table: name, rowID: newRowID)
+        case SQLITE_DELETE where preUpdateHook?.isBlobWrite(on: database.handle) == true:
+            log.recordUpdate(table: name, rowID: oldRowID)
         case SQLITE_DELETE: log.recordDelete(table: name, rowID: oldRowID)
         case SQLITE_UPDATE where oldRowID != newRowID:
             log.recordDelete(table: name, rowID: oldRowID)
@@ -142,11 +250,16 @@ final class ChangeCapture {
         }
     }
 
-    /// The lowercased name of the table SQLite passes to the hooks. SQLite passes the same
-    /// pointer for every row of a table, so within one statement the name is built once.
-    private func tableName(_ table: UnsafePointer<CChar>) -> String {
+    /// Whether the running statement may delete rows through REPLACE conflict resolution.
+    private var mayReplaceRows: Bool { (running?.mayReplace ?? true) || facts.mayReplace }
+
+    /// The lowercased name of the table SQLite passes to the hooks, `nil` for SQLite's internal
+    /// tables (`sqlite_sequence`, `sqlite_stat1`, …), which are never published. SQLite passes
+    /// the same pointer for every row of a table, so within one statement the name is built once.
+    private func tableName(_ table: UnsafePointer<CChar>) -> String? {
         if let cached = lastTable, cached.pointer == table { return cached.name }
-        let name = String(cString: table).lowercased()
+        let text = String(cString: table)
+        let name = StatementEffects.isInternal(text) ? nil : text.lowercased()
         lastTable = (table, name)
         return name
     }
@@ -156,20 +269,42 @@ final class ChangeCapture {
     fileprivate func rolledBack() {
         commitRequested = false
         log.discard()
+        if transactionChangedSchema { factsAreStale = true }
+        transactionChangedSchema = false
     }
 
     fileprivate func authorize(action: Int32, _ first: UnsafePointer<CChar>?, _ second: UnsafePointer<CChar>?) -> Int32 {
-        preparing?.authorize(action: action, first.map { String(cString: $0) }, second.map { String(cString: $0) })
-        // Answering IGNORE to a DELETE makes SQLite delete row by row, so the update hook sees each row.
-        return source == .updateHook && action == SQLITE_DELETE ? SQLITE_IGNORE : SQLITE_OK
+        guard preparing != nil || isStepping else { return SQLITE_OK }
+        let first = first.map { String(cString: $0) }
+        let second = second.map { String(cString: $0) }
+        if preparing != nil {
+            preparing?.authorize(action: action, first, second)
+        } else {
+            if repreparing == nil { repreparing = StatementEffects() }
+            repreparing?.authorize(action: action, first, second)
+        }
+        return source == .updateHook && action == SQLITE_DELETE ? answerToDelete(of: first) : SQLITE_OK
+    }
+
+    /// Answering IGNORE to a DELETE makes SQLite delete row by row, so that the update hook
+    /// sees each row. But `DROP TABLE` and `DROP INDEX` ask about deleting from the schema table
+    /// and from the dropped table too, and do nothing at all on IGNORE: those are allowed.
+    private func answerToDelete(of table: String?) -> Int32 {
+        let isDropping = (preparing ?? repreparing)?.changesSchema ?? true
+        guard let table, !isDropping, !StatementEffects.isInternal(table) else { return SQLITE_OK }
+        return SQLITE_IGNORE
     }
 
     private func install() throws {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let handle = database.handle
-        switch source {
-        case .preUpdateHook: installPreUpdateHook(handle, context)
-        case .updateHook:
+        if let preUpdateHook {
+            preUpdateHook.install(on: handle, { context, _, operation, databaseName, table, oldRowID, newRowID in
+                guard let context else { return }
+                Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
+                    .rowChanged(operation: operation, databaseName: databaseName, table: table, oldRowID: oldRowID, newRowID: newRowID)
+            }, context: context)
+        } else {
             sqlite3_update_hook(handle, { context, operation, databaseName, table, rowID in
                 guard let context else { return }
                 Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
@@ -190,15 +325,5 @@ final class ChangeCapture {
             return Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue().authorize(action: action, first, second)
         }, context)
         try database.check(code, sql: nil)
-    }
-
-    private func installPreUpdateHook(_ handle: OpaquePointer, _ context: UnsafeMutableRawPointer) {
-        #if os(Linux)
-        sqlite3_preupdate_hook(handle, { context, _, operation, databaseName, table, oldRowID, newRowID in
-            guard let context else { return }
-            Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
-                .rowChanged(operation: operation, databaseName: databaseName, table: table, oldRowID: oldRowID, newRowID: newRowID)
-        }, context)
-        #endif
     }
 }

@@ -30,7 +30,7 @@ extension Database {
     /// The rowids among `rowIDs` that exist in `table`.
     public func existingRowIDs(in table: String, among rowIDs: some Collection<Int64>) throws -> Set<Int64> {
         var existing: Set<Int64> = []
-        try forEachRow(in: table, columns: "rowid", rowIDs: rowIDs) { statement in
+        try forEachRow(in: table, columns: try rowIDName(of: table), rowIDs: rowIDs) { statement in
             if case .integer(let rowID) = statement.value(at: 0) { existing.insert(rowID) }
         }
         return existing
@@ -40,15 +40,17 @@ extension Database {
     /// `rowIDs` in chunks and calls `body` with the statement positioned on each row.
     ///
     /// `condition` is an extra SQL condition with its arguments (such as a request's predicate).
+    /// The rowid is matched under the name `rowIDName(of:)` gives, which `columns` should use too.
     public func forEachRow(in table: String, columns: String, rowIDs: some Collection<Int64>,
                            where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void) throws {
         let ids = Array(rowIDs)
+        let rowID = try rowIDName(of: table)
         var start = 0
         while start < ids.count {
             let chunk = ids[start..<min(start + Self.rowIDsPerStatement, ids.count)]
             start += chunk.count
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            var sql = "SELECT \(columns) FROM \(SQLIdentifier.quote(table)) WHERE rowid IN (\(placeholders))"
+            var sql = "SELECT \(columns) FROM \(SQLIdentifier.quote(table)) WHERE \(rowID) IN (\(placeholders))"
             var arguments: [any DatabaseValueConvertible] = Array(chunk)
             if let condition {
                 sql += " AND (\(condition.sql))"

@@ -15,6 +15,13 @@ public final class Database {
     let modelStatements = ModelStatements()
     /// Records row changes; installed on a store's writer connection only.
     var changeCapture: ChangeCapture?
+    /// Whether the caller may use the connection now: always for a connection of its own,
+    /// only while a job of its queue runs for a store's connection (see `SerializedConnection`).
+    var isAccessible = true
+    /// Whether the store opened the transaction the caller's statements run in (`write`, a
+    /// migration): statements that would end it are refused, and so is any statement once
+    /// it ended anyway (a `ROLLBACK` conflict resolution), so that nothing commits on its own.
+    var storeOwnsTransaction = false
 
     /// Opens a connection with the given `sqlite3_open_v2` flags.
     init(path: String, flags: Int32) throws {
@@ -59,6 +66,7 @@ public final class Database {
     /// whitespace or comments) and where the rest of the text starts.
     private func prepareFirst(_ text: UnsafePointer<CChar>, persistent: Bool) throws
         -> (statement: Statement?, tail: UnsafePointer<CChar>?) {
+        try checkAccessible(sql: nil)
         var handle: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         changeCapture?.willPrepare()
@@ -152,6 +160,30 @@ public final class Database {
     public var changesCount: Int { Int(sqlite3_changes64(handle)) }
     /// Whether a transaction is open on this connection.
     public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Guards
+
+    /// Throws `SQLITE_MISUSE` when this connection was handed to a closure that has returned.
+    func checkAccessible(sql: String?) throws {
+        guard isAccessible else {
+            throw StoreError.misuse("the Database was used after the closure it was given to returned; use it only inside that closure", sql: sql)
+        }
+    }
+
+    /// Throws `SQLITE_MISUSE`, before `statement` runs, when it may not: the connection is no
+    /// longer the caller's, or the statement would end or run outside the store's transaction.
+    func checkStatementMayRun(_ statement: Statement) throws {
+        try checkAccessible(sql: statement.sql)
+        guard storeOwnsTransaction else { return }
+        if statement.effects?.controlsTransaction == true {
+            throw StoreError.misuse("BEGIN, COMMIT, END and ROLLBACK are the store's: the transaction commits when the closure returns "
+                                    + "and rolls back when it throws; use db.transaction { } or SAVEPOINT for nested work", sql: statement.sql)
+        }
+        if !isInsideTransaction {
+            throw StoreError.misuse("the transaction was rolled back (a ROLLBACK conflict resolution, RAISE(ROLLBACK) or an I/O error); "
+                                    + "nothing was committed and no statement may run until the closure ends", sql: statement.sql)
+        }
+    }
 
     // MARK: Transactions
 

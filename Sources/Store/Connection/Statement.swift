@@ -41,8 +41,9 @@ public final class Statement {
     /// Whether executing the statement cannot change the database.
     public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
 
-    /// What running the statement does besides changing rows; known on the writer connection only.
-    let effects: StatementEffects?
+    /// What running the statement does besides changing rows; known on the writer connection
+    /// only, and updated when SQLite prepares the statement again after a schema change.
+    var effects: StatementEffects?
 
     init(database: Database, sql: String, handle: OpaquePointer, effects: StatementEffects?) {
         self.database = database
@@ -114,10 +115,12 @@ public final class Statement {
     /// Advances to the next row: `true` if a row is available, `false` when done.
     @discardableResult
     public func step() throws -> Bool {
+        let database = self.database  // reached once: each access to an unowned reference retains and releases
+        try database.checkStatementMayRun(self)
         let capture = database.changeCapture
-        capture?.willStep(effects)
+        capture?.willStep(self)
         let code = sqlite3_step(handle)
-        capture?.didStep(effects, result: code)
+        capture?.didStep(self, result: code)
         switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false

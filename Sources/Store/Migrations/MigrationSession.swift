@@ -45,7 +45,8 @@ struct MigrationSession {
             let duration: Duration
             if migration.usesTransaction {
                 duration = try ContinuousClock().measure {
-                    try run(migration)
+                    // BEGIN, COMMIT, END and ROLLBACK in any spelling are refused before they run.
+                    try db.withTransactionOwnedByStore { try run(migration) }
                     try checkForeignKeys(after: migration)
                 }
                 try record(migration, duration: duration)

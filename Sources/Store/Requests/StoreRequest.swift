@@ -72,15 +72,15 @@ public struct StoreRequest<M: StoreModel>: Sendable {
     }
 
     /// The `WHERE … ORDER BY … LIMIT … OFFSET …` tail of the request's queries, with its arguments.
-    /// Ties are broken by rowid so the order is total and stable.
-    func clauses(includingWindow: Bool = true) throws -> (sql: String, arguments: [DatabaseValue]) {
+    /// Ties are broken by rowid (read as `rowID`, see `Database.rowIDName(of:)`) so the order is total and stable.
+    func clauses(includingWindow: Bool = true, rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {
         var sql = ""
         var arguments: [DatabaseValue] = []
         if let predicate {
             sql += " WHERE \(predicate.sql)"
             arguments += predicate.arguments
         }
-        sql += " ORDER BY " + (orderings.map(\.sql) + ["rowid ASC"]).joined(separator: ", ")
+        sql += " ORDER BY " + (orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
         guard includingWindow, limit != nil || offset != nil else { return (sql, arguments) }
         // Checked before defaulting: SQLite reads LIMIT -1 as "no limit", which limit(-1) must not mean.
         guard (limit ?? 0) >= 0, (offset ?? 0) >= 0 else {
@@ -92,8 +92,8 @@ public struct StoreRequest<M: StoreModel>: Sendable {
     }
 
     /// `SELECT <columns> FROM <table> <clauses>` with its arguments.
-    func selectSQL(columns: String = "*") throws -> (sql: String, arguments: [DatabaseValue]) {
-        let (tail, arguments) = try clauses()
+    func selectSQL(columns: String = "*", rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {
+        let (tail, arguments) = try clauses(rowID: rowID)
         return ("SELECT \(columns) FROM \(SQLIdentifier.quote(tableName))\(tail)", arguments)
     }
 }

@@ -32,9 +32,10 @@ struct WatchQuery: Sendable {
                      batchSize: 1)
     }
 
-    /// `rowid, <columns>`: what `WatchResults` reads of each row, quoted.
-    var valueColumnsSQL: String {
-        (["rowid"] + columns).map(SQLIdentifier.quote).joined(separator: ", ")
+    /// `rowid, <columns>`: what `WatchResults` reads of each row, quoted; the rowid as `rowID`
+    /// (`Database.rowIDName(of:)`: a column named `rowid` hides it under that name).
+    func valueColumnsSQL(rowID: String) -> String {
+        ([rowID] + columns.map(SQLIdentifier.quote)).joined(separator: ", ")
     }
 }
 

@@ -56,7 +56,7 @@ struct WatchResults: Sendable {
         guard !ids.isEmpty else { return [:] }
         return try await store.read { db in
             var values: [Int64: [DatabaseValue]] = [:]
-            try db.forEachRow(in: query.table, columns: query.valueColumnsSQL, rowIDs: ids) { statement in
+            try db.forEachRow(in: query.table, columns: query.valueColumnsSQL(rowID: try db.rowIDName(of: query.table)), rowIDs: ids) { statement in
                 guard case .integer(let rowID) = statement.value(at: 0) else { return }
                 values[rowID] = (0..<query.columns.count).map { statement.value(at: $0 + 1) }
             }

@@ -1,16 +1,19 @@
 import Foundation
-import SQLiteStoreCore
+@testable import SQLiteStoreCore
 import Testing
 
 /// Random transactions against three related tables; after each one, the published changes
 /// must equal the difference between snapshots of the tables taken before and after.
-@Suite(.timeLimit(.minutes(2))) struct ChangeCaptureRandomizedTests {
-    static let transactionCount = 5_000
+@Suite(.timeLimit(.minutes(5))) struct ChangeCaptureRandomizedTests {
+    static let transactionCount = 3_000  // per capture source
     static let tables = ["parent", "child", "plain"]
 
-    @Test func publishedChangesMatchSnapshotDifferences() async throws {
+    @Test(arguments: ChangeCapture.Source.available)
+    func publishedChangesMatchSnapshotDifferences(source: ChangeCapture.Source) async throws {
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: """
+        var configuration = StoreConfiguration()
+        configuration.changeCaptureSource = source
+        let store = try directory.makeStore(configuration: configuration, schema: """
             CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT UNIQUE, v INTEGER);
             CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) ON DELETE CASCADE, v INTEGER);
             CREATE TABLE plain(id INTEGER PRIMARY KEY, v INTEGER);
@@ -31,7 +34,10 @@ import Testing
             }
             let published = try await recorder.next()
             for table in Self.tables {
-                if let problem = compare(published.changes(in: table), before[table] ?? [:], after[table] ?? [:]) {
+                let changes = published.changes(in: table)
+                // The update hook cannot name the rows REPLACE deletes, nor a row's old rowid: the table is wholly changed.
+                if source == .updateHook && changes.isWhollyChanged { continue }
+                if let problem = compare(changes, before[table] ?? [:], after[table] ?? [:]) {
                     mismatches.append("step \(step), table \(table): \(problem)\n  script: \(script.statements)")
                 }
             }
