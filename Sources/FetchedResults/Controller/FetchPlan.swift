@@ -105,7 +105,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// The rows among `rowIDs` that match the predicate now (incremental plans only).
     func fetchRows(_ db: Database, rowIDs: Set<Int64>, rowsRead: inout Int) throws -> [Int64: Row] {
         var found: [Int64: Row] = [:]
-        try db.forEachRow(in: table, columns: selection, rowIDs: rowIDs, where: request.predicate) { statement in
+        try db.forEachRow(in: table, columns: selection, rowIDs: rowIDs, rowID: rowID, where: request.predicate) { statement in
             rowsRead += 1
             if let row = row(from: statement) { found[row.rowID] = row }
         }

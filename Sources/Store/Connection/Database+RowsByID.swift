@@ -40,11 +40,12 @@ extension Database {
     /// `rowIDs` in chunks and calls `body` with the statement positioned on each row.
     ///
     /// `condition` is an extra SQL condition with its arguments (such as a request's predicate).
-    /// The rowid is matched under the name `rowIDName(of:)` gives, which `columns` should use too.
-    public func forEachRow(in table: String, columns: String, rowIDs: some Collection<Int64>,
+    /// The rowid is matched under the name `rowIDName(of:)` gives (or `rowID`, when the caller
+    /// has it already, sparing a schema query), which `columns` should use too.
+    public func forEachRow(in table: String, columns: String, rowIDs: some Collection<Int64>, rowID: String? = nil,
                            where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void) throws {
         let ids = Array(rowIDs)
-        let rowID = try rowIDName(of: table)
+        let rowID = try rowID ?? rowIDName(of: table)
         var start = 0
         while start < ids.count {
             let chunk = ids[start..<min(start + Self.rowIDsPerStatement, ids.count)]
