@@ -27,7 +27,7 @@ import Testing
             .filter(Column("done") == false)
             .order(Column("title").ascending))
         try controller.performFetch()                   // on the main actor
-        for await change in controller.changes() {
+        for try await change in controller.changes() {
             print(change.changeSet)                     // e.g. ChangeSet(inserts: [0.1]), in batch-update coordinates
             let first = try controller.object(at: IndexPath(row: 0, section: 0))
             print(first.title, controller.numberOfObjects)

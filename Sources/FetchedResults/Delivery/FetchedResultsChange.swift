@@ -4,4 +4,13 @@ public struct FetchedResultsChange: Sendable {
     public let changeSet: ChangeSet
     /// The results after the change.
     public let results: FetchedResultsSnapshot
+    /// Whether this is the first element of `changes(initial: true)`: the step from no results
+    /// (the request's empty results) to the current ones, replacing every section.
+    public let isInitial: Bool
+
+    init(changeSet: ChangeSet, results: FetchedResultsSnapshot, isInitial: Bool = false) {
+        self.changeSet = changeSet
+        self.results = results
+        self.isInitial = isInitial
+    }
 }
