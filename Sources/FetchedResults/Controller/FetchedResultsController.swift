@@ -68,7 +68,9 @@ public final class FetchedResultsController<M: StoreModel> {
         self.request = request
         engine = FetchedResultsEngine(store: store)
         cache = ObjectCache(batchSize: request.batchSize)
-        results = FetchedResultsSnapshot(index: ResultIndex(order: KeyOrder(isAscending: []), isSectioned: false),
+        // The request's empty results: no section when sectioned, one empty section otherwise.
+        results = FetchedResultsSnapshot(index: ResultIndex(order: KeyOrder(isAscending: request.orderings.map(\.isAscending)),
+                                                            isSectioned: request.sectionKey != nil),
                                          table: request.tableName)
         engine.hub.setOwnerWake { [weak self] in
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.drain() } }

@@ -42,7 +42,7 @@ public struct FetchedResultsChanges: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
 
     /// Gives the elements of a ``FetchedResultsChanges`` sequence.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         fileprivate let subscription: ChangesSubscription
 
         /// The next change, on the caller's actor; `nil` once the controller is released or the
@@ -51,8 +51,9 @@ public struct FetchedResultsChanges: AsyncSequence, Sendable {
             try await subscription.next(isolation: actor)
         }
 
-        public mutating func next() async throws(FetchedResultsError) -> FetchedResultsChange? {
-            try await subscription.next(isolation: nil)
+        /// The next change, on the caller's actor (see ``next(isolation:)``).
+        public nonisolated(nonsending) mutating func next() async throws(FetchedResultsError) -> FetchedResultsChange? {
+            try await subscription.next(isolation: #isolation)
         }
     }
 }
