@@ -60,7 +60,8 @@ public final class FetchedResultsController<M: StoreModel> {
     private let engine: FetchedResultsEngine<M>
     private var cache: ObjectCache<M>
     private var subscribers: [FetchedResultsSubscriber] = []
-    private var isFetched = false
+    /// Whether `performFetch()` has read the results.
+    public private(set) var isFetched = false
 
     /// A controller for `request` over `store`; call `performFetch()` to read the results.
     public init(store: Store, request: StoreRequest<M>) {
