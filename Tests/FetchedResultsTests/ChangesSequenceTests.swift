@@ -42,8 +42,7 @@ import Testing
             if !fetchFirst { try controller.performFetch() }
             let initial = try #require(try await changes.next())
             #expect(initial.isInitial)
-            let empty = FetchedResultsController(store: store, request: request).results.sectionedSnapshot()
-            #expect(try initial.changeSet.applied(to: empty, new: initial.results.sectionedSnapshot()) == store.freshSnapshot(request))
+            #expect(try initial.changeSet.applied(to: SectionedSnapshot(), new: initial.results.sectionedSnapshot()) == store.freshSnapshot(request))
             try await write("INSERT INTO note(title, grp, score) VALUES ('d', 'z', 0)")
             let next = try #require(try await changes.next())
             #expect(!next.isInitial && next.changeSet.inserts.count + next.changeSet.sectionInserts.count == 1)
@@ -80,9 +79,8 @@ import Testing
         let controller = FetchedResultsController(store: store, request: sectioned)
         try controller.performFetch()
         let changes = controller.changes(initial: true)
-        let empty = FetchedResultsController(store: store, request: sectioned).results.sectionedSnapshot()
         let consumer = Task { @ChangesTestActor in
-            var shown = empty
+            var shown = SectionedSnapshot<ObjectID>()
             var elements = 0
             for try await change in changes {
                 ChangesTestActor.shared.preconditionIsolated()

@@ -4,8 +4,9 @@ public struct FetchedResultsChange: Sendable {
     public let changeSet: ChangeSet
     /// The results after the change.
     public let results: FetchedResultsSnapshot
-    /// Whether this is the first element of `changes(initial: true)`: the step from no results
-    /// (the request's empty results) to the current ones, replacing every section.
+    /// Whether this is the first element of `changes(initial: true)`: the step from a list
+    /// with no sections at all (`SectionedSnapshot()`, `DiffableSnapshot()`, an empty table
+    /// view) to the current results, inserting every section.
     public let isInitial: Bool
 
     init(changeSet: ChangeSet, results: FetchedResultsSnapshot, isInitial: Bool = false) {

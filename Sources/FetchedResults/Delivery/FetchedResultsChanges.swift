@@ -19,7 +19,7 @@ import SQLiteStoreCore
 ///   (`sections`, `object(at:)`, `didChange` handlers) shows exactly the element's results.
 /// - **Start.** With `initial: true` the first element holds the current results (or the
 ///   first ones, if the controller has not fetched yet) and `isInitial`; its change set
-///   replaces every section, whatever the number of rows.
+///   inserts every section into a list that has none, whatever the number of rows.
 /// - **End.** The sequence ends when the controller is released or the consuming task is
 ///   cancelled, and throws the controller's failure (a dropped table, a schema change that
 ///   breaks the request, a row that does not decode) after every change that preceded it.

@@ -18,19 +18,18 @@ struct PendingDelivery<M: StoreModel>: Sendable {
     /// Whether this is a stream's first element: the step from no results at all.
     var isInitial = false
 
-    /// The first element of a stream that starts with the current results: every section of
-    /// `result` replaces the request's empty results, in O(sections).
+    /// The first element of a stream that starts with the current results: the step from a
+    /// list with no sections at all to `result`.
     static func initial(_ result: ResultIndex, table: String) -> PendingDelivery {
         let empty = ResultIndex(order: result.order, isSectioned: result.isSectioned)
         return PendingDelivery(base: empty, result: result, table: table, changes: .everything(updated: []),
-                               changeSet: replacement(of: empty, by: result), objects: nil, isInitial: true)
+                               changeSet: insertion(of: result), objects: nil, isInitial: true)
     }
 
-    /// Deletes every section of `old` and inserts every section of `new`: the rows of inserted
-    /// sections are implied, so this costs O(sections) whatever the number of rows.
-    private static func replacement(of old: ResultIndex, by new: ResultIndex) -> ChangeSet {
-        ChangeSet(sectionDeletes: Array(0..<old.sectionCount),
-                  sectionInserts: Array(0..<new.sectionCount))
+    /// Inserts every section of `new` into a list with none: the rows of inserted sections
+    /// are implied, so this costs O(sections) whatever the number of rows.
+    private static func insertion(of new: ResultIndex) -> ChangeSet {
+        ChangeSet(sectionInserts: Array(0..<new.sectionCount))
     }
 
     /// Appends a later delivery, whose base is this one's result.
@@ -39,7 +38,7 @@ struct PendingDelivery<M: StoreModel>: Sendable {
         table = later.table
         changes = changes.union(later.changes)
         objects = objects.map { $0.merged(with: later.objects) } ?? later.objects
-        changeSet = isInitial ? Self.replacement(of: base, by: result) : nil
+        changeSet = isInitial ? Self.insertion(of: result) : nil
     }
 
     /// The results it leads to.
