@@ -181,7 +181,8 @@ import Testing
         let controller = FetchedResultsController(store: store, request: byScore)
         try controller.performFetch()
         var changes = controller.changes().makeAsyncIterator()
-        try await write("UPDATE note SET score = 0 WHERE id = 1")
+        // The main actor stays busy until `next()`: the controller's own delivery cannot come first.
+        try writeBlocking("UPDATE note SET score = 0 WHERE id = 1")
         let change = try #require(try await changes.next())
         #expect(controller.results.sectionedSnapshot() == change.results.sectionedSnapshot())
         #expect(try controller.object(at: IndexPath(row: 0, section: 0)).title == "a")
