@@ -24,9 +24,8 @@ final class DeliveryHub<M: StoreModel>: Sendable {
         var isFinished = false
         /// Whether the consumer wants the first results as an initial change, once there are some.
         var wantsInitial: Bool
-        let wantsObjects: Bool
-        /// The controller's own consumer: it keeps its `wake`, and outlives failures (the
-        /// controller can fetch again); a stream ends with its failure.
+        /// The controller's own consumer: it takes objects with the changes, keeps its `wake`,
+        /// and outlives failures (the controller can fetch again); a stream ends with its failure.
         let isPersistent: Bool
         /// Called once something arrives: a waiting stream's continuation (one-shot) or the
         /// controller's scheduler (kept).
@@ -37,17 +36,15 @@ final class DeliveryHub<M: StoreModel>: Sendable {
         /// The results every consumer will have once it takes what is pending, and their
         /// table; `nil` before the first fetch.
         var latest: (index: ResultIndex, table: String)?
-        var consumers: [Int: Consumer] = [owner: Consumer(wantsInitial: false, wantsObjects: true, isPersistent: true)]
+        var consumers: [Int: Consumer] = [owner: Consumer(wantsInitial: false, isPersistent: true)]
         var nextID = owner
         var isClosed = false
     }
 
-    /// The controller's own consumer: it takes objects with the changes, and outlives failures.
+    /// The controller's own consumer's identifier.
     static var owner: Int { 0 }
 
     private let state = Locked(State())
-
-    deinit { close() }
 
     // MARK: Consumers
 
@@ -61,7 +58,7 @@ final class DeliveryHub<M: StoreModel>: Sendable {
     func addConsumer(initial: Bool) -> Int {
         state.withLock { state in
             state.nextID += 1
-            var consumer = Consumer(wantsInitial: initial, wantsObjects: false, isPersistent: false)
+            var consumer = Consumer(wantsInitial: initial, isPersistent: false)
             if state.isClosed { consumer.isFinished = true }
             if initial, let latest = state.latest {
                 consumer.pending = .initial(latest.index, table: latest.table)
@@ -109,7 +106,7 @@ final class DeliveryHub<M: StoreModel>: Sendable {
             state.latest = (step.result, step.table)
             for (id, consumer) in state.consumers where !consumer.isFinished && consumer.failure == nil && !consumer.wantsInitial {
                 var step = step
-                if !consumer.wantsObjects { step.objects = nil }
+                if !consumer.isPersistent { step.objects = nil }
                 if state.consumers[id]?.pending == nil {
                     state.consumers[id]?.pending = step
                 } else {
