@@ -79,7 +79,7 @@ struct BindingLifetimeTests {
         do {
             let person = BoundPerson(name: "a")
             weakPerson = person
-            token = person.observe(\.name) { seen.append($0) }
+            token = person.observe(\.name, initial: false) { seen.append($0) }
             person.name = "b"
         }
         await settleMainActor()

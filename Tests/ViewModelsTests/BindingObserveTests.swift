@@ -4,10 +4,10 @@ import SQLiteStoreViewModels
 @MainActor
 @Suite("Observing with a closure")
 struct BindingObserveTests {
-    @Test func reportsOnlyChangesByDefault() async {
+    @Test func reportsOnlyChangesWhenAsked() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []
-        let token = person.observe(\.name) { seen.append($0) }
+        let token = person.observe(\.name, initial: false) { seen.append($0) }
         await settleMainActor()
         #expect(seen == [])
 
@@ -19,10 +19,10 @@ struct BindingObserveTests {
         token.unbind()
     }
 
-    @Test func reportsTheCurrentValueFirstWhenAsked() async {
+    @Test func reportsTheCurrentValueFirstByDefaultAsBindDoes() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []
-        let token = person.observe(\.name, initial: true) { seen.append($0) }
+        let token = person.observe(\.name) { seen.append($0) }
         #expect(seen == ["a"])
 
         person.name = "b"
@@ -34,7 +34,7 @@ struct BindingObserveTests {
     @Test func seesChangesTheHandlerMakesItself() async {
         let person = BoundPerson()
         var seen: [Int] = []
-        let token = person.observe(\.age) { age in
+        let token = person.observe(\.age, initial: false) { age in
             seen.append(age)
             if age > 10 { person.age = 10 }
         }
@@ -50,8 +50,8 @@ struct BindingObserveTests {
         let person = BoundPerson(name: "a")
         var stopped: [String] = []
         var control: [String] = []
-        let token = person.observe(\.name) { stopped.append($0) }
-        let controlToken = person.observe(\.name) { control.append($0) }
+        let token = person.observe(\.name, initial: false) { stopped.append($0) }
+        let controlToken = person.observe(\.name, initial: false) { control.append($0) }
 
         person.name = "b"
         await settleMainActor()
@@ -68,7 +68,7 @@ struct BindingObserveTests {
     @Test func unbindDropsAValueAlreadyScheduled() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []
-        let token = person.observe(\.name) { seen.append($0) }
+        let token = person.observe(\.name, initial: false) { seen.append($0) }
 
         person.name = "b"
         token.unbind()

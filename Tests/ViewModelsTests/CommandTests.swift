@@ -169,8 +169,8 @@ struct CommandTests {
         let command = Command { await gate.wait() }
         var statuses: [CommandStatus] = []
         var readiness: [Bool] = []
-        let statusToken = command.observe(\.status) { statuses.append($0) }
-        let readinessToken = command.observe(\.canExecute) { readiness.append($0) }
+        let statusToken = command.observe(\.status, initial: false) { statuses.append($0) }
+        let readinessToken = command.observe(\.canExecute, initial: false) { readiness.append($0) }
 
         let execution = command.start()
         await settleMainActor()

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreResults
+import SQLiteStoreCore
 import Testing
 import SQLiteStoreViewModels
 
@@ -55,14 +56,30 @@ struct DataSourceLifetimeTests {
         #expect(released == nil)
     }
 
-    @Test func aListViewDoesNotKeepItsDataSourceAlive() {
+    @Test func aListViewKeepsItsDataSourceUntilDetached() {
         var source: MutableArrayDataSource<ListRow>? = MutableArrayDataSource(items: [ListRow(id: 1)])
         weak let weakSource = source
         let list = source.map { InMemoryListView(dataSource: $0) }
         source = nil
+        weakSource?.append(ListRow(id: 2))
+        #expect(list?.sections.map { $0.map(\.id) } == [[1, 2]], "the view still follows its data source")
+        list?.detach()
         #expect(weakSource == nil)
-        list?.reloadData()
-        #expect(list?.sections.isEmpty == true)
+        #expect(list?.sections.map { $0.map(\.id) } == [[1, 2]], "the rows shown stay")
+    }
+
+    @Test func aListViewOfAFetchedDataSourceNobodyElseHoldsKeepsUpdating() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.makeStore(schema: Chore.schema)
+        func chores() throws -> FetchedDataSource<Chore, String> {
+            let chores = FetchedDataSource(store: store, request: StoreRequest<Chore>().order(Column("title").ascending),
+                                           placeholder: { _ in "…" }, makeViewModel: \.title)
+            try chores.performFetch()
+            return chores
+        }
+        let list = InMemoryListView(dataSource: try chores())
+        try await store.write { db in try db.execute(sql: "INSERT INTO chore(title, room, rank) VALUES ('dishes', 'kitchen', 1)") }
+        await waitUntil("the list shows the insert") { list.sections == [["dishes"]] }
     }
 
     @Test func releasingADataSourceEndsItsStreams() async {

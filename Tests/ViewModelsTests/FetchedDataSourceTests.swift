@@ -159,6 +159,7 @@ struct FetchedDataSourceTests {
         weak let weakController = chores?.controller
         weak let weakCell = list.sections.first?.first
         chores = nil
+        list.detach()   // the list held its data source until now
         list.reloadData()
         #expect(weakChores == nil && weakController == nil && weakCell == nil)
         // A live data source on the same store proves the next transaction was delivered.
@@ -170,5 +171,25 @@ struct FetchedDataSourceTests {
         #expect(calls == 1)
         #expect(list.sections.isEmpty && list.appliedChangeSets.count == 1)
         _ = subscription
+    }
+}
+
+/// A data source no longer takes over its controller's `didChange`.
+@MainActor
+@Suite("Fetched data source beside other consumers")
+struct FetchedDataSourceConsumersTests {
+    @Test func theControllersDidChangeStaysFreeForItsOwner() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.makeStore(schema: Chore.schema)
+        let controller = FetchedResultsController(store: store, request: Chore.byRoom)
+        let chores = FetchedDataSource(controller: controller, placeholder: { _ in "…" }, makeViewModel: \.title)
+        try chores.performFetch()
+        var ownerSaw = 0
+        controller.didChange = { _ in ownerSaw += 1 }
+        let list = InMemoryListView(dataSource: chores)
+        try await store.write { db in try db.execute(sql: "INSERT INTO chore(title, room, rank) VALUES ('dishes', 'kitchen', 1)") }
+        try await controller.waitUntilCurrent()
+        #expect(ownerSaw == 1)
+        #expect(list.sections == [["dishes"]], "the data source still follows the controller")
     }
 }

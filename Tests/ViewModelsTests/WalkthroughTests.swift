@@ -4,6 +4,7 @@ import Foundation
 import Observation
 import SQLiteStoreCore
 import Testing
+import SQLiteStoreResults
 import SQLiteStoreViewModels
 
 // 1. The model: a Codable value stored as one row.
@@ -14,7 +15,7 @@ struct Note: StoreModel {
     var pinned: Bool
 }
 
-// 4. The cell view model: display-ready values derived from one note.
+// 5. The cell view model: display-ready values derived from one note.
 struct NoteCellViewModel {
     var title: String
     var badge: String
@@ -26,6 +27,26 @@ struct NoteCellViewModel {
 
     /// Shown for a row whose note cannot be read (deleted a moment ago).
     static let placeholder = NoteCellViewModel(Note(text: "…", pinned: false))
+}
+
+// 3. The screen's view model: live results, and a command that does not capture it.
+@MainActor
+@Observable
+final class NotesViewModel {
+    let store: Store
+    let notes: LiveResults<Note>
+    @ObservationIgnored private(set) lazy var pin: Command<Int64, Void> = Command(owner: self) { screen, id in
+        try await screen.store.write { db in
+            try db.execute(sql: "UPDATE note SET pinned = 1 WHERE id = ?", arguments: [id])
+        }
+    }
+
+    init(store: Store) {
+        self.store = store
+        notes = LiveResults(StoreRequest<Note>().order(Column("text").ascending), in: store)
+    }
+
+    var summary: String { "\(notes.count) notes" }
 }
 
 // A detail screen's view model, bound to one stored note.
@@ -57,7 +78,15 @@ struct WalkthroughTests {
             }
         }
 
-        // 3. The fetched data source: live results of a request, one cell view model per note.
+        // 3. The screen's view model: live results.
+        let screen = NotesViewModel(store: store)
+        #expect(screen.summary == "2 notes" && screen.notes[1]?.text == "Call Ada")
+        _ = await screen.pin.execute(ids[1])
+        try await screen.notes.controller.waitUntilCurrent()   // read your writes, no polling
+        #expect(screen.notes[1]?.pinned == true)
+        try await store.write { db in try db.execute(sql: "UPDATE note SET pinned = 0") }   // test only: the list below starts unpinned
+
+        // 4. The fetched data source: live results of a request, one cell view model per note.
         let notes = FetchedDataSource(
             store: store,
             request: StoreRequest<Note>().order(Column("text").ascending),
@@ -66,7 +95,7 @@ struct WalkthroughTests {
         )
         try notes.performFetch()
 
-        // 5. The list view: here the in-memory one; a UIKit table or a SwiftUI list in an app.
+        // 6. The list view: here the in-memory one; a UIKit table or a SwiftUI list in an app.
         let list = InMemoryListView(dataSource: notes)
         let lines = { list.lines { "\($0.badge)\($0.title)" } }
         #expect(lines() == ["[section 0]", "  Buy milk", "  Call Ada"])

@@ -11,7 +11,7 @@ public final class StoreLiveQuery: LiveQueryContender {
 
     private let store: Store
     private let controller: FetchedResultsController<Item>
-    private var changes: AsyncStream<FetchedResultsChange>.Iterator
+    private var changes: FetchedResultsChanges.Iterator
 
     /// Opens a `Store`, subscribes to the controller's changes and performs its fetch.
     public init(databasePath: String) async throws {
@@ -25,7 +25,7 @@ public final class StoreLiveQuery: LiveQueryContender {
     public func commit(_ change: ItemChange) async throws -> ChangeSummary {
         try await store.write { db in try Self.apply(change, in: db) }
         var iterator = changes
-        let delivered = await iterator.next(isolation: #isolation)
+        let delivered = try await iterator.next(isolation: #isolation)
         changes = iterator
         guard let changeSet = delivered?.changeSet else { throw ChangesEndedError() }
         return ChangeSummary(

@@ -14,15 +14,25 @@ import SQLiteStoreCore
 /// let first = try controller.object(at: IndexPath(row: 0, section: 0))
 /// ```
 ///
+/// Changes reach their consumers three ways: `didChange` (one handler, for the controller's
+/// owner) and `subscribe(didFail:didChange:)` (any number) on the main actor, and
+/// `changes(initial:)`, an asynchronous sequence consumed on any actor. After
+/// `try await store.write { … }`, `try await controller.waitUntilCurrent()` returns once the
+/// controller has delivered that commit (`catchUp()` is the synchronous form). When the
+/// controller cannot follow the store (the table was dropped, the schema no longer fits the
+/// request, a row does not decode), it stops: `failure` holds why, `didFail` handlers are
+/// called and every `changes()` sequence throws, after the changes that preceded the failure;
+/// `performFetch()` starts again.
+///
 /// Design: the controller lives on the main actor, where it is used. An engine on its own
 /// serial queue follows the store: for each transaction touching the request's table it
 /// re-reads the changed rows by rowid (on a reader) and merges them into an in-memory
 /// index of rowids and sort keys, in O(k log n), or re-reads the whole index and diffs by
 /// rowid when the change cannot be applied row by row (SQL-fragment predicates, limit or
 /// offset, whole-table and external changes). The change set is computed on the engine's
-/// queue and left in a mailbox; the controller takes it on the main actor. If the main
-/// actor has not taken a change set when the next transaction arrives, the two merge into
-/// one: none is lost or reordered, and empty ones are not delivered.
+/// queue and left in a hub, one pending change per consumer; the controller takes its own
+/// on the main actor. If a consumer has not taken its change when the next transaction
+/// arrives, the two merge into one: none is lost or reordered, and empty ones are not delivered.
 ///
 /// Objects are read a batch of `batchSize` at a time on first access (synchronously, on a
 /// reader) and kept in a bounded cache; without a batch size every object is read with the
@@ -39,15 +49,22 @@ public final class FetchedResultsController<M: StoreModel> {
     public private(set) var request: StoreRequest<M>
     /// Called before a change is applied to the controller's results.
     public var willChange: (@MainActor () -> Void)?
-    /// Called after a change was applied, with its change set and the new results.
+    /// Called after a change was applied, with its change set and the new results. One
+    /// handler, for the controller's owner; others use `subscribe(didFail:didChange:)`.
     public var didChange: (@MainActor (FetchedResultsChange) -> Void)?
+    /// Called when the controller stops following the store, with why.
+    public var didFail: (@MainActor (FetchedResultsError) -> Void)?
     /// The results as last delivered (empty before `performFetch`).
     public private(set) var results: FetchedResultsSnapshot
+    /// Why the controller stopped following the store (its results stay as last delivered),
+    /// or `nil` while it follows it. Cleared by a successful `performFetch()`.
+    public private(set) var failure: FetchedResultsError?
 
     private let engine: FetchedResultsEngine<M>
     private var cache: ObjectCache<M>
-    private let fanOut = EventFanOut<FetchedResultsChange>(handler: nil)
-    private var isFetched = false
+    private var subscribers: [FetchedResultsSubscriber] = []
+    /// Whether `performFetch()` has read the results.
+    public private(set) var isFetched = false
 
     /// A controller for `request` over `store`; call `performFetch()` to read the results.
     public init(store: Store, request: StoreRequest<M>) {
@@ -55,19 +72,19 @@ public final class FetchedResultsController<M: StoreModel> {
         self.request = request
         engine = FetchedResultsEngine(store: store)
         cache = ObjectCache(batchSize: request.batchSize)
-        results = FetchedResultsSnapshot(index: ResultIndex(order: KeyOrder(isAscending: []), isSectioned: false),
+        // The request's empty results: no section when sectioned, one empty section otherwise.
+        results = FetchedResultsSnapshot(index: ResultIndex(order: KeyOrder(isAscending: request.orderings.map(\.isAscending)),
+                                                            isSectioned: request.sectionKey != nil),
                                          table: request.tableName)
-        engine.mailbox.withLock { mailbox in
-            mailbox.notify = { [weak self] in
-                DispatchQueue.main.async { MainActor.assumeIsolated { self?.drain() } }
-            }
+        engine.hub.setOwnerWake { [weak self] in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.drain() } }
         }
     }
 
     // MARK: Fetching
 
-    /// Reads the results and starts following the store's changes. Called again, it reads
-    /// the results afresh and publishes the change from the previous ones.
+    /// Reads the results and starts following the store's changes. Called again (after a
+    /// failure, say), it reads the results afresh and publishes the change from the previous ones.
     ///
     /// Throws `FetchedResultsError.sectionKeyNotFirstSortKey` when the request sections by
     /// a key it does not sort by first, `.store` when SQLite fails.
@@ -83,6 +100,7 @@ public final class FetchedResultsController<M: StoreModel> {
         cache = ObjectCache(batchSize: request.batchSize)
         cache.reset(objects)
         isFetched = true
+        failure = nil
     }
 
     /// Replaces the request: reads the new results and publishes the change set from the
@@ -97,6 +115,7 @@ public final class FetchedResultsController<M: StoreModel> {
         }
         try onEngine { try $0.replace(with: newRequest) }
         request = newRequest
+        failure = nil
         cache = ObjectCache(batchSize: newRequest.batchSize)
         drain()
     }
@@ -142,10 +161,6 @@ public final class FetchedResultsController<M: StoreModel> {
     /// How many rows the controller has read from SQLite so far (index rows, re-read rows and objects).
     public var rowsRead: Int { engine.rowsRead.withLock { $0 } }
 
-    /// The last failure to follow the store, if any; the controller then re-reads its results
-    /// at the next transaction.
-    public var lastError: FetchedResultsError? { engine.mailbox.withLock { $0.error } }
-
     private func object(atPosition position: Int) throws(FetchedResultsError) -> M {
         let index = results.index
         guard let rowID = index.rowID(at: position) else { throw .indexPathOutOfBounds(IndexPath(row: position, section: 0)) }
@@ -168,30 +183,89 @@ public final class FetchedResultsController<M: StoreModel> {
 
     // MARK: Changes
 
-    /// The changes delivered from now on, each with the results it leads to, in order, the
-    /// same ones `didChange` gets. The stream buffers without bound and ends when its
-    /// consuming task is cancelled or the controller is released.
-    public func changes() -> AsyncStream<FetchedResultsChange> { fanOut.stream() }
-
-    /// Takes the pending change, if any, and applies it.
-    private func drain() {
-        guard let delivery = engine.mailbox.withLock({ mailbox in
-            defer { mailbox.pending = nil }
-            return mailbox.pending
-        }) else { return }
-        let notifies = !delivery.changeSet.isEmpty
-        if notifies { willChange?() }
-        results = FetchedResultsSnapshot(index: delivery.result, table: request.tableName)
-        cache.apply(delivery.changes, loaded: delivery.objects, result: delivery.result)
-        guard notifies else { return }
-        let change = FetchedResultsChange(changeSet: delivery.changeSet, results: results)
-        didChange?(change)
-        fanOut.send(change)
+    /// Calls `didChange` after each change and `didFail` when the controller stops following
+    /// the store, on the main actor, until the returned subscription is cancelled or released.
+    /// Any number of subscribers may coexist with `didChange`; capture objects weakly.
+    public func subscribe(didFail: (@MainActor (FetchedResultsError) -> Void)? = nil,
+                          didChange: @escaping @MainActor (FetchedResultsChange) -> Void) -> FetchedResultsSubscription {
+        let token = FetchedResultsSubscription()
+        subscribers.removeAll { !$0.isActive }
+        subscribers.append(FetchedResultsSubscriber(token: token, didChange: didChange, didFail: didFail))
+        return token
     }
 
-    /// Waits until every transaction committed before the call is reflected in the results.
-    func waitForChanges() async {
+    /// The changes from now on, as an asynchronous sequence to consume on any actor; see
+    /// ``FetchedResultsChanges`` for coalescing, isolation and how it ends and fails.
+    ///
+    /// With `initial`, the sequence starts with the current results (or the first ones, if
+    /// the controller has not fetched yet), in an element marked `isInitial`.
+    public nonisolated func changes(initial: Bool = false) -> FetchedResultsChanges {
+        FetchedResultsChanges(hub: engine.hub, initial: initial) { [weak self] owners in
+            if let owners { self?.deliver(owners) }
+        }
+    }
+
+    /// Returns once the controller has delivered every transaction committed before the call
+    /// (to its handlers, and to its `changes()` sequences, whose next element holds it), so
+    /// that `try await store.write { … }` followed by this shows the write.
+    ///
+    /// Commits of other connections and processes count once the store has noticed them
+    /// (`store.checkForExternalChanges()` makes it look now). Throws ``failure`` when the
+    /// controller has stopped following the store.
+    public func waitUntilCurrent() async throws(FetchedResultsError) {
         await engine.flush()
+        try deliverPending()
+    }
+
+    /// The synchronous form of ``waitUntilCurrent()``: blocks the main thread until the
+    /// controller's engine has handled every transaction committed before the call (one
+    /// re-read of the changed rows, in O(k log n)), then delivers the change. For code that
+    /// wrote with the synchronous `store.write { … }` and needs the results now.
+    public func catchUp() throws(FetchedResultsError) {
+        engine.queue.sync {}
+        try deliverPending()
+    }
+
+    /// ``waitUntilCurrent()`` for tests that check ``failure`` themselves.
+    func waitForChanges() async {
+        try? await waitUntilCurrent()
+    }
+
+    private func deliverPending() throws(FetchedResultsError) {
         drain()
+        if let failure { throw failure }
+    }
+
+    /// Takes what the hub holds for the controller: its change, then its failure.
+    private func drain() {
+        while true {
+            switch engine.hub.take(DeliveryHub<M>.owner) {
+            case .change(let pending): deliver(pending)
+            case .failure(let error): fail(error)
+            case .finished, .nothing: return
+            }
+        }
+    }
+
+    /// Applies one change, then tells `willChange`/`didChange` and the subscribers.
+    private func deliver(_ pending: PendingDelivery<M>) {
+        var pending = pending
+        let changeSet = pending.resolvedChangeSet()
+        let notifies = !changeSet.isEmpty
+        if notifies { willChange?() }
+        results = pending.snapshot
+        cache.apply(pending.changes, loaded: pending.objects, result: pending.result)
+        guard notifies else { return }
+        let change = FetchedResultsChange(changeSet: changeSet, results: results)
+        didChange?(change)
+        subscribers.removeAll { !$0.isActive }
+        for subscriber in subscribers where subscriber.isActive { subscriber.didChange(change) }
+    }
+
+    private func fail(_ error: FetchedResultsError) {
+        failure = error
+        didFail?(error)
+        subscribers.removeAll { !$0.isActive }
+        for subscriber in subscribers where subscriber.isActive { subscriber.didFail?(error) }
     }
 }

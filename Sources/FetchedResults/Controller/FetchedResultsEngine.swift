@@ -4,25 +4,28 @@ import SQLiteStoreCore
 /// The part of a fetched-results controller that follows the store: it owns the working
 /// index, handles each committed transaction on its own serial queue (so no transaction
 /// ever waits for the consumer, and the consumer never waits for SQLite on a change), and
-/// leaves the consumer a `PendingDelivery` in the mailbox.
+/// leaves each consumer its change in the `hub`. A failure to follow the store is handed to
+/// the consumers and stops the following until the next fetch.
 ///
 /// `@unchecked Sendable`: every stored `var` is read and written only on `queue`; what the
-/// consumer shares (`mailbox`, `rowsRead`) is behind locks.
+/// consumers share (`hub`, `rowsRead`) is behind locks.
 final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     let queue = DispatchQueue(label: "SQLiteStore.FetchedResultsController")
-    let mailbox = Locked(Mailbox<M>())
+    let hub = DeliveryHub<M>()
     let rowsRead = Locked(0)
     private let store: Store
     private var plan: FetchPlan<M>?
     private var current: ResultIndex?
-    /// The results the consumer has once it takes what is in the mailbox.
+    /// The results every consumer has once it takes what the hub holds for it.
     private var lastPosted: ResultIndex?
     private var observation: ChangeObservation?
-    private var mustRefetch = false
 
     init(store: Store) { self.store = store }
 
-    deinit { observation?.cancel() }
+    deinit {
+        observation?.cancel()
+        hub.close()
+    }
 
     // MARK: Requests (called with queue.sync by the consumer)
 
@@ -35,7 +38,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         self.plan = plan
         current = index
         lastPosted = index
-        mailbox.withLock { $0.pending = nil }
+        hub.start(with: index, table: plan.table)
         return (index, objects?.models)
     }
 
@@ -43,6 +46,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// rows match by rowid within one table; from another table every row is new.
     func replace(with request: StoreRequest<M>) throws {
         dispatchPrecondition(condition: .onQueue(queue))
+        hub.clearPersistentFailures()
         let isSameTable = plan?.table.lowercased() == request.tableName.lowercased()
         subscribe(to: request.tableName)
         let (plan, index, objects) = try fetch(request)
@@ -67,7 +71,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let rows = changes.changes(in: plan.table)
         guard !rows.isEmpty else { return }
         do {
-            let canApply = plan.isIncremental && !rows.isWhollyChanged && !changes.isExternal && !mustRefetch
+            let canApply = plan.isIncremental && !rows.isWhollyChanged && !changes.isExternal
             let applied = try canApply && apply(rows.allRowIDs, to: index, plan)
             if !applied {
                 let (fresh, freshIndex, objects) = try fetch(plan.request)
@@ -75,10 +79,10 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
                 current = freshIndex
                 post(.refetched, objects: objects)
             }
-            mustRefetch = false
         } catch {
-            mustRefetch = true
-            mailbox.withLock { $0.error = FetchedResultsError.wrap(error) }
+            observation?.cancel()
+            observation = nil
+            hub.fail(FetchedResultsError.wrap(error))
         }
     }
 
@@ -130,25 +134,13 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
 
     // MARK: Delivery
 
-    /// Leaves the step from the consumer's results to `current` in the mailbox, merged with
-    /// what the consumer has not taken yet, and asks the consumer to drain it.
+    /// Hands every consumer the step from the last posted results to `current`; a consumer
+    /// that has not taken its previous change gets the two merged.
     private func post(_ changes: ResultChanges, objects: LoadedObjects<M>?) {
-        guard let current, let lastPosted else { return }
-        let untaken = mailbox.withLock { mailbox in
-            defer { mailbox.pending = nil }
-            return mailbox.pending
-        }
-        let base = untaken?.base ?? lastPosted
-        let merged = untaken.map { $0.changes.union(changes) } ?? changes
-        let mergedObjects = untaken?.objects.map { $0.merged(with: objects) } ?? objects
-        let delivery = PendingDelivery(base: base, result: current, changes: merged,
-                                       changeSet: merged.changeSet(from: base, to: current), objects: mergedObjects)
+        guard let current, let lastPosted, let plan else { return }
+        hub.post(PendingDelivery(base: lastPosted, result: current, table: plan.table, changes: changes,
+                                 changeSet: changes.changeSet(from: lastPosted, to: current), objects: objects))
         self.lastPosted = current
-        let notify = mailbox.withLock { mailbox in
-            mailbox.pending = delivery
-            return mailbox.notify
-        }
-        notify?()
     }
 
     /// Runs after every transaction committed before this call has been handled.

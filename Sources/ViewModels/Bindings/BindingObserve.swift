@@ -9,12 +9,13 @@ extension Observable where Self: AnyObject {
     /// (capture objects in it weakly); see ``BindingToken`` for how long that is.
     /// - Parameters:
     ///   - keyPath: The property to follow; it may pass through several observable objects.
-    ///   - initial: Whether to call `handler` with the current value at once; by default only changes are reported.
+    ///   - initial: Whether to call `handler` with the current value at once (the default, as for
+    ///     `bind` and `bindTwoWay`), or report only changes.
     ///   - handler: Receives each new value.
     @MainActor
     public func observe<Value>(
         _ keyPath: KeyPath<Self, Value>,
-        initial: Bool = false,
+        initial: Bool = true,
         handler: @escaping @MainActor (Value) -> Void
     ) -> BindingToken {
         let tracker = BindingTracker(source: self, keyPath: keyPath, observerIsAlive: { true }, deliver: handler)

@@ -33,3 +33,25 @@ public enum CommandOutcome<Output: Sendable>: Sendable {
         }
     }
 }
+
+extension CommandOutcome: Equatable where Output: Equatable {
+    /// Outcomes of the same case are equal when their outputs are, or their errors: errors of
+    /// an `Equatable` type compare with `==`, others by type and description.
+    public static func == (lhs: CommandOutcome, rhs: CommandOutcome) -> Bool {
+        switch (lhs, rhs) {
+        case let (.succeeded(a), .succeeded(b)): a == b
+        case let (.failed(a), .failed(b)): errorsAreEqual(a, b)
+        case (.cancelled, .cancelled), (.ignored, .ignored): true
+        default: false
+        }
+    }
+
+    private static func errorsAreEqual(_ lhs: any Error, _ rhs: any Error) -> Bool {
+        if let lhs = (lhs as Any) as? any Equatable { return isEqual(lhs, rhs) }
+        return type(of: lhs) == type(of: rhs) && String(describing: lhs) == String(describing: rhs)
+    }
+
+    private static func isEqual<E: Equatable>(_ lhs: E, _ rhs: any Error) -> Bool {
+        (rhs as? E).map { $0 == lhs } ?? false
+    }
+}

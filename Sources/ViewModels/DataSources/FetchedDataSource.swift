@@ -27,9 +27,10 @@ import SQLiteStoreCore
 /// view models of every row read since its last change (evict them all with
 /// ``removeCachedViewModels()``).
 ///
-/// The data source uses the controller's `didChange`; follow ``changes`` instead. It holds
-/// the controller, and the controller holds it weakly: releasing the data source releases
-/// the controller (unless you keep it) and ends every subscription.
+/// The data source subscribes to the controller (`subscribe(didFail:didChange:)`), leaving
+/// its `didChange` and `changes()` free for you. It holds the controller, and the controller
+/// holds it weakly: releasing the data source releases the controller (unless you keep it)
+/// and ends every subscription.
 @MainActor
 public final class FetchedDataSource<M: StoreModel, CellViewModel>: DataSource {
     /// The controller whose results the data source shows.
@@ -46,6 +47,7 @@ public final class FetchedDataSource<M: StoreModel, CellViewModel>: DataSource {
     private var deliveredChanges = 0
     private let makeViewModel: @MainActor (M) -> CellViewModel
     private let placeholder: @MainActor (ObjectID) -> CellViewModel
+    private var subscription: FetchedResultsSubscription?
 
     /// Shows the results of `controller`, making each row's view model with `makeViewModel`.
     ///
@@ -62,7 +64,7 @@ public final class FetchedDataSource<M: StoreModel, CellViewModel>: DataSource {
         self.placeholder = placeholder
         results = controller.results
         sections = controller.results.sections
-        controller.didChange = { [weak self] change in
+        subscription = controller.subscribe { [weak self] change in
             self?.apply(change.changeSet, results: change.results)
         }
     }

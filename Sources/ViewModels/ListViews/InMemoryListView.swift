@@ -22,19 +22,25 @@ public final class InMemoryListView<Item>: ListViewUpdating {
     /// The change sets that did not fit, with why.
     public private(set) var errors: [ChangeSetError] = []
 
-    private weak var dataSource: (any DataSource<Item>)?
+    private var dataSource: (any DataSource<Item>)?
     private var subscription: ChangeSetSubscription?
 
-    /// Shows `dataSource` (held weakly, as UIKit views hold theirs) and follows its changes.
+    /// Shows `dataSource` and follows its changes.
+    ///
+    /// The view holds its data source, so `InMemoryListView(dataSource: FetchedDataSource(…))`
+    /// keeps updating (a UIKit view holds its data source weakly, and its view controller
+    /// holds it); ``detach()`` lets it go. The data source holds only a weak subscription to
+    /// the view, so there is no cycle.
     public init(dataSource: some DataSource<Item>) {
         self.dataSource = dataSource
         subscription = show(changesOf: dataSource)
     }
 
-    /// Stops following the data source; the rows shown stay as they are.
+    /// Stops following the data source and lets it go; the rows shown stay as they are.
     public func detach() {
         subscription?.cancel()
         subscription = nil
+        dataSource = nil
     }
 
     public func reloadData() {

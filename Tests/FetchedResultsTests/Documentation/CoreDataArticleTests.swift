@@ -86,7 +86,7 @@ import Testing
         #expect(printed.isEmpty, "the first fetch publishes nothing")
         var changes = controller.changes().makeAsyncIterator()
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title, category) VALUES ('Slides', 'work')") }
-        _ = await changes.next()
+        _ = try await changes.next()
         #expect(printed == ["ChangeSet(inserts: [1.1])"])
     }
 }
