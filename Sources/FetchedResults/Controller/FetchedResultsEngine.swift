@@ -102,9 +102,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let result = try store.read { db in
             let index = try plan.fetchIndex(db, rowsRead: &count)
             guard plan.request.batchSize == nil else { return (index, nil as LoadedObjects<M>?) }
-            let models = try db.fetch(plan.request)
-            count += models.count
-            let byRowID = Dictionary(models.compactMap { model in model.id.map { ($0, model) } }) { first, _ in first }
+            let byRowID = try db.fetchByRowID(plan.request)
+            count += byRowID.count
             return (index, LoadedObjects(models: byRowID, replacesAll: true))
         }
         rowsRead.withLock { $0 += count }

@@ -91,9 +91,9 @@ public struct StoreRequest<M: StoreModel>: Sendable {
         return (sql, arguments)
     }
 
-    /// `SELECT <columns> FROM <table> <clauses>` with its arguments.
-    func selectSQL(columns: String = "*") throws -> (sql: String, arguments: [DatabaseValue]) {
+    /// `SELECT <columns> FROM <table> <clauses>` with its arguments; the model's columns by default.
+    func selectSQL(columns: String? = nil) throws -> (sql: String, arguments: [DatabaseValue]) {
         let (tail, arguments) = try clauses()
-        return ("SELECT \(columns) FROM \(SQLIdentifier.quote(tableName))\(tail)", arguments)
+        return ("SELECT \(columns ?? M.selection) FROM \(SQLIdentifier.quote(tableName))\(tail)", arguments)
     }
 }
