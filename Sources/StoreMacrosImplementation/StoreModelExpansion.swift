@@ -18,7 +18,11 @@ public struct StoreModelExpansion: ExtensionMacro {
         let source = ModelSource(model: model, typeName: structDeclaration.name.text,
                                  access: structDeclaration.generatedAccess, table: node.tableArgument,
                                  declaredStatics: structDeclaration.staticMemberNames)
-        let decl = DeclSyntax(stringLiteral: "extension \(type.trimmedDescription): SQLiteStoreCore.TypedStoreModel {\n\(source.members)\n}")
+        // The protocols the struct lacks, as the compiler lists them: a macro-made extension
+        // conforms only to those the macro declares, the inherited ones included.
+        let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
+        let header = conformances.isEmpty ? "extension \(type.trimmedDescription)" : "extension \(type.trimmedDescription): \(conformances)"
+        let decl = DeclSyntax(stringLiteral: "\(header) {\n\(source.members)\n}")
         guard let ext = decl.as(ExtensionDeclSyntax.self) else { return [] }
         return [ext]
     }

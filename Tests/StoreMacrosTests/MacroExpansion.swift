@@ -7,7 +7,7 @@ import Testing
 
 /// The macros under test, by the names source code uses.
 let storeMacros: [String: MacroSpec] = [
-    "StoreModel": MacroSpec(type: StoreModelExpansion.self, conformances: ["TypedStoreModel"]),
+    "StoreModel": MacroSpec(type: StoreModelExpansion.self, conformances: ["StoreModel", "TypedStoreModel", "Decodable", "Encodable", "Sendable"]),
     "PrimaryKey": MacroSpec(type: NoExpansion.self),
     "StoreColumn": MacroSpec(type: NoExpansion.self),
     "StoreIgnored": MacroSpec(type: NoExpansion.self),
