@@ -70,6 +70,7 @@ let package = Package(
             name: "StoreCLI",
             dependencies: [
                 "SQLiteStore",
+                "SQLiteStoreMacros",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -15,7 +15,7 @@ public struct StoreModelExpansion: ExtensionMacro {
         }
         var reader = ModelReader(declaration: structDeclaration, context: context)
         guard let model = reader.read() else { return [] }
-        let source = ModelSource(model: model, typeName: structDeclaration.name.text,
+        let source = ModelSource(model: model, typeName: structDeclaration.name.text, qualifiedTypeName: type.trimmedDescription,
                                  access: structDeclaration.generatedAccess, table: node.tableArgument,
                                  declaredStatics: structDeclaration.staticMemberNames)
         // The protocols the struct lacks, as the compiler lists them: a macro-made extension
@@ -32,6 +32,8 @@ public struct StoreModelExpansion: ExtensionMacro {
 struct ModelSource {
     let model: ModelDescription
     let typeName: String
+    /// The type as the extension names it (`Outer.Item` for a nested type), for references.
+    let qualifiedTypeName: String
     /// `"public "`, `"package "` or `""`: the struct's own access, for members that must match it.
     let access: String
     /// The table name given to the macro, if any.
@@ -88,7 +90,7 @@ struct ModelSource {
 
     private var columnsNamespace: String {
         let columns = model.columns.map { property in
-            "    \(access)let \(property.name) = SQLiteStoreCore.TypedColumn<\(typeName), \(property.type.trimmedDescription)>(\(literal(property.columnName)))"
+            "    \(access)let \(property.name) = SQLiteStoreCore.TypedColumn<\(qualifiedTypeName), \(property.type.trimmedDescription)>(\(literal(property.columnName)))"
         }
         return "\(access)struct Columns: Sendable {\n\(columns.joined(separator: "\n"))\n}"
     }
