@@ -52,7 +52,7 @@ struct ModelReader<Context: MacroExpansionContext> {
             }
             if variable.isLet, binding.initializer != nil {
                 diagnose(.letWithDefault, at: variable.bindingSpecifier, fixIt: "use 'var'",
-                         replacing: variable.bindingSpecifier, with: TokenSyntax.keyword(.var, trailingTrivia: .space))
+                         replacing: variable.bindingSpecifier, with: variable.bindingSpecifier.with(\.tokenKind, .keyword(.var)))
                 continue
             }
             guard let type = declaredType(of: binding, following: bindings[(index + 1)...]) else { continue }
@@ -62,7 +62,7 @@ struct ModelReader<Context: MacroExpansionContext> {
     }
 
     private func property(_ name: String, _ type: TypeSyntax, _ variable: VariableDeclSyntax, isIgnored: Bool) -> ModelProperty {
-        ModelProperty(name: name, type: type.trimmed,
+        ModelProperty(name: name, type: type,
                       columnName: variable.attribute(named: "StoreColumn")?.firstStringArgument ?? name,
                       declaration: variable, primaryKeyAttribute: variable.attribute(named: "PrimaryKey"),
                       isIgnored: isIgnored)
@@ -103,7 +103,8 @@ struct ModelReader<Context: MacroExpansionContext> {
         guard let literalType else { return diagnose(.missingType, at: binding.pattern) }
         let pattern = binding.pattern.with(\.trailingTrivia, [])
         let annotated = binding.with(\.pattern, pattern)
-            .with(\.typeAnnotation, TypeAnnotationSyntax(type: TypeSyntax(stringLiteral: literalType + " ")))
+            .with(\.typeAnnotation, TypeAnnotationSyntax(colon: .colonToken(trailingTrivia: .space),
+                                                         type: TypeSyntax(stringLiteral: literalType + " ")))
         diagnose(.missingType, at: binding.pattern, fixIt: "declare it as '\(literalType)'", replacing: binding, with: annotated)
     }
 
@@ -145,13 +146,13 @@ struct ModelReader<Context: MacroExpansionContext> {
             if wrapped.plainName == "Int64" { return }
             if ["UUID", "String"].contains(wrapped.plainName) {
                 return diagnose(.optionalTextKey, at: key.type, fixIt: "make it '\(wrapped.plainName)'",
-                                replacing: key.type, with: wrapped.trimmed)
+                                replacing: key.type, with: wrapped.trimmed.with(\.trailingTrivia, key.type.trailingTrivia))
             }
         } else if ["Int64", "UUID", "String"].contains(key.type.plainName) {
             return
         }
         diagnose(.unsupportedKeyType, at: key.type, fixIt: "use 'Int64?', a rowid that SQLite assigns",
-                 replacing: key.type, with: TypeSyntax(stringLiteral: "Int64?"))
+                 replacing: key.type, with: TypeSyntax(stringLiteral: "Int64?").with(\.trailingTrivia, key.type.trailingTrivia))
     }
 
     // MARK: Diagnostics

@@ -3,14 +3,13 @@ extension Database {
     /// `SQLITE_NOTFOUND` when no row has its id: `db.update(item, columns: \.title, \.done)`.
     ///
     /// Requires a model that binds by column index (`@StoreModel` or a hand-written `storeColumns`).
-    public func update<M: TypedStoreModel>(_ model: M, columns: [PartialKeyPath<M.Columns>]) throws {
-        let names = columns.compactMap { M.columns[keyPath: $0] as? any TypedColumnName }.map(\.columnName)
-        try update(model, columnNames: names)
+    public func update<M: TypedStoreModel>(_ model: M, columns: PartialKeyPath<M.Columns>...) throws {
+        try update(model, columnNames: Self.columnNames(of: M.self, columns))
     }
 
-    /// Updates only `columns` of `model`'s row: `db.update(item, columns: \.title, \.done)`.
-    public func update<M: TypedStoreModel>(_ model: M, columns: PartialKeyPath<M.Columns>...) throws {
-        try update(model, columns: columns)
+    /// The SQL names of typed columns given by key paths into `M.Columns`.
+    private static func columnNames<M: TypedStoreModel>(of type: M.Type, _ keyPaths: [PartialKeyPath<M.Columns>]) -> [String] {
+        keyPaths.compactMap { M.columns[keyPath: $0] as? any TypedColumnName }.map(\.columnName)
     }
 
     /// Updates only the columns named `columnNames` of `model`'s row.
@@ -100,8 +99,7 @@ extension Database {
 
     /// Inserts `model` or updates the row with the same values in the typed columns `key`.
     public func upsert<M: TypedStoreModel>(_ model: inout M, onConflictOf key: PartialKeyPath<M.Columns>...) throws {
-        let names = key.compactMap { M.columns[keyPath: $0] as? any TypedColumnName }.map(\.columnName)
-        try upsert(&model, onConflictOf: names)
+        try upsert(&model, onConflictOf: Self.columnNames(of: M.self, key))
     }
 
     private func requireStoreColumns<M: StoreModel>(_ type: M.Type, for operation: String) throws -> [ModelColumn] {
