@@ -1,3 +1,4 @@
+import BenchmarkKit
 import Dispatch
 import SQLiteStoreCore
 import Synchronization
