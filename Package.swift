@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 /// SQLite's development files come from pkg-config on Linux (Debian's `libsqlite3-dev`). On Apple
@@ -24,12 +25,15 @@ let package = Package(
         .library(name: "SQLiteStoreCore", targets: ["SQLiteStoreCore"]),
         .library(name: "SQLiteStoreResults", targets: ["SQLiteStoreResults"]),
         .library(name: "SQLiteStoreViewModels", targets: ["SQLiteStoreViewModels"]),
+        // The @StoreModel macro, separate so that apps that do not use it never build swift-syntax.
+        .library(name: "SQLiteStoreMacros", targets: ["SQLiteStoreMacros"]),
         .executable(name: "store", targets: ["StoreCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `swift package generate-documentation` builds the DocC catalogs; a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         sqliteLibrary,
@@ -44,15 +48,44 @@ let package = Package(
             name: "SQLiteStore",
             dependencies: ["SQLiteStoreCore", "SQLiteStoreResults", "SQLiteStoreViewModels"]
         ),
+        // The macros' code, a library of its own so that tests expand it without depending on
+        // the compiler plugin (a test that depends on a macro target is built for the host,
+        // where SwiftPM does not build the `store` executable that StoreCLITests imports).
+        .target(
+            name: "SQLiteStoreMacrosImplementation",
+            dependencies: [.product(name: "SwiftSyntaxMacros", package: "swift-syntax")],
+            path: "Sources/StoreMacrosImplementation"
+        ),
+        .macro(
+            name: "SQLiteStoreMacrosPlugin",
+            dependencies: [
+                "SQLiteStoreMacrosImplementation",
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            path: "Sources/StoreMacrosPlugin"
+        ),
+        .target(
+            name: "SQLiteStoreMacros",
+            dependencies: ["SQLiteStoreCore", "SQLiteStoreMacrosPlugin"],
+            path: "Sources/StoreMacros"
+        ),
         .executableTarget(
             name: "StoreCLI",
             dependencies: [
                 "SQLiteStore",
+                "SQLiteStoreMacros",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["SQLiteStoreCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["SQLiteStoreCore", "CSQLite", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["SQLiteStoreCore", "SQLiteStoreMacros", "CSQLite", "TestSupport"]),
+        .testTarget(
+            name: "StoreMacrosTests",
+            dependencies: [
+                "SQLiteStoreMacrosImplementation",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
         .testTarget(
             name: "FetchedResultsTests",
             dependencies: ["SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]

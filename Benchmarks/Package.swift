@@ -42,6 +42,7 @@ let package = Package(
                 "BenchmarkKit",
                 .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreMacros", package: "SQLiteStore"),
             ],
             swiftSettings: strictSettings
         ),

@@ -59,15 +59,16 @@ awk -F, '
         split("10k 100k 1M", sizes, " ")
         printf "Medians of one run on %s (%s); frcMemory is the resident memory peak above the\n", date, machine
         printf "process baseline, everything else wall-clock time. - means not run (see BenchmarkPlan.swift).\n\n"
-        format = "%-15s %5s %12s %12s %12s %10s %10s %10s\n"
-        printf format, "workload", "rows", "SQLiteStore", "GRDB", "rawC", "ours/GRDB", "ours/rawC", "GRDB/rawC"
+        format = "%-15s %5s %12s %12s %12s %12s %10s %10s %11s %10s\n"
+        printf format, "workload", "rows", "SQLiteStore", "SQLiteStoreMacro", "GRDB", "rawC", "ours/GRDB", "ours/rawC", "macro/rawC", "GRDB/rawC"
         for (w = 1; w <= 11; w++) for (s = 1; s <= 3; s++) {
             workload = workloads[w]; rows = sizes[s]
             if (!((workload, rows) in seen)) continue
             kind = (index(workload, "frcMemory") == 1) ? "bytes" : "time"
             ours = median[workload, rows, "SQLiteStore"]; grdb = median[workload, rows, "GRDB"]; raw = median[workload, rows, "rawC"]
-            printf format, workload, rows, show(ours, kind), show(grdb, kind), show(raw, kind), \
-                ratio(ours, grdb), ratio(ours, raw), ratio(grdb, raw)
+            macro = median[workload, rows, "SQLiteStoreMacro"]
+            printf format, workload, rows, show(ours, kind), show(macro, kind), show(grdb, kind), show(raw, kind), \
+                ratio(ours, grdb), ratio(ours, raw), ratio(macro, raw), ratio(grdb, raw)
         }
         printf "\nSubscriber overhead: notifyOverhead / insert, per library\n"
         printf "%5s %12s %12s %12s\n", "rows", "SQLiteStore", "GRDB", "rawC"

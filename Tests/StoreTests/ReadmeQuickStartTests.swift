@@ -1,11 +1,12 @@
 import SQLiteStoreCore
+import SQLiteStoreMacros
 import Testing
 
 /// The README's quick start, verbatim, so that it keeps compiling and working.
 @Suite struct ReadmeQuickStartTests {
-    struct Item: StoreModel, Equatable {
-        static let tableName = "item"
-        var id: Int64?
+    @StoreModel
+    struct Item: Equatable {
+        var id: Int64?                  // the rowid, assigned on insert; UUID and String keys work too
         var title: String
         var done: Bool
     }
@@ -17,13 +18,14 @@ import Testing
         let store = try Store(path: path)   // WAL, synchronous=NORMAL, foreign keys on, 4 readers
         try store.write { db in
             try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
+            try db.check(Item.self)         // throws one error listing every difference from the model
             var milk = Item(title: "Buy milk", done: false)
             try db.insert(&milk)            // sets milk.id
             milk.done = true
-            try db.update(milk)
+            try db.update(milk, columns: \.done)
         }
         let open = try store.read { db in
-            try db.fetch(StoreRequest<Item>().filter(Column("done") == false).order(Column("title").ascending))
+            try db.fetch(StoreRequest<Item>().filter { $0.done == false }.order { $0.title.ascending })
         }
 
         #expect(open.isEmpty)

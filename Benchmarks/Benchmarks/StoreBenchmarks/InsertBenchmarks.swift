@@ -34,7 +34,7 @@ private func measureInsert<Contender: InsertContender>(
     if subscribed {
         try contender.attachChangeSubscriber()
     }
-    var batch = items.map { $0 }
+    var batch = items.map(Contender.Model.init)
     benchmark.startMeasurement()
     try contender.insert(&batch)
     benchmark.stopMeasurement()

@@ -1,7 +1,9 @@
 /// The libraries measured side by side; `rawValue` labels their results.
 public enum ContenderLibrary: String, Sendable, CaseIterable {
-    /// This repository's `Store` and `FetchedResults`.
+    /// This repository's `Store` and `FetchedResults`, with a `Codable` model.
     case sqliteStore = "SQLiteStore"
+    /// This repository's `Store` with a `@StoreModel` model, read and bound by column index.
+    case sqliteStoreMacro = "SQLiteStoreMacro"
     /// GRDB 7, used the idiomatic way.
     case grdb = "GRDB"
     /// The SQLite C API with hand-written binding and stepping: the floor.

@@ -16,12 +16,12 @@ public protocol ResultsMemoryContender: Contender {
 
 extension ResultsMemoryContender where Self: FetchContender {
     /// Libraries without a live controller hold the fetched array; they have no batches.
-    public func loadResults(batchSize: Int) throws -> [Item] {
+    public func loadResults(batchSize: Int) throws -> [Model] {
         try fetchAllByScore()
     }
 
     /// The length of the fetched array.
-    public func rowCount(of results: [Item]) -> Int {
+    public func rowCount(of results: [Model]) -> Int {
         results.count
     }
 }

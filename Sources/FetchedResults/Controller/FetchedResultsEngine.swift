@@ -123,9 +123,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
             let plan = try FetchPlan(request, db: db, registered: registered)
             let index = try plan.fetchIndex(db, rowsRead: &count)
             guard request.batchSize == nil else { return (plan, index, nil as LoadedObjects<M>?) }
-            let models = try db.fetch(request)
-            count += models.count
-            let byRowID = Dictionary(models.compactMap { model in model.id.map { ($0, model) } }) { first, _ in first }
+            let byRowID = try db.fetchByRowID(request)
+            count += byRowID.count
             return (plan, index, LoadedObjects(models: byRowID, replacesAll: true))
         }
         rowsRead.withLock { $0 += count }

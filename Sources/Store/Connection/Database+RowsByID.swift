@@ -3,26 +3,18 @@ extension Database {
     static let rowIDsPerStatement = 500
 
     /// The models stored in `table` whose rowids are among `rowIDs`, keyed by rowid; rows
-    /// that do not exist are absent. Reads `SELECT * … WHERE rowid IN (…)`, a few hundred
+    /// that do not exist are absent. Reads `SELECT … WHERE rowid IN (…)`, a few hundred
     /// rowids per statement, so the cost follows the number of rowids, not the table size.
-    ///
-    /// The model's `id` must be the table's rowid (see `StoreModel`).
     public func fetchModels<M: StoreModel>(_ type: M.Type, table: String = M.tableName,
                                       rowIDs: some Collection<Int64>) throws -> [Int64: M] {
         var models: [Int64: M] = [:]
         models.reserveCapacity(rowIDs.count)
-        var decoding: (statement: Statement, decoder: RowDecoder)?
-        try forEachRow(in: table, columns: "*", rowIDs: rowIDs) { statement in
-            // One decoder per statement, so columns are resolved once, not once per row.
-            let decoder: RowDecoder
-            if let current = decoding, current.statement === statement {
-                decoder = current.decoder
-            } else {
-                decoder = RowDecoder(statement: statement)
-                decoding = (statement, decoder)
-            }
-            let model = try decoder.decodeRow(M.self)
-            if let id = model.id { models[id] = model }
+        // One reader per statement, so columns are resolved once, not once per row.
+        var rows: ModelRows<M>?
+        let rowID = try rowIDName(of: table)
+        try forEachRow(in: table, columns: M.selection + ", " + rowID, rowIDs: rowIDs, rowID: rowID) { statement in
+            if rows?.statement !== statement { rows = ModelRows(statement: statement) }
+            try rows?.insertRow(into: &models)
         }
         return models
     }
@@ -30,7 +22,8 @@ extension Database {
     /// The rowids among `rowIDs` that exist in `table`.
     public func existingRowIDs(in table: String, among rowIDs: some Collection<Int64>) throws -> Set<Int64> {
         var existing: Set<Int64> = []
-        try forEachRow(in: table, columns: try rowIDName(of: table), rowIDs: rowIDs) { statement in
+        let rowID = try rowIDName(of: table)
+        try forEachRow(in: table, columns: rowID, rowIDs: rowIDs, rowID: rowID) { statement in
             if case .integer(let rowID) = statement.value(at: 0) { existing.insert(rowID) }
         }
         return existing

@@ -1,27 +1,75 @@
 extension Database {
-    /// The model of type `M` with `id`, or `nil`.
-    public func fetchOne<M: StoreModel>(_ type: M.Type, id: Int64) throws -> M? {
-        let sql = "SELECT * FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(M.primaryKeyColumn)) = ?"
-        let statement = try cachedStatement(sql: sql)
-        try statement.bind([id])
-        defer { statement.reset() }
-        return try statement.step() ? RowDecoder.decode(M.self, from: statement) : nil
+    /// The model of type `M` whose primary key is `id`, or `nil`.
+    public func fetchOne<M: StoreModel>(_ type: M.Type, id: M.ID.Value) throws -> M? {
+        try fetchOne(M.self, where: M.primaryKeyColumn, is: id.databaseValue)
     }
 
-    /// Whether a row of `M` has `id`.
-    public func exists<M: StoreModel>(_ type: M.Type, id: Int64) throws -> Bool {
+    /// The model of type `M` stored in row `rowID` of its table, or `nil`.
+    public func fetchOne<M: StoreModel>(_ type: M.Type, rowID: Int64) throws -> M? {
+        try fetchOne(M.self, where: "rowid", is: .integer(rowID))
+    }
+
+    private func fetchOne<M: StoreModel>(_ type: M.Type, where column: String, is value: DatabaseValue) throws -> M? {
+        let sql = "SELECT \(M.selection) FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(column)) = ?"
+        let statement = try cachedStatement(sql: sql)
+        try statement.bind([value])
+        defer { statement.reset() }
+        return try statement.step() ? ModelRows<M>(statement: statement).decodeRow() : nil
+    }
+
+    /// Whether a row of `M` has the primary key `id`.
+    public func exists<M: StoreModel>(_ type: M.Type, id: M.ID.Value) throws -> Bool {
         let sql = "SELECT 1 FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(M.primaryKeyColumn)) = ?"
         return try fetchValue(Int.self, sql: sql, arguments: [id]) != nil
     }
 
     /// The models that `request` selects, in its order.
+    ///
+    /// Inlinable, so that a model with `storeColumns` (a `@StoreModel` or a hand-written
+    /// by-index conformance) is decoded by code specialized for it, column by column.
+    @inlinable
     public func fetch<M: StoreModel>(_ request: StoreRequest<M>) throws -> [M] {
+        let statement = try preparedSelect(request)
+        defer { statement.reset() }  // a row that fails to decode must not leave the statement open
+        guard M.storeColumns != nil else { return try decodeCodableRows(M.self, from: statement) }
+        let row = StoreRow(statement: statement)
+        var models: [M] = []
+        while try statement.step() {
+            models.append(try M(row: row))
+        }
+        return models
+    }
+
+    /// The statement of `request`'s `SELECT`, with its arguments bound.
+    @usableFromInline
+    func preparedSelect<M: StoreModel>(_ request: StoreRequest<M>) throws -> Statement {
         let (sql, arguments) = try request.selectSQL()
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
-        defer { statement.reset() }  // a row that fails to decode must not leave the statement open
+        return statement
+    }
+
+    /// The remaining rows of `statement`, decoded through `Codable`.
+    @usableFromInline
+    func decodeCodableRows<M: StoreModel>(_ type: M.Type, from statement: Statement) throws -> [M] {
         var models: [M] = []
         try RowDecoder(statement: statement).decodeRemainingRows(into: &models)
+        return models
+    }
+
+    /// The models that `request` selects, keyed by the rowid of their row (whatever their
+    /// primary key): what a fetched-results controller caches.
+    public func fetchByRowID<M: StoreModel>(_ request: StoreRequest<M>) throws -> [Int64: M] {
+        let rowID = try rowIDName(of: request.tableName)
+        let (sql, arguments) = try request.selectSQL(columns: M.selection + ", " + rowID, rowID: rowID)
+        let statement = try cachedStatement(sql: sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        var models: [Int64: M] = [:]
+        let rows = ModelRows<M>(statement: statement)
+        while try statement.step() {
+            try rows.insertRow(into: &models)
+        }
         return models
     }
 
@@ -41,17 +89,43 @@ extension Database {
     }
 }
 
+/// Decodes the rows of one statement into models: by column index for a model with
+/// `storeColumns`, else through `Codable` with one decoder for every row.
+struct ModelRows<M: StoreModel> {
+    let statement: Statement
+    private let decoder: RowDecoder?
+
+    init(statement: Statement) {
+        self.statement = statement
+        self.decoder = M.storeColumns == nil ? RowDecoder(statement: statement) : nil
+    }
+
+    /// The model in the statement's current row.
+    func decodeRow() throws -> M {
+        if let decoder { return try decoder.decodeRow(M.self) }
+        return try M(row: StoreRow(statement: statement))
+    }
+
+    /// Decodes the current row, whose last column is the rowid, into `models` under that rowid.
+    func insertRow(into models: inout [Int64: M]) throws {
+        guard let rowID = statement.integer(at: statement.columnCount - 1) else {
+            throw StoreError.mismatch("the row has no rowid", sql: statement.sql)
+        }
+        models[rowID] = try decodeRow()
+    }
+}
+
 /// Iterates the models of a request one at a time: `while let item = try cursor.next() { … }`.
 ///
 /// Valid only inside the closure that received its database.
 public struct ModelCursor<M: StoreModel> {
     let statement: Statement
-    private let decoder: RowDecoder
+    private let rows: ModelRows<M>
     private var finished = false
 
     init(statement: Statement) {
         self.statement = statement
-        self.decoder = RowDecoder(statement: statement)
+        self.rows = ModelRows(statement: statement)
     }
 
     /// The next model, or `nil` at the end.
@@ -61,6 +135,6 @@ public struct ModelCursor<M: StoreModel> {
             finished = true
             return nil
         }
-        return try decoder.decodeRow(M.self)
+        return try rows.decodeRow()
     }
 }

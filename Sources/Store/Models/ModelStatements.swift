@@ -13,11 +13,17 @@ final class ModelStatements {
     /// The entry used last, tried before hashing: writes usually repeat one operation on one type.
     private var lastUsed: (key: Key, statement: ModelStatement)?
     private let encoder = RowEncoder()
+    /// The statements of models that bind by column index (`storeColumns`), and the one used last.
+    private var indexed: [Key: Statement] = [:]
+    private var lastIndexed: (key: Key, statement: Statement)?
 
     /// The statement for `operation` on `M`'s table, with `model`'s values bound to its
     /// first parameters, in column order.
     func statement<M: StoreModel>(_ operation: Operation, binding model: M, in db: Database) throws -> Statement {
         let key = Key(operation: operation, model: ObjectIdentifier(M.self))
+        if let columns = M.storeColumns {
+            return try indexedStatement(key, columns: columns, binding: model, in: db)
+        }
         if let cached = cachedStatement(for: key), cached.table == M.tableName {
             do {
                 try cached.bind(model, with: encoder)
@@ -37,6 +43,49 @@ final class ModelStatements {
         cache[key] = cached
         lastUsed = (key, cached)
         return statement
+    }
+
+    /// The statement for `key` of a model with `storeColumns`, rewound, with `model` bound by
+    /// column index (column `i` to parameter `i + 1`).
+    private func indexedStatement<M: StoreModel>(_ key: Key, columns: [ModelColumn], binding model: M,
+                                                 in db: Database) throws -> Statement {
+        let statement: Statement
+        if let lastIndexed, lastIndexed.key == key {
+            statement = lastIndexed.statement
+        } else if let cached = indexed[key] {
+            statement = cached
+        } else {
+            let sql = Self.indexedSQL(key.operation, table: M.tableName, primaryKey: M.primaryKeyColumn,
+                                      columns: columns.map(\.name))
+            statement = try db.cachedStatement(sql: sql)
+            indexed[key] = statement
+        }
+        lastIndexed = (key, statement)
+        statement.reset()
+        try model.encode(to: StoreBindings(statement: statement))
+        return statement
+    }
+
+    /// The SQL of `operation` whose parameter `?i` is column `i - 1`, so that a model binds
+    /// every column at its own index whatever the operation.
+    static func indexedSQL(_ operation: Operation, table: String, primaryKey: String, columns: [String]) -> String {
+        let table = SQLIdentifier.quote(table)
+        let quoted = columns.map(SQLIdentifier.quote)
+        let parameters = columns.indices.map { "?\($0 + 1)" }
+        let key = SQLIdentifier.quote(primaryKey)
+        let keyParameter = columns.firstIndex(of: primaryKey).map { parameters[$0] } ?? "NULL"
+        let nonKey = columns.indices.filter { columns[$0] != primaryKey }
+        switch operation {
+        case .insert:
+            return "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", ")))"
+        case .update:
+            let assignments = nonKey.isEmpty ? ["\(key) = \(keyParameter)"] : nonKey.map { "\(quoted[$0]) = \(parameters[$0])" }
+            return "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) = \(keyParameter)"
+        case .upsert:
+            let assignments = nonKey.map { "\(quoted[$0]) = excluded.\(quoted[$0])" }.joined(separator: ", ")
+            let action = assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)"
+            return "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", "))) ON CONFLICT(\(key)) DO \(action)"
+        }
     }
 
     private func cachedStatement(for key: Key) -> ModelStatement? {

@@ -54,7 +54,8 @@ public struct Ordering: Sendable, Hashable {
     /// The collation named in the ordering, or `nil` for the column's declared collation.
     public let collation: Collation?
 
-    init(column: Column, isAscending: Bool, collation: Collation? = nil) {
+    /// Orders by `column`, with `collation` or the column's declared one.
+    public init(column: Column, isAscending: Bool, collation: Collation? = nil) {
         self.column = column
         self.isAscending = isAscending
         self.collation = collation

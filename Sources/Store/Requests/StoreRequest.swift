@@ -91,9 +91,10 @@ public struct StoreRequest<M: StoreModel>: Sendable {
         return (sql, arguments)
     }
 
-    /// `SELECT <columns> FROM <table> <clauses>` with its arguments.
-    func selectSQL(columns: String = "*", rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {
+    /// `SELECT <columns> FROM <table> <clauses>` with its arguments; the model's columns by default.
+    /// `rowID` is how the table's rowid is read (`Database.rowIDName(of:)`).
+    func selectSQL(columns: String? = nil, rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {
         let (tail, arguments) = try clauses(rowID: rowID)
-        return ("SELECT \(columns) FROM \(SQLIdentifier.quote(tableName))\(tail)", arguments)
+        return ("SELECT \(columns ?? M.selection) FROM \(SQLIdentifier.quote(tableName))\(tail)", arguments)
     }
 }

@@ -20,7 +20,7 @@ struct ObjectChanges<M: StoreModel> {
 
     /// Reads the object now, in the store's latest committed state.
     static func read(_ objectID: ObjectID, in store: Store) throws -> M? {
-        try store.read { db in try db.fetchOne(M.self, id: objectID.rowID) }
+        try store.read { db in try db.fetchOne(M.self, rowID: objectID.rowID) }
     }
 
     /// The object's state after the next transaction that changed it, or `nil` when the

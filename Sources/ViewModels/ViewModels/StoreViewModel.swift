@@ -109,7 +109,7 @@ open class StoreViewModel<M: StoreModel> {
         guard let store else { throw StoreViewModelError.storeReleased }
         let objectID = objectID
         try await store.write { db in
-            guard var object = try db.fetchOne(M.self, id: objectID.rowID) else {
+            guard var object = try db.fetchOne(M.self, rowID: objectID.rowID) else {
                 throw StoreViewModelError.objectDeleted(objectID)
             }
             edit(&object)
@@ -122,7 +122,7 @@ open class StoreViewModel<M: StoreModel> {
     public func delete() async throws {
         guard let store else { throw StoreViewModelError.storeReleased }
         let rowID = objectID.rowID
-        _ = try await store.write { db in try db.delete(M.self, id: rowID) }
+        _ = try await store.write { db in try db.delete(M.self, rowID: rowID) }
     }
 
     private func receive(_ state: Result<M?, any Error>) {
