@@ -72,7 +72,7 @@ final class SearchField {
         field.text = "milk"   // search.query becomes "milk" after the current main-actor turn
 
         #expect(field.caption == "0 results", "one-way bindings assign the current value at once")
-        await waitUntil("the query follows the field") { search.query == "milk" && printed == ["searching milk"] }
+        await waitUntil("the query follows the field") { search.query == "milk" && printed == ["searching ", "searching milk"] }
         search.resultCount = 3
         await waitUntil("the caption follows the count") { field.caption == "3 results" }
         #expect(bindings.allSatisfy { $0.isBound })
