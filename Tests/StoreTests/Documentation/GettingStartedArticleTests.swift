@@ -9,9 +9,30 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: Item.schema + """
-            INSERT INTO item(title, done) VALUES ('Buy milk', 1), ('Call Ada', 0), ('Answer mail', 0);
-            """)
+        store = try directory.makeStore(
+            schema: Item.schema + """
+                INSERT INTO item(title, done) VALUES ('Buy milk', 1), ('Call Ada', 0), ('Answer mail', 0);
+                """)
+    }
+
+    @Test func openWriteRead() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("app.sqlite")
+
+        let store = try Store(path: path)  // WAL, synchronous=NORMAL, foreign keys on, 4 readers
+        try store.write { db in
+            try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
+            var milk = Item(title: "Buy milk", done: false)
+            try db.insert(&milk)  // sets milk.id
+            milk.done = true
+            try db.update(milk)
+        }
+        let open = try store.read { db in
+            try db.fetch(StoreRequest<Item>().filter(Column("done") == false).order(Column("title").ascending))
+        }
+
+        #expect(open.isEmpty)
+        #expect(try store.read { db in try db.fetch(StoreRequest<Item>()) } == [Item(id: 1, title: "Buy milk", done: true)])
     }
 
     @Test func describeWhatToFetch() throws {
