@@ -4,7 +4,7 @@ import PackageDescription
 /// Side-by-side benchmarks of SQLiteStore, GRDB and the raw SQLite C API.
 /// A separate package so that the library and its CI never build the peers.
 let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("MemberImportVisibility")
 ]
 
 let package = Package(

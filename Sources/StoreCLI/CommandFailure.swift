@@ -26,8 +26,9 @@ struct CommandFailure: Error {
             self.init(status: Self.status(of: error), report: ErrorReport(error))
         case let error as StoreError:
             let unavailable: Set<ResultCode> = [.notADatabase, .cantOpen, .corrupt]
-            self.init(status: unavailable.contains(error.code) ? .databaseUnavailable : .failed,
-                      kind: "sqlite", message: error.description, storeError: error)
+            self.init(
+                status: unavailable.contains(error.code) ? .databaseUnavailable : .failed,
+                kind: "sqlite", message: error.description, storeError: error)
         default:
             self.init(status: .failed, kind: "other", message: String(describing: error))
         }

@@ -31,8 +31,9 @@ final class CommandOutput {
     func finish<Body: Encodable>(_ command: String, body: Body, failure: CommandFailure?) throws {
         let status = failure?.status ?? .success
         if options.json {
-            let document = JSONDocument(command: command, exitCode: status.rawValue, database: options.database,
-                                        migrationsFolder: options.migrations, warnings: warnings, error: failure?.report, body: body)
+            let document = JSONDocument(
+                command: command, exitCode: status.rawValue, database: options.database,
+                migrationsFolder: options.migrations, warnings: warnings, error: failure?.report, body: body)
             print(try Self.json(document))
         } else if let failure {
             Self.printError("error: \(failure.report.message)")

@@ -43,10 +43,12 @@ struct DemoCommand: AsyncParsableCommand {
     @MainActor private func demo() async throws {
         let started = ContinuousClock.now
         let store = try StoreOptions.parse(["--database", database]).openStore(ifMissing: .create)
-        let migrator = try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoEmbeddedMigrations.migrator()
+        let migrator =
+            try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoEmbeddedMigrations.migrator()
         let applied = try migrator.migrate(store)
-        print("database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "
-              + "(\(FileManager.default.fileExists(atPath: migrations) ? "from \(migrations)/" : "built-in example schema"))")
+        print(
+            "database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "
+                + "(\(FileManager.default.fileExists(atPath: migrations) ? "from \(migrations)/" : "built-in example schema"))")
         let seed = try await DemoSeed.plant(in: store)
         let session = try DemoSession(store: store, listID: seed.listID, watchedItemID: seed.ids["Milk"] ?? 0)
         print("list \"Demo\", sectioned by category; the view model follows item #\(seed.ids["Milk"] ?? 0) (Milk)")

@@ -26,8 +26,10 @@ struct DownCommand: ParsableCommand {
     var allowEdited = false
 
     func run() throws {
-        try MigrationRun(options: options, direction: .down, target: to, dryRun: dryRun,
-                         migrationOptions: StoreOptions.migrationOptions(allowEdited: allowEdited, allowOutOfOrder: false))
-            .run()
+        try MigrationRun(
+            options: options, direction: .down, target: to, dryRun: dryRun,
+            migrationOptions: StoreOptions.migrationOptions(allowEdited: allowEdited, allowOutOfOrder: false)
+        )
+        .run()
     }
 }

@@ -52,7 +52,8 @@ struct ErrorReport: Encodable {
         let storeError = failure.error as? StoreError
         var message = failure.description
         if let statement = failure.statement { message += "\n  statement: \(statement)" }
-        message += failure.wasRolledBack
+        message +=
+            failure.wasRolledBack
             ? "\n  the migration was rolled back: the database is as it was before it"
             : "\n  the migration runs outside a transaction: statements before the failing one stay applied"
         self.init(kind: "migrationFailed", message: message, storeError: storeError)

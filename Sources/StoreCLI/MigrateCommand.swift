@@ -31,8 +31,10 @@ struct MigrateCommand: ParsableCommand {
     var allowOutOfOrder = false
 
     func run() throws {
-        try MigrationRun(options: options, direction: .up, target: to, dryRun: dryRun,
-                         migrationOptions: StoreOptions.migrationOptions(allowEdited: allowEdited, allowOutOfOrder: allowOutOfOrder))
-            .run()
+        try MigrationRun(
+            options: options, direction: .up, target: to, dryRun: dryRun,
+            migrationOptions: StoreOptions.migrationOptions(allowEdited: allowEdited, allowOutOfOrder: allowOutOfOrder)
+        )
+        .run()
     }
 }

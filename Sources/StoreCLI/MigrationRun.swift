@@ -16,7 +16,8 @@ struct MigrationRun {
         let failure = CommandFailure.catching {
             let migrator = try options.loadMigrator()
             // A dry run only reads: it never creates the file nor changes its journal mode.
-            let store = try dryRun
+            let store =
+                try dryRun
                 ? options.openStoreForReading(ifMissing: direction == .up ? .useEmpty : .fail)
                 : options.openStore(ifMissing: direction == .up ? .create : .fail)
             defer { report.currentVersion = try? migrator.status(store).currentVersion }
@@ -62,7 +63,8 @@ struct MigrationRun {
 
     private func summarize(_ report: MigrationRunReport, output: CommandOutput, failed: Bool) {
         guard !failed else { return }
-        let state = report.currentVersion.map { "\(options.database) is at version \($0)" }
+        let state =
+            report.currentVersion.map { "\(options.database) is at version \($0)" }
             ?? "\(options.database) has no migration applied"
         switch (report.migrations.isEmpty, dryRun) {
         case (true, _): output.say("Nothing to \(direction == .up ? "apply" : "undo"): \(state).")

@@ -33,8 +33,10 @@ struct StatusCommand: ParsableCommand {
     private static func table(_ entries: [MigrationEntryReport]) -> String {
         let header = ["VERSION", "STATE", "NAME", "APPLIED AT", "DURATION"]
         let rows = entries.map { entry in
-            [String(entry.version), entry.state, entry.name + (entry.outOfOrder ? " (out of order)" : ""),
-             entry.appliedAt ?? "", entry.durationMs.map { "\($0) ms" } ?? ""]
+            [
+                String(entry.version), entry.state, entry.name + (entry.outOfOrder ? " (out of order)" : ""),
+                entry.appliedAt ?? "", entry.durationMs.map { "\($0) ms" } ?? "",
+            ]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { cells in

@@ -29,8 +29,10 @@ struct StoreCommand: AsyncParsableCommand {
     /// Runs the subcommand; usage errors exit with 2 (ArgumentParser's default is 64).
     static func main() async {
         if let invalid = ArgumentEncoding.firstInvalidArgument() {
-            exitWithUsageError(ValidationError(
-                "argument \(invalid.position) ('\(invalid.text)') is not valid UTF-8; store takes its paths and values as UTF-8 text, rename the file"))
+            exitWithUsageError(
+                ValidationError(
+                    "argument \(invalid.position) ('\(invalid.text)') is not valid UTF-8; store takes its paths and values as UTF-8 text, rename the file"
+                ))
         }
         do {
             var command = try parseAsRoot()
@@ -48,10 +50,11 @@ struct StoreCommand: AsyncParsableCommand {
     private static func exitWithUsageError(_ error: any Error) -> Never {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("--json") {
-            let document = JSONDocument(command: arguments.first { !$0.hasPrefix("-") } ?? "store",
-                                        exitCode: ExitStatus.usage.rawValue, database: "", migrationsFolder: "",
-                                        warnings: [], error: ErrorReport(kind: "usage", message: message(for: error)),
-                                        body: [String: String]())
+            let document = JSONDocument(
+                command: arguments.first { !$0.hasPrefix("-") } ?? "store",
+                exitCode: ExitStatus.usage.rawValue, database: "", migrationsFolder: "",
+                warnings: [], error: ErrorReport(kind: "usage", message: message(for: error)),
+                body: [String: String]())
             if let json = try? CommandOutput.json(document) { print(json) }
         }
         CommandOutput.printError(fullMessage(for: error))

@@ -31,9 +31,10 @@ struct VerifyCommand: ParsableCommand {
             }
         }
         if failure == nil && !report.differences.isEmpty {
-            failure = CommandFailure(status: .failed, kind: "differences",
-                                     message: "the migration files and the ledger differ in \(report.differences.count) "
-                                         + (report.differences.count == 1 ? "version" : "versions"))
+            failure = CommandFailure(
+                status: .failed, kind: "differences",
+                message: "the migration files and the ledger differ in \(report.differences.count) "
+                    + (report.differences.count == 1 ? "version" : "versions"))
         }
         try output.finish("verify", body: report, failure: failure)
     }

@@ -45,11 +45,14 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The table to watch.", valueName: "table"))
     var table: String
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("An SQL condition rows must meet; it may read only the watched table.", valueName: "sql"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp("An SQL condition rows must meet; it may read only the watched table.", valueName: "sql"))
     var condition: String?
 
-    @Option(name: .customLong("order-by"),
-            help: ArgumentHelp("The sort order: columns, each optionally followed by :asc or :desc.", valueName: "column[:desc],…"))
+    @Option(
+        name: .customLong("order-by"),
+        help: ArgumentHelp("The sort order: columns, each optionally followed by :asc or :desc.", valueName: "column[:desc],…"))
     var orderBy: String?
 
     @Option(name: .customLong("section-by"), help: ArgumentHelp("The column whose values group rows into sections.", valueName: "column"))
@@ -63,7 +66,7 @@ struct WatchCommand: AsyncParsableCommand {
         do {
             try await watch(until: stop)
             await stop.waitForStoreToClose()
-        } catch where stop.isStopping || error is CancellationError {
+        } catch  where stop.isStopping || error is CancellationError {
             await stop.waitForStoreToClose()
         } catch {
             let failure = CommandFailure(error)

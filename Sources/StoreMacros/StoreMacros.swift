@@ -21,9 +21,10 @@
 /// per stored property, for predicates, orderings and section keys that the compiler checks.
 /// The primary key is the property named `id`, or the one marked `@PrimaryKey`, for which
 /// an `id` property is generated.
-@attached(extension, conformances: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable,
-          names: named(tableName), named(primaryKeyColumn), named(storeColumns), named(init(row:)),
-          named(encode(to:)), named(Columns), named(columns), named(id))
+@attached(
+    extension, conformances: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable,
+    names: named(tableName), named(primaryKeyColumn), named(storeColumns), named(init(row:)),
+    named(encode(to:)), named(Columns), named(columns), named(id))
 public macro StoreModel(table: String? = nil) = #externalMacro(module: "SQLiteStoreMacrosPlugin", type: "StoreModelMacro")
 
 /// Marks the primary key of a `@StoreModel` whose key property is not named `id`.

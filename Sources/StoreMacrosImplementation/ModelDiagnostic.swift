@@ -25,7 +25,8 @@ enum ModelDiagnostic: String, DiagnosticMessage {
         case .optionalTextKey: "a UUID or String primary key cannot be optional: only an Int64? key is assigned by SQLite"
         case .ignoredKey: "the primary key cannot be @StoreIgnored"
         case .missingType: "a stored property of a @StoreModel needs an explicit type"
-        case .unsupportedType: "this type cannot be stored in a column: use a Codable value type (stored as JSON) or a DatabaseValueConvertible type"
+        case .unsupportedType:
+            "this type cannot be stored in a column: use a Codable value type (stored as JSON) or a DatabaseValueConvertible type"
         case .implicitlyUnwrapped: "an implicitly unwrapped optional cannot be stored; use an optional"
         case .letWithDefault: "a 'let' with a default value cannot be read from a row"
         case .ignoredWithoutDefault: "a @StoreIgnored property needs a default value"

@@ -24,7 +24,8 @@ extension TypeSyntax {
     var wrappedInOptional: TypeSyntax? {
         if let optional = self.as(OptionalTypeSyntax.self) { return optional.wrappedType }
         if let identifier = self.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
-           let argument = identifier.genericArgumentClause?.arguments.first {
+            let argument = identifier.genericArgumentClause?.arguments.first
+        {
             return argument.argument.as(TypeSyntax.self)
         }
         return nil
@@ -72,8 +73,9 @@ extension AttributeSyntax {
     /// The first argument when it is a plain string literal.
     var firstStringArgument: String? {
         guard case .argumentList(let arguments) = self.arguments,
-              let literal = arguments.first?.expression.as(StringLiteralExprSyntax.self),
-              literal.segments.count == 1, case .stringSegment(let segment) = literal.segments.first else { return nil }
+            let literal = arguments.first?.expression.as(StringLiteralExprSyntax.self),
+            literal.segments.count == 1, case .stringSegment(let segment) = literal.segments.first
+        else { return nil }
         return segment.content.text
     }
 }

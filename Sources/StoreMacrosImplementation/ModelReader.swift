@@ -51,8 +51,9 @@ struct ModelReader<Context: MacroExpansionContext> {
                 continue
             }
             if variable.isLet, binding.initializer != nil {
-                diagnose(.letWithDefault, at: variable.bindingSpecifier, fixIt: "use 'var'",
-                         replacing: variable.bindingSpecifier, with: variable.bindingSpecifier.with(\.tokenKind, .keyword(.var)))
+                diagnose(
+                    .letWithDefault, at: variable.bindingSpecifier, fixIt: "use 'var'",
+                    replacing: variable.bindingSpecifier, with: variable.bindingSpecifier.with(\.tokenKind, .keyword(.var)))
                 continue
             }
             guard let type = declaredType(of: binding, following: bindings[(index + 1)...]) else { continue }
@@ -62,17 +63,21 @@ struct ModelReader<Context: MacroExpansionContext> {
     }
 
     private func property(_ name: String, _ type: TypeSyntax, _ variable: VariableDeclSyntax, isIgnored: Bool) -> ModelProperty {
-        ModelProperty(name: name, type: type,
-                      columnName: variable.attribute(named: "StoreColumn")?.firstStringArgument ?? name,
-                      declaration: variable, primaryKeyAttribute: variable.attribute(named: "PrimaryKey"),
-                      isIgnored: isIgnored)
+        ModelProperty(
+            name: name, type: type,
+            columnName: variable.attribute(named: "StoreColumn")?.firstStringArgument ?? name,
+            declaration: variable, primaryKeyAttribute: variable.attribute(named: "PrimaryKey"),
+            isIgnored: isIgnored)
     }
 
     /// The binding's type (`var a, b: Int` gives `a` the type of `b`), diagnosed when missing
     /// or not storable.
-    private mutating func declaredType(of binding: PatternBindingSyntax,
-                                       following: ArraySlice<PatternBindingSyntax>) -> TypeSyntax? {
-        let type = binding.typeAnnotation?.type
+    private mutating func declaredType(
+        of binding: PatternBindingSyntax,
+        following: ArraySlice<PatternBindingSyntax>
+    ) -> TypeSyntax? {
+        let type =
+            binding.typeAnnotation?.type
             ?? (binding.initializer == nil ? following.first { $0.typeAnnotation != nil }?.typeAnnotation?.type : nil)
         guard let type else {
             diagnoseMissingType(of: binding)
@@ -80,8 +85,9 @@ struct ModelReader<Context: MacroExpansionContext> {
         }
         if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
             let optional = OptionalTypeSyntax(wrappedType: unwrapped.wrappedType.trimmed)
-            diagnose(.implicitlyUnwrapped, at: type, fixIt: "use an optional",
-                     replacing: type, with: optional.with(\.trailingTrivia, type.trailingTrivia))
+            diagnose(
+                .implicitlyUnwrapped, at: type, fixIt: "use an optional",
+                replacing: type, with: optional.with(\.trailingTrivia, type.trailingTrivia))
             return nil
         }
         if type.isUnstorable {
@@ -93,18 +99,22 @@ struct ModelReader<Context: MacroExpansionContext> {
 
     /// Diagnoses a binding without a type, offering the type of a literal initializer.
     private mutating func diagnoseMissingType(of binding: PatternBindingSyntax) {
-        let literalType: String? = switch binding.initializer?.value.kind {
-        case .booleanLiteralExpr: "Bool"
-        case .integerLiteralExpr: "Int"
-        case .floatLiteralExpr: "Double"
-        case .stringLiteralExpr: "String"
-        default: nil
-        }
+        let literalType: String? =
+            switch binding.initializer?.value.kind {
+            case .booleanLiteralExpr: "Bool"
+            case .integerLiteralExpr: "Int"
+            case .floatLiteralExpr: "Double"
+            case .stringLiteralExpr: "String"
+            default: nil
+            }
         guard let literalType else { return diagnose(.missingType, at: binding.pattern) }
         let pattern = binding.pattern.with(\.trailingTrivia, [])
         let annotated = binding.with(\.pattern, pattern)
-            .with(\.typeAnnotation, TypeAnnotationSyntax(colon: .colonToken(trailingTrivia: .space),
-                                                         type: TypeSyntax(stringLiteral: literalType + " ")))
+            .with(
+                \.typeAnnotation,
+                TypeAnnotationSyntax(
+                    colon: .colonToken(trailingTrivia: .space),
+                    type: TypeSyntax(stringLiteral: literalType + " ")))
         diagnose(.missingType, at: binding.pattern, fixIt: "declare it as '\(literalType)'", replacing: binding, with: annotated)
     }
 
@@ -114,11 +124,14 @@ struct ModelReader<Context: MacroExpansionContext> {
         let marked = properties.filter { $0.primaryKeyAttribute != nil }
         for extra in marked.dropFirst() {
             guard let attribute = extra.primaryKeyAttribute else { continue }
-            let unmarked = extra.declaration.with(\.attributes, extra.declaration.attributes.filter {
-                $0.as(AttributeSyntax.self)?.name != "PrimaryKey"
-            })
-            diagnose(.twoPrimaryKeys, at: attribute, fixIt: "remove the second @PrimaryKey",
-                     replacing: extra.declaration, with: unmarked.with(\.leadingTrivia, extra.declaration.leadingTrivia))
+            let unmarked = extra.declaration.with(
+                \.attributes,
+                extra.declaration.attributes.filter {
+                    $0.as(AttributeSyntax.self)?.name != "PrimaryKey"
+                })
+            diagnose(
+                .twoPrimaryKeys, at: attribute, fixIt: "remove the second @PrimaryKey",
+                replacing: extra.declaration, with: unmarked.with(\.leadingTrivia, extra.declaration.leadingTrivia))
         }
         guard let key = marked.first ?? properties.first(where: { $0.name == "id" }) else {
             diagnoseMissingKey()
@@ -137,22 +150,25 @@ struct ModelReader<Context: MacroExpansionContext> {
         var members = declaration.memberBlock.members
         members.insert(member, at: members.startIndex)
         let memberBlock = declaration.memberBlock.with(\.members, members)
-        diagnose(.missingPrimaryKey, at: declaration.name, fixIt: "add 'var id: Int64?', a rowid that SQLite assigns",
-                 replacing: declaration.memberBlock, with: memberBlock)
+        diagnose(
+            .missingPrimaryKey, at: declaration.name, fixIt: "add 'var id: Int64?', a rowid that SQLite assigns",
+            replacing: declaration.memberBlock, with: memberBlock)
     }
 
     private mutating func checkKeyType(of key: ModelProperty) {
         if let wrapped = key.type.wrappedInOptional {
             if wrapped.plainName == "Int64" { return }
             if ["UUID", "String"].contains(wrapped.plainName) {
-                return diagnose(.optionalTextKey, at: key.type, fixIt: "make it '\(wrapped.plainName)'",
-                                replacing: key.type, with: wrapped.trimmed.with(\.trailingTrivia, key.type.trailingTrivia))
+                return diagnose(
+                    .optionalTextKey, at: key.type, fixIt: "make it '\(wrapped.plainName)'",
+                    replacing: key.type, with: wrapped.trimmed.with(\.trailingTrivia, key.type.trailingTrivia))
             }
         } else if ["Int64", "UUID", "String"].contains(key.type.plainName) {
             return
         }
-        diagnose(.unsupportedKeyType, at: key.type, fixIt: "use 'Int64?', a rowid that SQLite assigns",
-                 replacing: key.type, with: TypeSyntax(stringLiteral: "Int64?").with(\.trailingTrivia, key.type.trailingTrivia))
+        diagnose(
+            .unsupportedKeyType, at: key.type, fixIt: "use 'Int64?', a rowid that SQLite assigns",
+            replacing: key.type, with: TypeSyntax(stringLiteral: "Int64?").with(\.trailingTrivia, key.type.trailingTrivia))
     }
 
     // MARK: Diagnostics
@@ -162,11 +178,15 @@ struct ModelReader<Context: MacroExpansionContext> {
         context.diagnose(Diagnostic(node: Syntax(node), message: message))
     }
 
-    private mutating func diagnose(_ message: ModelDiagnostic, at node: some SyntaxProtocol, fixIt: String,
-                                   replacing old: some SyntaxProtocol, with new: some SyntaxProtocol) {
+    private mutating func diagnose(
+        _ message: ModelDiagnostic, at node: some SyntaxProtocol, fixIt: String,
+        replacing old: some SyntaxProtocol, with new: some SyntaxProtocol
+    ) {
         failed = true
         let change = FixIt.Change.replace(oldNode: Syntax(old), newNode: Syntax(new))
-        context.diagnose(Diagnostic(node: Syntax(node), message: message,
-                                    fixIts: [FixIt(message: ModelFixIt(message: fixIt), changes: [change])]))
+        context.diagnose(
+            Diagnostic(
+                node: Syntax(node), message: message,
+                fixIts: [FixIt(message: ModelFixIt(message: fixIt), changes: [change])]))
     }
 }

@@ -6,18 +6,21 @@ import SwiftSyntaxMacros
 /// `@StoreModel`: conforms a struct to `TypedStoreModel` with by-index decoding and
 /// binding, its table and column names, and typed columns (see the macro's declaration).
 public struct StoreModelExpansion: ExtensionMacro {
-    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
-                                 providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
-                                 in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
         guard let structDeclaration = declaration.as(StructDeclSyntax.self) else {
             context.diagnose(Diagnostic(node: Syntax(node), message: ModelDiagnostic.notAStruct))
             return []
         }
         var reader = ModelReader(declaration: structDeclaration, context: context)
         guard let model = reader.read() else { return [] }
-        let source = ModelSource(model: model, typeName: structDeclaration.name.text, qualifiedTypeName: type.trimmedDescription,
-                                 access: structDeclaration.generatedAccess, table: node.tableArgument,
-                                 declaredStatics: structDeclaration.staticMemberNames)
+        let source = ModelSource(
+            model: model, typeName: structDeclaration.name.text, qualifiedTypeName: type.trimmedDescription,
+            access: structDeclaration.generatedAccess, table: node.tableArgument,
+            declaredStatics: structDeclaration.staticMemberNames)
         // The protocols the struct lacks, as the compiler lists them: a macro-made extension
         // conforms only to those the macro declares, the inherited ones included.
         let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
@@ -51,7 +54,8 @@ struct ModelSource {
         }
         members += [storeColumns, initializer, encoder, columnsNamespace, "\(access)static let columns = Columns()"]
         if model.primaryKey.name != "id" {
-            members.append("""
+            members.append(
+                """
                 \(access)var id: \(model.primaryKey.type.trimmedDescription) {
                     get { self.\(model.primaryKey.name) }
                     set { self.\(model.primaryKey.name) = newValue }
@@ -130,9 +134,10 @@ extension AttributeSyntax {
     /// The `table:` argument of `@StoreModel(table:)`.
     var tableArgument: String? {
         guard case .argumentList(let arguments) = self.arguments,
-              let table = arguments.first(where: { $0.label?.text == "table" }),
-              let literal = table.expression.as(StringLiteralExprSyntax.self),
-              literal.segments.count == 1, case .stringSegment(let segment) = literal.segments.first else { return nil }
+            let table = arguments.first(where: { $0.label?.text == "table" }),
+            let literal = table.expression.as(StringLiteralExprSyntax.self),
+            literal.segments.count == 1, case .stringSegment(let segment) = literal.segments.first
+        else { return nil }
         return segment.content.text
     }
 }

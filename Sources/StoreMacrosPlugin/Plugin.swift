@@ -12,18 +12,23 @@ struct StoreMacrosPlugin: CompilerPlugin {
 
 /// `@StoreModel`, expanded by `StoreModelExpansion`.
 public struct StoreModelMacro: ExtensionMacro {
-    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
-                                 providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
-                                 in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
-        try StoreModelExpansion.expansion(of: node, attachedTo: declaration, providingExtensionsOf: type,
-                                          conformingTo: protocols, in: context)
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        try StoreModelExpansion.expansion(
+            of: node, attachedTo: declaration, providingExtensionsOf: type,
+            conformingTo: protocols, in: context)
     }
 }
 
 /// `@PrimaryKey`, `@StoreColumn` and `@StoreIgnored`, which expand to nothing.
 public struct MarkerMacro: PeerMacro {
-    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
-                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
         []
     }
 }

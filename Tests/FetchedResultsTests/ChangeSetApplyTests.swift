@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SQLiteStoreResults
+import Testing
 
 /// `ChangeSet.applied(to:…)`: content comes from the right side, and every
 /// index is checked for its role.
@@ -13,11 +13,16 @@ struct ChangeSetApplyTests {
             sectionInserts: [0], deletes: [path(0, 0)], inserts: [path(1, 0)],
             moves: [.init(from: path(0, 2), to: path(2, 0))], updates: [path(0, 1)]
         )
-        var askedSections: [Int] = [], askedRows: [IndexPath] = []
+        var askedSections: [Int] = []
+        var askedRows: [IndexPath] = []
         let applied = try changeSet.applied(
             to: old,
-            insertedSection: { askedSections.append($0); return .init(name: "new", ids: [9]) },
-            insertedRow: { askedRows.append($0); return 8 }
+            insertedSection: {
+                askedSections.append($0); return .init(name: "new", ids: [9])
+            },
+            insertedRow: {
+                askedRows.append($0); return 8
+            }
         )
         #expect(applied == snapshot(("new", [9]), ("a", [8, 2]), ("b", [3, 4])))
         #expect(askedSections == [0] && askedRows == [path(1, 0)])
@@ -40,13 +45,19 @@ struct ChangeSetApplyTests {
         (ChangeSet(sectionInserts: [0], inserts: [path(0, 0)]), .invalidIndexPath(path(0, 0), .insert)),
         (ChangeSet(inserts: [path(0, 4)]), .invalidIndexPath(path(0, 4), .insert)),
         (ChangeSet(inserts: [path(0, -1)]), .invalidIndexPath(path(0, -1), .insert)),
-        (ChangeSet(deletes: [path(0, 0)], moves: [.init(from: path(0, 0), to: path(1, 0))]),
-         .invalidIndexPath(path(0, 0), .moveSource)),
-        (ChangeSet(inserts: [path(1, 0)], moves: [.init(from: path(0, 0), to: path(1, 0))]),
-         .invalidIndexPath(path(1, 0), .moveDestination)),
+        (
+            ChangeSet(deletes: [path(0, 0)], moves: [.init(from: path(0, 0), to: path(1, 0))]),
+            .invalidIndexPath(path(0, 0), .moveSource)
+        ),
+        (
+            ChangeSet(inserts: [path(1, 0)], moves: [.init(from: path(0, 0), to: path(1, 0))]),
+            .invalidIndexPath(path(1, 0), .moveDestination)
+        ),
         (ChangeSet(moves: [.init(from: path(0, 0), to: path(1, 2))]), .invalidIndexPath(path(1, 2), .moveDestination)),
-        (ChangeSet(moves: [.init(from: path(0, 0), to: path(0, 1))], updates: [path(0, 0)]),
-         .invalidIndexPath(path(0, 0), .update)),
+        (
+            ChangeSet(moves: [.init(from: path(0, 0), to: path(0, 1))], updates: [path(0, 0)]),
+            .invalidIndexPath(path(0, 0), .update)
+        ),
         (ChangeSet(updates: [path(1, 1)]), .invalidIndexPath(path(1, 1), .update)),
         (ChangeSet(updates: [path(0, 1), path(0, 1)]), .invalidIndexPath(path(0, 1), .update)),
     ])

@@ -34,15 +34,18 @@ private struct ChangeSetChecker {
     private var newSides: [IndexPath] { changeSet.inserts + changeSet.moves.map(\.to) }
 
     mutating func checkStructure() {
-        expect(isStrictlySorted(changeSet.sectionDeletes) && isStrictlySorted(changeSet.sectionInserts),
-               "section arrays not strictly sorted")
-        expect(isStrictlySorted(changeSet.deletes) && isStrictlySorted(changeSet.inserts)
-                   && isStrictlySorted(changeSet.updates) && isStrictlySorted(changeSet.moves),
-               "row arrays not strictly sorted")
+        expect(
+            isStrictlySorted(changeSet.sectionDeletes) && isStrictlySorted(changeSet.sectionInserts),
+            "section arrays not strictly sorted")
+        expect(
+            isStrictlySorted(changeSet.deletes) && isStrictlySorted(changeSet.inserts)
+                && isStrictlySorted(changeSet.updates) && isStrictlySorted(changeSet.moves),
+            "row arrays not strictly sorted")
         expect(changeSet.sectionDeletes.allSatisfy(old.sections.indices.contains), "section delete out of old bounds")
         expect(changeSet.sectionInserts.allSatisfy(new.sections.indices.contains), "section insert out of new bounds")
-        expect(old.sections.count - changeSet.sectionDeletes.count + changeSet.sectionInserts.count
-                   == new.sections.count, "section counts do not add up")
+        expect(
+            old.sections.count - changeSet.sectionDeletes.count + changeSet.sectionInserts.count
+                == new.sections.count, "section counts do not add up")
         for path in oldSides {
             expect(old.id(at: path) != nil, "\(path) out of old bounds")
             expect(!changeSet.sectionDeletes.contains(path.section), "\(path) inside a deleted section")
@@ -59,16 +62,19 @@ private struct ChangeSetChecker {
     }
 
     mutating func checkReasons() {
-        let oldPaths = positions(old), newPaths = positions(new)
+        let oldPaths = positions(old)
+        let newPaths = positions(new)
         for path in changeSet.deletes {
             guard let id = old.id(at: path) else { continue }
-            expect(newPaths[id].map { changeSet.sectionInserts.contains($0.section) } ?? true,
-                   "deleted \(id) survives in a surviving section")
+            expect(
+                newPaths[id].map { changeSet.sectionInserts.contains($0.section) } ?? true,
+                "deleted \(id) survives in a surviving section")
         }
         for path in changeSet.inserts {
             guard let id = new.id(at: path) else { continue }
-            expect(oldPaths[id].map { changeSet.sectionDeletes.contains($0.section) } ?? true,
-                   "inserted \(id) existed in a surviving section")
+            expect(
+                oldPaths[id].map { changeSet.sectionDeletes.contains($0.section) } ?? true,
+                "inserted \(id) existed in a surviving section")
         }
         for move in changeSet.moves {
             guard let id = old.id(at: move.from) else { continue }
@@ -82,8 +88,9 @@ private struct ChangeSetChecker {
             .union(changeSet.inserts.compactMap { new.id(at: $0) })
         for id in updated where !listed.contains(id) && !updatedIDs.contains(id) {
             guard let from = oldPaths[id], let to = newPaths[id] else { continue }
-            expect(changeSet.sectionDeletes.contains(from.section) || changeSet.sectionInserts.contains(to.section),
-                   "changed \(id) is not reported")
+            expect(
+                changeSet.sectionDeletes.contains(from.section) || changeSet.sectionInserts.contains(to.section),
+                "changed \(id) is not reported")
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SQLiteStoreResults
+import Testing
 
 /// Conversion of flat change sets to Swift's `CollectionDifference`.
 @Suite("ChangeSet to CollectionDifference")
@@ -9,12 +9,14 @@ struct ChangeSetCollectionDifferenceTests {
         var generator = SnapshotGenerator(random: SplitMix64(seed: randomizedTestSeed))
         for _ in 0..<2_000 {
             let old = generator.snapshot().sections.flatMap(\.ids)
-            let new = Bool.random(using: &generator.random)
+            let new =
+                Bool.random(using: &generator.random)
                 ? generator.edit(.init(ids: old)).sections.flatMap(\.ids) : generator.snapshot().sections.flatMap(\.ids)
             let changeSet = ChangeSet(from: .init(ids: old), to: .init(ids: new), updated: [1, 2, 3])
             let difference = try changeSet.collectionDifference(from: old, to: new)
-            try #require(old.applying(difference) == new,
-                         "seed \(randomizedTestSeed): \(old) → \(new) via \(changeSet)")
+            try #require(
+                old.applying(difference) == new,
+                "seed \(randomizedTestSeed): \(old) → \(new) via \(changeSet)")
             #expect(difference.insertions.count == changeSet.inserts.count + changeSet.moves.count)
         }
     }
@@ -22,10 +24,11 @@ struct ChangeSetCollectionDifferenceTests {
     @Test func movesAreAssociatedPairs() throws {
         let changeSet = ChangeSet(moves: [.init(from: path(0, 0), to: path(0, 2))])
         let difference = try changeSet.collectionDifference(from: ["a", "b", "c"], to: ["b", "c", "a"])
-        #expect(Array(difference) == [
-            .remove(offset: 0, element: "a", associatedWith: 2),
-            .insert(offset: 2, element: "a", associatedWith: 0),
-        ])
+        #expect(
+            Array(difference) == [
+                .remove(offset: 0, element: "a", associatedWith: 2),
+                .insert(offset: 2, element: "a", associatedWith: 0),
+            ])
     }
 
     @Test func sectionedChangeSetsDoNotConvert() {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SQLiteStoreResults
+import Testing
 
 /// Hand-written cases of `ChangeSet(from:to:updated:)`, each also checked to apply.
 @Suite("ChangeSet diff")
@@ -94,8 +94,11 @@ struct ChangeSetDiffTests {
 
     @Test func repeatedIDsMatchTheirFirstOccurrence() throws {
         let changeSet = try diff(.init(ids: [1, 1, 2]), .init(ids: [2, 1, 1]))
-        #expect(changeSet == ChangeSet(deletes: [path(0, 1)], inserts: [path(0, 2)],
-                                       moves: [.init(from: path(0, 0), to: path(0, 1))]))
+        #expect(
+            changeSet
+                == ChangeSet(
+                    deletes: [path(0, 1)], inserts: [path(0, 2)],
+                    moves: [.init(from: path(0, 0), to: path(0, 1))]))
     }
 
     @Test func repeatedSectionNamesMatchInOrder() throws {

@@ -30,7 +30,8 @@ struct SplitMix64: RandomNumberGenerator {
 }
 
 /// The base seed of the randomized tests; set `CHANGESET_SEED` to replay another.
-let randomizedTestSeed = ProcessInfo.processInfo.environment["CHANGESET_SEED"].flatMap { UInt64($0) }
+let randomizedTestSeed =
+    ProcessInfo.processInfo.environment["CHANGESET_SEED"].flatMap { UInt64($0) }
     ?? 0x5EED_C4A6_E5E7
 
 /// Random snapshots of integer IDs over a small universe, so that old and new overlap.
@@ -57,17 +58,20 @@ struct SnapshotGenerator {
         var fresh = Set(universe).subtracting(sections.flatMap(\.ids)).shuffled(using: &random)
         for _ in 0..<Int.random(in: 0...5, using: &random) {
             switch Int.random(in: 0..<6, using: &random) {
-            case 0: if let s = randomSection(sections), !sections[s].ids.isEmpty {
-                sections[s].ids.remove(at: Int.random(in: sections[s].ids.indices, using: &random))
-            }
-            case 1: if let s = randomSection(sections), let id = fresh.popLast() {
-                sections[s].ids.insert(id, at: Int.random(in: 0...sections[s].ids.count, using: &random))
-            }
+            case 0:
+                if let s = randomSection(sections), !sections[s].ids.isEmpty {
+                    sections[s].ids.remove(at: Int.random(in: sections[s].ids.indices, using: &random))
+                }
+            case 1:
+                if let s = randomSection(sections), let id = fresh.popLast() {
+                    sections[s].ids.insert(id, at: Int.random(in: 0...sections[s].ids.count, using: &random))
+                }
             case 2: moveRandomRow(in: &sections)
             case 3: if let s = randomSection(sections) { sections.remove(at: s) }
-            case 4: sections.insert(
-                .init(name: names.randomElement(using: &random) ?? nil, ids: Array(fresh.suffix(3))),
-                at: Int.random(in: 0...sections.count, using: &random))
+            case 4:
+                sections.insert(
+                    .init(name: names.randomElement(using: &random) ?? nil, ids: Array(fresh.suffix(3))),
+                    at: Int.random(in: 0...sections.count, using: &random))
                 fresh.removeLast(min(3, fresh.count))
             default: if let s = randomSection(sections), let t = randomSection(sections) { sections.swapAt(s, t) }
             }
@@ -104,8 +108,9 @@ struct SnapshotGenerator {
     private mutating func split(_ ids: [Int], into sectionCount: Int) -> SectionedSnapshot<Int> {
         guard sectionCount > 0 else { return SectionedSnapshot() }
         let cuts = ((1..<sectionCount).map { _ in Int.random(in: 0...ids.count, using: &random) } + [0, ids.count]).sorted()
-        return SectionedSnapshot(sections: zip(cuts, cuts.dropFirst()).map { start, end in
-            .init(name: names.randomElement(using: &random) ?? nil, ids: Array(ids[start..<end]))
-        })
+        return SectionedSnapshot(
+            sections: zip(cuts, cuts.dropFirst()).map { start, end in
+                .init(name: names.randomElement(using: &random) ?? nil, ids: Array(ids[start..<end]))
+            })
     }
 }

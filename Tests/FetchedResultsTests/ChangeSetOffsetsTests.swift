@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SQLiteStoreResults
+import Testing
 
 /// Offset translation and merging, as composite data sources use them.
 @Suite("ChangeSet offsets and merging")
@@ -11,18 +11,22 @@ struct ChangeSetOffsetsTests {
     )
 
     @Test func sectionsShiftOnTheirOwnSide() {
-        #expect(sample.offsettingSections(old: 2, new: 5) == ChangeSet(
-            sectionDeletes: [2], sectionInserts: [6], deletes: [path(3, 0)], inserts: [path(5, 2)],
-            moves: [.init(from: path(3, 1), to: path(5, 0), isChanged: true)], updates: [path(3, 2)]
-        ))
+        #expect(
+            sample.offsettingSections(old: 2, new: 5)
+                == ChangeSet(
+                    sectionDeletes: [2], sectionInserts: [6], deletes: [path(3, 0)], inserts: [path(5, 2)],
+                    moves: [.init(from: path(3, 1), to: path(5, 0), isChanged: true)], updates: [path(3, 2)]
+                ))
         #expect(sample.offsettingSections(by: 0) == sample)
     }
 
     @Test func rowsShiftOnlyInTheirSection() {
-        #expect(sample.offsettingRows(old: 10, new: 20, inSection: 1) == ChangeSet(
-            sectionDeletes: [0], sectionInserts: [1], deletes: [path(1, 10)], inserts: [path(0, 2)],
-            moves: [.init(from: path(1, 11), to: path(0, 0), isChanged: true)], updates: [path(1, 12)]
-        ))
+        #expect(
+            sample.offsettingRows(old: 10, new: 20, inSection: 1)
+                == ChangeSet(
+                    sectionDeletes: [0], sectionInserts: [1], deletes: [path(1, 10)], inserts: [path(0, 2)],
+                    moves: [.init(from: path(1, 11), to: path(0, 0), isChanged: true)], updates: [path(1, 12)]
+                ))
         #expect(sample.offsettingRows(by: 3, inSection: 0).inserts == [path(0, 5)])
     }
 
@@ -62,8 +66,9 @@ struct ChangeSetOffsetsTests {
                     .offsettingRows(old: first.count, new: firstNew.count, inSection: 0),
             ])
             let new = SectionedSnapshot(ids: firstNew + secondNew)
-            try #require(try merged.applied(to: .init(ids: first + second), new: new) == new,
-                         "seed \(randomizedTestSeed): \(merged)")
+            try #require(
+                try merged.applied(to: .init(ids: first + second), new: new) == new,
+                "seed \(randomizedTestSeed): \(merged)")
         }
     }
 }

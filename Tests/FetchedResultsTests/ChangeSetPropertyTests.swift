@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SQLiteStoreResults
+import Testing
 
 /// Randomized properties of the diff, over seeded random snapshot pairs.
 /// Each case has its own seed, printed on failure; replay a run with the
@@ -64,7 +64,7 @@ struct ChangeSetPropertyTests {
             let changed = ChangeSet(from: snapshot, to: snapshot, updated: updated)
             let expected = snapshot.sections.flatMap(\.ids).filter(updated.contains).count
             guard unchanged.isEmpty, changed.updates.count == expected,
-                  changed == ChangeSet(updates: changed.updates)
+                changed == ChangeSet(updates: changed.updates)
             else { return "\(unchanged) / \(changed)\(describe(snapshot, snapshot, changed))" }
             return nil
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// An actor of its own, to consume changes away from the main actor.
@@ -16,9 +17,10 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: Note.schema + """
-            INSERT INTO note(title, grp, score) VALUES ('a', 'x', 3), ('b', 'y', 1), ('c', 'x', 2);
-            """)
+        store = try directory.makeStore(
+            schema: Note.schema + """
+                INSERT INTO note(title, grp, score) VALUES ('a', 'x', 3), ('b', 'y', 1), ('c', 'x', 2);
+                """)
     }
 
     private let byScore = StoreRequest<Note>().order(Column("score").ascending)
@@ -42,7 +44,9 @@ import Testing
             if !fetchFirst { try controller.performFetch() }
             let initial = try #require(try await changes.next())
             #expect(initial.isInitial)
-            #expect(try initial.changeSet.applied(to: SectionedSnapshot(), new: initial.results.sectionedSnapshot()) == store.freshSnapshot(request))
+            #expect(
+                try initial.changeSet.applied(to: SectionedSnapshot(), new: initial.results.sectionedSnapshot())
+                    == store.freshSnapshot(request))
             try await write("INSERT INTO note(title, grp, score) VALUES ('d', 'z', 0)")
             let next = try #require(try await changes.next())
             #expect(!next.isInitial && next.changeSet.inserts.count + next.changeSet.sectionInserts.count == 1)
@@ -95,9 +99,10 @@ import Testing
         for step in 0..<200 {
             let id = Int.random(in: 1...12, using: &random)
             let group = ["x", "y", "z"].randomElement(using: &random) ?? "x"
-            try await write(step % 3 == 0
-                ? "INSERT OR REPLACE INTO note(id, title, grp, score) VALUES (\(id), 't', '\(group)', \(step % 7))"
-                : "UPDATE note SET grp = '\(group)', score = \(step % 5) WHERE id = \(id)")
+            try await write(
+                step % 3 == 0
+                    ? "INSERT OR REPLACE INTO note(id, title, grp, score) VALUES (\(id), 't', '\(group)', \(step % 7))"
+                    : "UPDATE note SET grp = '\(group)', score = \(step % 5) WHERE id = \(id)")
         }
         try await write("DELETE FROM note")
         let (shown, elements) = try await consumer.value

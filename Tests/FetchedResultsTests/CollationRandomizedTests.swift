@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// Random transactions against controllers ordered and sectioned by text under every kind
@@ -38,7 +39,8 @@ import Testing
     static let localized = Collation.localized(Locale(identifier: "en_US"), options: [.caseInsensitive])
     /// Known to SQLite only (registered behind the store's back): the controller lets SQLite rank rows.
     static let hidden = Collation(name: "hidden") { lhs, rhs in
-        Array(rhs.utf8).lexicographicallyPrecedes(Array(lhs.utf8)) ? .orderedAscending : (lhs.utf8.elementsEqual(rhs.utf8) ? .orderedSame : .orderedDescending)
+        Array(rhs.utf8).lexicographicallyPrecedes(Array(lhs.utf8))
+            ? .orderedAscending : (lhs.utf8.elementsEqual(rhs.utf8) ? .orderedSame : .orderedDescending)
     }
 
     static var configuration: StoreConfiguration {
@@ -70,13 +72,16 @@ import Testing
         "\u{2126}", "\u{3A9}", "\u{212B}", "\u{C5}", "A\u{30A}",
         "\u{1E0A}\u{323}", "\u{1E0C}\u{307}", "D\u{323}\u{307}", "\u{FB01}", "fi", "\u{E9}t\u{E9}",
         "twelve bytes", "Twelve Bytes  ", "exactly 16 bytes", "Exactly 16 Bytes",
-        "a text longer than sixteen bytes", "A TEXT LONGER THAN SIXTEEN BYTES ", "long caf\u{E9} text over 16", "long cafe\u{301} text over 16",
+        "a text longer than sixteen bytes", "A TEXT LONGER THAN SIXTEEN BYTES ", "long caf\u{E9} text over 16",
+        "long cafe\u{301} text over 16",
     ]
 
     static let farRowIDs: [Int64] = [-2049, -1, 0, 1023, 1024, 4096, 1 << 33, Int64.max - 1]
 
-    static let numbers: [DatabaseValue] = [.null, .integer(2), .real(2.0), .real(2.5), .integer(-1), .real(-0.0), .integer(3), .text("2"), .real(1e20),
-                                           .blob(Data([0, 1])), .blob(Data()), .integer(Int64.max), .real(9.223372036854775807e18)]
+    static let numbers: [DatabaseValue] = [
+        .null, .integer(2), .real(2.0), .real(2.5), .integer(-1), .real(-0.0), .integer(3), .text("2"), .real(1e20),
+        .blob(Data([0, 1])), .blob(Data()), .integer(Int64.max), .real(9.223372036854775807e18),
+    ]
 
     @Test func collationsAndTablesReplayIntoFreshFetches() async throws {
         let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
@@ -110,8 +115,10 @@ import Testing
     }
 
     /// The object at a random index path is the row SQLite has there, byte for byte.
-    private func checkSampledObject(_ controller: FetchedResultsController<Entry>, store: Store,
-                                    _ random: inout SplitMix64, _ context: String) throws {
+    private func checkSampledObject(
+        _ controller: FetchedResultsController<Entry>, store: Store,
+        _ random: inout SplitMix64, _ context: String
+    ) throws {
         let sections = controller.sections.enumerated().filter { $0.element.numberOfObjects > 0 }
         guard let (section, info) = sections.randomElement(using: &random) else { return }
         let path = IndexPath(row: Int.random(in: 0..<info.numberOfObjects, using: &random), section: section)
@@ -136,17 +143,25 @@ import Testing
     private func randomStatement(_ random: inout SplitMix64) -> RandomStatement {
         let table = Bool.random(using: &random) ? "entry" : "entry2"
         // Mostly small rowids; some on other pages of the controller's key map, negative ones included.
-        let id = Int.random(in: 0..<5, using: &random) == 0 ? Self.farRowIDs.randomElement(using: &random)! : Int64.random(in: 1...30, using: &random)
+        let id =
+            Int.random(in: 0..<5, using: &random) == 0
+            ? Self.farRowIDs.randomElement(using: &random)! : Int64.random(in: 1...30, using: &random)
         let columns = "plain, folded, trimmed, local, hidden, num"
         switch Int.random(in: 0..<100, using: &random) {
-        case 0..<30: return RandomStatement(sql: "INSERT INTO \(table)(\(columns)) VALUES (?, ?, ?, ?, ?, ?)", arguments: randomRow(&random))
+        case 0..<30:
+            return RandomStatement(sql: "INSERT INTO \(table)(\(columns)) VALUES (?, ?, ?, ?, ?, ?)", arguments: randomRow(&random))
         case 30..<40:
-            return RandomStatement(sql: "INSERT OR REPLACE INTO \(table)(id, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)", arguments: [id] + randomRow(&random))
+            return RandomStatement(
+                sql: "INSERT OR REPLACE INTO \(table)(id, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)", arguments: [id] + randomRow(&random))
         case 40..<65:
             let column = ["plain", "folded", "trimmed", "local", "hidden"].randomElement(using: &random)!
             return RandomStatement(sql: "UPDATE \(table) SET \(column) = ? WHERE id = ?", arguments: [randomText(&random), id])
-        case 65..<75: return RandomStatement(sql: "UPDATE \(table) SET num = ? WHERE id = ?", arguments: [Self.numbers.randomElement(using: &random)!, id])
-        case 75..<80: return RandomStatement(sql: "UPDATE \(table) SET folded = upper(folded), trimmed = trimmed || ' ' WHERE id % 3 = ?", arguments: [id % 3])
+        case 65..<75:
+            return RandomStatement(
+                sql: "UPDATE \(table) SET num = ? WHERE id = ?", arguments: [Self.numbers.randomElement(using: &random)!, id])
+        case 75..<80:
+            return RandomStatement(
+                sql: "UPDATE \(table) SET folded = upper(folded), trimmed = trimmed || ' ' WHERE id % 3 = ?", arguments: [id % 3])
         case 80..<83: return RandomStatement(sql: "UPDATE \(table) SET plain = plain", arguments: [])
         case 83..<97: return RandomStatement(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
         default: return RandomStatement(sql: "DELETE FROM \(table)", arguments: [])
@@ -156,8 +171,10 @@ import Testing
     private func randomTransaction(_ random: inout SplitMix64, store: Store, other: Store) async throws {
         var statements = (0..<Int.random(in: 1...3, using: &random)).map { _ in randomStatement(&random) }
         // A primary key conflict under ABORT: caught, and the transaction commits the rest.
-        statements.append(RandomStatement(sql: "INSERT INTO entry(id, plain) VALUES (?, 'conflict')",
-                                          arguments: [Int64.random(in: 1...30, using: &random)], mayFail: true))
+        statements.append(
+            RandomStatement(
+                sql: "INSERT INTO entry(id, plain) VALUES (?, 'conflict')",
+                arguments: [Int64.random(in: 1...30, using: &random)], mayFail: true))
         try await RandomCommit.run(statements, store: store, other: other, &random)
     }
 }

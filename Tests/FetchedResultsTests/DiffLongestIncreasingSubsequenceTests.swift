@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// The patience-sorting LIS that decides which rows stay in place.

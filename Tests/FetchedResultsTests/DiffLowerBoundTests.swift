@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// The binary search shared by the LIS and the validation of updates.

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// `DiffableSnapshot`: followed along the change sets of random transactions, it equals the
@@ -13,12 +14,13 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: Note.schema + """
-            CREATE UNIQUE INDEX note_title ON note(title);
-            CREATE TABLE log(n);
-            CREATE TRIGGER note_scored AFTER UPDATE OF score ON note WHEN new.score > 8
-                BEGIN UPDATE note SET grp = 'high' WHERE id = new.id; END;
-            """)
+        store = try directory.makeStore(
+            schema: Note.schema + """
+                CREATE UNIQUE INDEX note_title ON note(title);
+                CREATE TABLE log(n);
+                CREATE TRIGGER note_scored AFTER UPDATE OF score ON note WHEN new.score > 8
+                    BEGIN UPDATE note SET grp = 'high' WHERE id = new.id; END;
+                """)
     }
 
     private static let requests = [
@@ -66,7 +68,8 @@ import Testing
     }
 
     @Test func repeatedSectionNamesGetDistinctIdentifiers() {
-        let snapshot = DiffableSnapshot(SectionedSnapshot(sections: [.init(name: "2", ids: [Note.id(1)]), .init(name: "2", ids: [Note.id(2)])]))
+        let snapshot = DiffableSnapshot(
+            SectionedSnapshot(sections: [.init(name: "2", ids: [Note.id(1)]), .init(name: "2", ids: [Note.id(2)])]))
         #expect(snapshot.sectionIdentifiers == [.init(name: "2", occurrence: 0), .init(name: "2", occurrence: 1)])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// The controller's results, requests, objects and change sets against a real store file.
@@ -10,10 +11,11 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: Note.schema + """
-            INSERT INTO note(title, grp, score) VALUES
-              ('a', 'x', 3), ('b', 'y', 1), ('c', 'x', NULL), ('d', NULL, 2), ('e', 'y', 1);
-            """)
+        store = try directory.makeStore(
+            schema: Note.schema + """
+                INSERT INTO note(title, grp, score) VALUES
+                  ('a', 'x', 3), ('b', 'y', 1), ('c', 'x', NULL), ('d', NULL, 2), ('e', 'y', 1);
+                """)
     }
 
     private func sectioned() -> StoreRequest<Note> {
@@ -23,8 +25,11 @@ import Testing
     @Test func performFetchGivesSectionsIndexPathsAndObjects() throws {
         let controller = FetchedResultsController(store: store, request: sectioned().batchSize(2))
         try controller.performFetch()
-        #expect(controller.sections == [FetchedSection(name: nil, numberOfObjects: 1), FetchedSection(name: "x", numberOfObjects: 2),
-                                        FetchedSection(name: "y", numberOfObjects: 2)])
+        #expect(
+            controller.sections == [
+                FetchedSection(name: nil, numberOfObjects: 1), FetchedSection(name: "x", numberOfObjects: 2),
+                FetchedSection(name: "y", numberOfObjects: 2),
+            ])
         #expect(controller.numberOfObjects == 5)
         #expect(try controller.object(at: IndexPath(row: 1, section: 1)).title == "c", "NULL sorts last descending")
         #expect(controller.indexPath(for: Note.id(5)) == IndexPath(row: 1, section: 2), "ties by rowid")
@@ -49,14 +54,18 @@ import Testing
         var before = controller.results.sectionedSnapshot()
         try await store.write { db in try db.execute(sql: "UPDATE note SET score = 5 WHERE id = 3") }
         let move = try #require(await changes.next())
-        #expect(move.changeSet == ChangeSet(moves: [.init(from: IndexPath(row: 1, section: 1), to: IndexPath(row: 0, section: 1), isChanged: true)]))
+        #expect(
+            move.changeSet
+                == ChangeSet(moves: [.init(from: IndexPath(row: 1, section: 1), to: IndexPath(row: 0, section: 1), isChanged: true)]))
         #expect(try move.changeSet.applied(to: before, new: move.results.sectionedSnapshot()) == store.freshSnapshot(sectioned()))
         before = move.results.sectionedSnapshot()
         try await store.write { db in try db.execute(sql: "UPDATE note SET title = 'B' WHERE id = 2") }
         let update = try #require(await changes.next())
         #expect(update.changeSet == ChangeSet(updates: [IndexPath(row: 0, section: 2)]))
         #expect(try controller.object(at: IndexPath(row: 0, section: 2)).title == "B", "the cache forgot the updated row")
-        try await store.write { db in try db.execute(script: "DELETE FROM note WHERE id = 4; INSERT INTO note(title, grp) VALUES ('f', 'z')") }
+        try await store.write { db in
+            try db.execute(script: "DELETE FROM note WHERE id = 4; INSERT INTO note(title, grp) VALUES ('f', 'z')")
+        }
         let sections = try #require(await changes.next())
         #expect(sections.changeSet == ChangeSet(sectionDeletes: [0], sectionInserts: [2]))
         #expect(controller.sections.map(\.name) == ["x", "y", "z"])
@@ -92,15 +101,17 @@ import Testing
         try writeBlocking("UPDATE note SET score = 11 WHERE id = 2")
         await controller.waitForChanges()
         #expect(delivered.count == 1)
-        #expect(try delivered[0].applied(to: before, new: controller.results.sectionedSnapshot()) == store.freshSnapshot(controller.request))
+        #expect(
+            try delivered[0].applied(to: before, new: controller.results.sectionedSnapshot()) == store.freshSnapshot(controller.request))
     }
 
     @Test func oneRowUpdateInAMillionRowsDoesNotReadTheResultAgain() async throws {
         try await store.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
-                INSERT INTO note(title, grp, score) SELECT 't' || i, 'g' || (i % 10), i % 1000 FROM n
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
+                    INSERT INTO note(title, grp, score) SELECT 't' || i, 'g' || (i % 10), i % 1000 FROM n
+                    """)
         }
         let request = StoreRequest<Note>().order(Column("grp").ascending, Column("score").ascending)
             .sectioned(by: Column("grp")).batchSize(100)

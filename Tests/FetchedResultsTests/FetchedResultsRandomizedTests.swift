@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// Random transactions against several controllers at once; after every transaction, each
@@ -70,10 +71,13 @@ import Testing
             return switch kind {
             case 0..<30: RandomStatement(sql: "INSERT INTO note(title, grp, score) VALUES (?, ?, ?)", arguments: randomValues(&random))
             case 30..<60:
-                RandomStatement(sql: "UPDATE note SET title = ?, grp = ?, score = ? WHERE id = ?", arguments: randomValues(&random) + [target])
+                RandomStatement(
+                    sql: "UPDATE note SET title = ?, grp = ?, score = ? WHERE id = ?", arguments: randomValues(&random) + [target])
             case 60..<70: RandomStatement(sql: "UPDATE note SET title = title || '' WHERE id = ?", arguments: [target])
             case 70..<85: RandomStatement(sql: "DELETE FROM note WHERE id = ?", arguments: [target])
-            default: RandomStatement(sql: "UPDATE note SET score = score + 1 WHERE score < ?", arguments: [Int64.random(in: 0...6, using: &random)])
+            default:
+                RandomStatement(
+                    sql: "UPDATE note SET score = score + 1 WHERE score < ?", arguments: [Int64.random(in: 0...6, using: &random)])
             }
         }
         try await RandomCommit.run(statements, store: store, other: other, &random)

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// The controller's compact key storage gives back exactly the values it was given, for

@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// A view model holding live results, the way an app holds them.
@@ -26,7 +27,9 @@ import Testing
     }
 
     private func arm() {
-        withObservationTracking { read() } onChange: { [weak self] in
+        withObservationTracking {
+            read()
+        } onChange: { [weak self] in
             Task { @MainActor in
                 self?.count += 1
                 self?.arm()
@@ -43,10 +46,11 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: Note.schema + """
-            CREATE TABLE other(x);
-            INSERT INTO note(title, score) VALUES ('a', 1), ('b', 2), ('c', 3), ('d', 4), ('e', 5);
-            """)
+        store = try directory.makeStore(
+            schema: Note.schema + """
+                CREATE TABLE other(x);
+                INSERT INTO note(title, score) VALUES ('a', 1), ('b', 2), ('c', 3), ('d', 4), ('e', 5);
+                """)
     }
 
     private func write(_ sql: String) async throws {

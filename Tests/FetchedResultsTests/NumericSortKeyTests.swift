@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// Controllers ordered by one numeric column keep that key unboxed in their index; rows
@@ -34,11 +35,12 @@ import Testing
         for step in 0..<600 {
             let value = Self.randomValue(&random)
             let target = Int64.random(in: 1...40, using: &random)
-            let (sql, arguments): (String, [any DatabaseValueConvertible]) = switch Int.random(in: 0..<3, using: &random) {
-            case 0: ("INSERT INTO reading(value) VALUES (?)", [value])
-            case 1: ("UPDATE reading SET value = ? WHERE id = ?", [value, target])
-            default: ("DELETE FROM reading WHERE id = ?", [target])
-            }
+            let (sql, arguments): (String, [any DatabaseValueConvertible]) =
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: ("INSERT INTO reading(value) VALUES (?)", [value])
+                case 1: ("UPDATE reading SET value = ? WHERE id = ?", [value, target])
+                default: ("DELETE FROM reading WHERE id = ?", [target])
+                }
             try await store.write { db in try db.execute(sql: sql, arguments: arguments) }
             for (number, controller) in controllers.enumerated() {
                 await controller.waitForChanges()

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// When the controller reads its results again (external commits, SQL-fragment predicates,
@@ -18,10 +19,11 @@ import Testing
 
     private func fill(_ count: Int) async throws {
         try await store.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                INSERT INTO note(title, grp, score) SELECT 't' || i, 'g' || (i % 10), i % 1000 FROM n
-                """, arguments: [count])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO note(title, grp, score) SELECT 't' || i, 'g' || (i % 10), i % 1000 FROM n
+                    """, arguments: [count])
         }
     }
 
@@ -29,8 +31,10 @@ import Testing
     /// exactly one update.
     @Test func externalOneRowUpdateInAHundredThousandRowsIsOneUpdate() async throws {
         try await fill(100_000)
-        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>()
-            .order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp")).batchSize(100))
+        let controller = FetchedResultsController(
+            store: store,
+            request: StoreRequest<Note>()
+                .order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp")).batchSize(100))
         try controller.performFetch()
         let checker = ReplayChecker(controller)
         try await other.write { db in try db.execute(sql: "UPDATE note SET title = 'changed' WHERE id = 50000") }

@@ -1,7 +1,7 @@
-import SQLiteStoreResults
 import Foundation
 import Observation
 import SQLiteStoreCore
+import SQLiteStoreResults
 import Testing
 
 /// The model of the README's live-results snippets.
@@ -17,9 +17,10 @@ struct Item: StoreModel, Equatable {
     let items: LiveResults<Item>
 
     init(store: Store) {
-        items = LiveResults(StoreRequest<Item>()
-            .filter(Column("done") == false)
-            .order(Column("title").ascending), in: store)
+        items = LiveResults(
+            StoreRequest<Item>()
+                .filter(Column("done") == false)
+                .order(Column("title").ascending), in: store)
     }
 }
 
@@ -32,10 +33,11 @@ struct Item: StoreModel, Equatable {
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: """
-            CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);
-            INSERT INTO item(title, done) VALUES ('Bread', 0);
-            """)
+        store = try directory.makeStore(
+            schema: """
+                CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);
+                INSERT INTO item(title, done) VALUES ('Bread', 0);
+                """)
     }
 
     @Test func observableSnippetRuns() async throws {
@@ -43,10 +45,10 @@ struct Item: StoreModel, Equatable {
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
         // --- README snippet
-        let groceries = Groceries(store: store)                             // SwiftUI: @State private var groceries = …
-        print(groceries.items.count, groceries.items[0]?.title ?? "-")      // 1 Bread (fetched at the first read)
+        let groceries = Groceries(store: store)  // SwiftUI: @State private var groceries = …
+        print(groceries.items.count, groceries.items[0]?.title ?? "-")  // 1 Bread (fetched at the first read)
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title, done) VALUES ('Milk', 0)") }
-        try await groceries.items.controller.waitUntilCurrent()             // read your writes: no polling
+        try await groceries.items.controller.waitUntilCurrent()  // read your writes: no polling
         print(groceries.items.count, groceries.items.lastChange ?? .empty)  // 2 ChangeSet(inserts: [0.1])
         // --- end
 
@@ -59,12 +61,14 @@ struct Item: StoreModel, Equatable {
         Task { try await store.write { db in try db.execute(sql: "INSERT INTO item(title, done) VALUES ('Milk', 0)") } }
 
         // --- README snippet
-        let controller = FetchedResultsController(store: store, request: StoreRequest<Item>()
-            .filter(Column("done") == false)
-            .order(Column("title").ascending))
+        let controller = FetchedResultsController(
+            store: store,
+            request: StoreRequest<Item>()
+                .filter(Column("done") == false)
+                .order(Column("title").ascending))
         try controller.performFetch()
-        for try await change in controller.changes(initial: true) {      // on the caller's actor, any actor
-            print(change.changeSet)                 // ChangeSet(sectionInserts: [0]), then ChangeSet(inserts: [0.1])
+        for try await change in controller.changes(initial: true) {  // on the caller's actor, any actor
+            print(change.changeSet)  // ChangeSet(sectionInserts: [0]), then ChangeSet(inserts: [0.1])
             let first = try controller.object(at: IndexPath(row: 0, section: 0))
             print(first.title, controller.numberOfObjects)
             if controller.numberOfObjects > 1 { break }

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// A table with a user column named `rowid`: the controller identifies rows by the real rowid
@@ -14,10 +15,11 @@ import Testing
 
     @Test func controllerOverATableWithAColumnNamedRowidShowsAndSectionsItsRows() async throws {
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: """
-            CREATE TABLE shadow(id INTEGER PRIMARY KEY, rowid TEXT);
-            INSERT INTO shadow(id, rowid) VALUES (1, 'b'), (2, 'a'), (3, 'b');
-            """)
+        let store = try directory.makeStore(
+            schema: """
+                CREATE TABLE shadow(id INTEGER PRIMARY KEY, rowid TEXT);
+                INSERT INTO shadow(id, rowid) VALUES (1, 'b'), (2, 'a'), (3, 'b');
+                """)
         let request = StoreRequest<Shadow>().order(Column("rowid").ascending).sectioned(by: Column("rowid"))
         let controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()

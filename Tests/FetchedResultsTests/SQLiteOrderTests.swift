@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// The controller orders, sections and names rows exactly as SQLite does: the collation in
@@ -26,10 +27,11 @@ import Testing
 
     private func store(nameType: String, rows: [String]) throws -> Store {
         let values = rows.map { "(\($0))" }.joined(separator: ", ")
-        return try directory.makeStore(schema: """
-            CREATE TABLE word(id INTEGER PRIMARY KEY, name \(nameType), n INTEGER);
-            INSERT INTO word(name) VALUES \(values);
-            """)
+        return try directory.makeStore(
+            schema: """
+                CREATE TABLE word(id INTEGER PRIMARY KEY, name \(nameType), n INTEGER);
+                INSERT INTO word(name) VALUES \(values);
+                """)
     }
 
     private func write(_ store: Store, _ sql: String, _ arguments: [any DatabaseValueConvertible] = []) async throws {
@@ -75,7 +77,8 @@ import Testing
     /// compares bytes): two sections, each named by its own bytes, on every path.
     @Test(arguments: [false, true])
     func canonicallyEquivalentTextsStayApart(refetching: Bool) async throws {
-        let nfc = "Caf\u{E9}", nfd = "Cafe\u{301}"
+        let nfc = "Caf\u{E9}"
+        let nfd = "Cafe\u{301}"
         let store = try store(nameType: "TEXT", rows: ["'\(nfc)'"])
         var request = StoreRequest<Word>().order(Column("name").ascending).sectioned(by: Column("name"))
         if refetching { request = request.filter(SQLExpression(sql: "length(name) > ?", arguments: [0])) }

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// Issue 13, item 3: identity is (table, rowid). Switching a controller to another table is
@@ -9,11 +10,12 @@ import Testing
     @Test(arguments: [nil, 2] as [Int?])
     func anotherTableIsAReload(batchSize: Int?) async throws {
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: Note.schema + """
-            CREATE TABLE other_note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, grp TEXT, score INTEGER);
-            INSERT INTO note(id, title) VALUES (1, 'n1'), (2, 'n2'), (3, 'n3');
-            INSERT INTO other_note(id, title) VALUES (2, 'o2'), (3, 'o3'), (4, 'o4');
-            """)
+        let store = try directory.makeStore(
+            schema: Note.schema + """
+                CREATE TABLE other_note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, grp TEXT, score INTEGER);
+                INSERT INTO note(id, title) VALUES (1, 'n1'), (2, 'n2'), (3, 'n3');
+                INSERT INTO other_note(id, title) VALUES (2, 'o2'), (3, 'o3'), (4, 'o4');
+                """)
         var request = StoreRequest<Note>().order(Column("title").ascending)
         if let batchSize { request = request.batchSize(batchSize) }
         let controller = FetchedResultsController(store: store, request: request)

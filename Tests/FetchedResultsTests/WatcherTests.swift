@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// ChangeWatcher and DeleteWatcher against a real store file.
@@ -10,9 +11,10 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: Note.schema + """
-            INSERT INTO note(title, grp, score) VALUES ('a', 'x', 1), ('b', 'x', 2), ('c', 'y', 3);
-            """)
+        store = try directory.makeStore(
+            schema: Note.schema + """
+                INSERT INTO note(title, grp, score) VALUES ('a', 'x', 1), ('b', 'x', 2), ('c', 'y', 3);
+                """)
     }
 
     @Test func changeWatcherReportsNewValuesAndDeletionsOfWatchedObjectsOnly() async throws {
@@ -59,10 +61,12 @@ import Testing
 
     @MainActor @Test func handlerRunsOnTheMainActorInCommitOrder() async throws {
         let (stream, continuation) = AsyncStream<[Int?]>.makeStream()
-        let watcher = ChangeWatcher<Note>(store: store, watching: [Note.id(1)], handler: .mainActor { event in
-            MainActor.assertIsolated()
-            continuation.yield(event.updated.values.map(\.score))
-        })
+        let watcher = ChangeWatcher<Note>(
+            store: store, watching: [Note.id(1)],
+            handler: .mainActor { event in
+                MainActor.assertIsolated()
+                continuation.yield(event.updated.values.map(\.score))
+            })
         for score in 1...3 {
             try await store.write { db in try db.execute(sql: "UPDATE note SET score = ? WHERE id = 1", arguments: [score * 100]) }
         }

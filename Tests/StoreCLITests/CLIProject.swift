@@ -19,8 +19,9 @@ final class CLIProject {
         try FileManager.default.createDirectory(at: migrationsFolder, withIntermediateDirectories: true)
         for name in try FileManager.default.contentsOfDirectory(atPath: Self.examplesFolder.path)
         where (Int(name.prefix(4)) ?? .max) <= last {
-            try FileManager.default.copyItem(at: Self.examplesFolder.appendingPathComponent(name),
-                                             to: migrationsFolder.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: Self.examplesFolder.appendingPathComponent(name),
+                to: migrationsFolder.appendingPathComponent(name))
         }
         for (name, text) in extra { try write(name, text) }
     }
@@ -74,7 +75,8 @@ final class CLIProject {
 
     /// Lists and items for the example schema at version 2 or later.
     func insertListsAndItems() throws {
-        try execute("""
+        try execute(
+            """
             INSERT INTO list (id, name) VALUES (1, 'Home'), (2, 'Work');
             INSERT INTO item (list_id, title, category, position, due_date, done) VALUES
                 (1, 'Milk', 'groceries', 1, '2026-01-02', 0),

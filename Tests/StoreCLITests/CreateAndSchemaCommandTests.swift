@@ -14,8 +14,10 @@ struct CreateAndSchemaCommandTests {
         #expect(created.output == "Migrations/0005_add_tags.sql\n")
         let text = try project.read("0005_add_tags.sql")
         #expect(text.contains("\n-- down\n"))
-        try project.write("0005_add_tags.sql", text.replacingOccurrences(
-            of: "\n\n\n-- down\n", with: "\nCREATE TABLE tag(name TEXT);\n\n-- down\nDROP TABLE tag;\n"))
+        try project.write(
+            "0005_add_tags.sql",
+            text.replacingOccurrences(
+                of: "\n\n\n-- down\n", with: "\nCREATE TABLE tag(name TEXT);\n\n-- down\nDROP TABLE tag;\n"))
         #expect(try project.store("migrate").exitCode == 0)
         #expect(try project.store("down").exitCode == 0)
         #expect(try project.store("create", "again").output == "Migrations/0006_again.sql\n")
@@ -41,8 +43,10 @@ struct CreateAndSchemaCommandTests {
         #expect(try project.store("migrate").exitCode == 0)
         try project.execute("CREATE TRIGGER item_touch AFTER UPDATE ON item BEGIN SELECT 1; END;")
         let schema = try project.store("schema").output
-        let order = ["CREATE TABLE item", "CREATE TABLE \"list\"", "CREATE INDEX item_due_date", "CREATE INDEX item_list_position",
-                     "CREATE INDEX list_position", "CREATE VIEW list_summary", "CREATE TRIGGER item_touch"]
+        let order = [
+            "CREATE TABLE item", "CREATE TABLE \"list\"", "CREATE INDEX item_due_date", "CREATE INDEX item_list_position",
+            "CREATE INDEX list_position", "CREATE VIEW list_summary", "CREATE TRIGGER item_touch",
+        ]
         let positions = order.compactMap { schema.range(of: $0)?.lowerBound }
         #expect(positions.count == order.count && positions == positions.sorted(), "\(schema)")
         #expect(!schema.contains("store_migrations"))

@@ -57,7 +57,8 @@ struct DemoCommandTests {
 
     @Test("the built-in example schema is the Migrations folder, byte for byte")
     func embeddedMigrations() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: CLIProject.examplesFolder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: CLIProject.examplesFolder.path).filter { $0.hasSuffix(".sql") }
+            .sorted()
         #expect(DemoEmbeddedMigrations.files.map(\.name) == files)
         for (name, text) in DemoEmbeddedMigrations.files {
             let file = try String(contentsOf: CLIProject.examplesFolder.appendingPathComponent(name), encoding: .utf8)

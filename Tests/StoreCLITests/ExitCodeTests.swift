@@ -23,10 +23,12 @@ struct ExitCodeTests {
         #expect(try project.store("migrate").exitCode == 1)
     }
 
-    @Test("2 for bad usage", arguments: [
-        ["migrate", "--bogus"], ["migrate", "--to", "x"], ["frobnicate"], ["create"], ["create", "no-dashes"],
-        ["migrate", "--to", "99"], ["down", "--to", "99"],
-    ])
+    @Test(
+        "2 for bad usage",
+        arguments: [
+            ["migrate", "--bogus"], ["migrate", "--to", "x"], ["frobnicate"], ["create"], ["create", "no-dashes"],
+            ["migrate", "--to", "99"], ["down", "--to", "99"],
+        ])
     func badUsage(arguments: [String]) throws {
         let project = try CLIProject()
         #expect(try project.store("migrate", "--to", "1").exitCode == 0)
@@ -35,10 +37,12 @@ struct ExitCodeTests {
         #expect(!result.error.isEmpty)
     }
 
-    @Test("2 for a bad migrations folder", arguments: [
-        ["0005_bad name.sql": "SELECT 1;"], ["5_again.sql": "SELECT 1;", "0005_twice.sql": "SELECT 2;"],
-        ["0005_directive.sql": "-- store:no-transactions\nSELECT 1;"], ["init.sql": "SELECT 1;"],
-    ])
+    @Test(
+        "2 for a bad migrations folder",
+        arguments: [
+            ["0005_bad name.sql": "SELECT 1;"], ["5_again.sql": "SELECT 1;", "0005_twice.sql": "SELECT 2;"],
+            ["0005_directive.sql": "-- store:no-transactions\nSELECT 1;"], ["init.sql": "SELECT 1;"],
+        ])
     func badFolder(files: [String: String]) throws {
         let project = try CLIProject(extra: files)
         for command in ["migrate", "status", "verify", "down"] {
@@ -62,10 +66,13 @@ struct ExitCodeTests {
         let project = try CLIProject()
         try Data("this is not a database, just text that is long enough".utf8)
             .write(to: project.folder.appendingPathComponent("text.sqlite"))
-        try FileManager.default.createDirectory(at: project.folder.appendingPathComponent("folder.sqlite"), withIntermediateDirectories: true)
-        for arguments in [["migrate", "--database", "text.sqlite"], ["status", "--database", "text.sqlite"],
-                          ["migrate", "--database", "folder.sqlite"], ["migrate", "--database", "no/such/folder/db.sqlite"],
-                          ["schema", "--database", "missing.sqlite"]] {
+        try FileManager.default.createDirectory(
+            at: project.folder.appendingPathComponent("folder.sqlite"), withIntermediateDirectories: true)
+        for arguments in [
+            ["migrate", "--database", "text.sqlite"], ["status", "--database", "text.sqlite"],
+            ["migrate", "--database", "folder.sqlite"], ["migrate", "--database", "no/such/folder/db.sqlite"],
+            ["schema", "--database", "missing.sqlite"],
+        ] {
             let result = try StoreBinary.start(arguments, in: project.folder).finish()
             #expect(result.exitCode == 3, "\(arguments): \(result)")
         }

@@ -18,8 +18,9 @@ struct FolderState: Equatable, CustomStringConvertible {
             let url = folder.appendingPathComponent(name)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            files[name] = File(bytes: try Data(contentsOf: url),
-                               modified: try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+            files[name] = File(
+                bytes: try Data(contentsOf: url),
+                modified: try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
         }
         self.files = files
     }
@@ -39,5 +40,6 @@ enum Unprivileged {
     }()
 
     /// Why read-only checks cannot run here, if they cannot.
-    static let unavailableReason: String? = launcher == nil ? "running as root without /usr/bin/setpriv: root ignores file permissions" : nil
+    static let unavailableReason: String? =
+        launcher == nil ? "running as root without /usr/bin/setpriv: root ignores file permissions" : nil
 }

@@ -31,8 +31,9 @@ struct ReadOnlyCommandTests {
         #expect(try SQLiteShell(database: project.databasePath).run("PRAGMA journal_mode;") == [journalMode.lowercased()])
     }
 
-    @Test("they work on a read-only file in a read-only folder, as an unprivileged user", .enabled(if: Unprivileged.launcher != nil),
-          arguments: ["DELETE", "WAL"])
+    @Test(
+        "they work on a read-only file in a read-only folder, as an unprivileged user", .enabled(if: Unprivileged.launcher != nil),
+        arguments: ["DELETE", "WAL"])
     func readOnlyFileAndFolder(journalMode: String) throws {
         let project = try project(journalMode: journalMode)
         let data = project.folder.appendingPathComponent("data")
@@ -45,20 +46,25 @@ struct ReadOnlyCommandTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: data.path) }
         let before = try FolderState(data)
         for command in Self.readCommands {
-            let result = try StoreBinary.start(command + ["--database", database], in: project.folder,
-                                               launcher: Unprivileged.launcher ?? []).finish()
+            let result = try StoreBinary.start(
+                command + ["--database", database], in: project.folder,
+                launcher: Unprivileged.launcher ?? []
+            ).finish()
             #expect(result.exitCode == (command == ["verify"] ? 1 : 0), "\(command): \(result)")
             #expect(!result.error.contains("readonly"), "\(command): \(result)")
             let after = try FolderState(data)
             #expect(after == before, "\(command) left: \(after)")
         }
-        let status = try StoreBinary.start(["status", "--json", "--database", database], in: project.folder,
-                                           launcher: Unprivileged.launcher ?? []).finish()
+        let status = try StoreBinary.start(
+            ["status", "--json", "--database", database], in: project.folder,
+            launcher: Unprivileged.launcher ?? []
+        ).finish()
         #expect(try status.json()["currentVersion"] as? Int == 2, "\(status)")
     }
 
-    @Test("an empty or foreign file is not a database: exit 3, and it stays as it was",
-          arguments: [Data(), Data("hello, not a database\n".utf8), Data(repeating: 0, count: 4096)])
+    @Test(
+        "an empty or foreign file is not a database: exit 3, and it stays as it was",
+        arguments: [Data(), Data("hello, not a database\n".utf8), Data(repeating: 0, count: 4096)])
     func notADatabase(content: Data) throws {
         let project = try CLIProject(examplesUpTo: 1)
         try content.write(to: URL(fileURLWithPath: project.databasePath))
@@ -76,11 +82,12 @@ struct ReadOnlyCommandTests {
         let project = try CLIProject(examplesUpTo: 1)
         for command in Self.readCommands {
             let result = try StoreBinary.start(command, in: project.folder).finish()
-            let expected: Int32 = switch command[0] {
-            case "status", "migrate": 0
-            case "verify": 1
-            default: 3
-            }
+            let expected: Int32 =
+                switch command[0] {
+                case "status", "migrate": 0
+                case "verify": 1
+                default: 3
+                }
             #expect(result.exitCode == expected, "\(command): \(result)")
             #expect(!FileManager.default.fileExists(atPath: project.databasePath), "\(command) created the database")
         }

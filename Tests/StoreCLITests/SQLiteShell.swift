@@ -41,7 +41,9 @@ final class SQLiteShell: @unchecked Sendable {
                 lines.append(line)
             }
             let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "sqlite3 ended: \(lines)"]) }
+            guard !data.isEmpty else {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "sqlite3 ended: \(lines)"])
+            }
             buffered.append(data)
         }
     }

@@ -43,15 +43,19 @@ struct SpecialFileTests {
         #expect(!FileManager.default.fileExists(atPath: project.databasePath))
     }
 
-    @Test("a database that is not a regular file exits 3 and says what it is", arguments: [
-        ("/dev/null", "a character device"), ("fifo.sqlite", "a FIFO (named pipe)"), ("Migrations", "a folder"),
-        ("loop.sqlite", "a symbolic link loop"),
-    ])
+    @Test(
+        "a database that is not a regular file exits 3 and says what it is",
+        arguments: [
+            ("/dev/null", "a character device"), ("fifo.sqlite", "a FIFO (named pipe)"), ("Migrations", "a folder"),
+            ("loop.sqlite", "a symbolic link loop"),
+        ])
     func specialDatabase(path: String, description: String) throws {
         let project = try CLIProject(examplesUpTo: 1)
         if path == "fifo.sqlite" { try Special.fifo.make(at: project.folder.appendingPathComponent(path).path) }
         if path == "loop.sqlite" { try Special.linkLoop.make(at: project.folder.appendingPathComponent(path).path) }
-        let commands = [["status"], ["verify"], ["schema"], ["migrate"], ["migrate", "--dry-run"], ["down"], ["watch", "--table", "item"]]
+        let commands = [
+            ["status"], ["verify"], ["schema"], ["migrate"], ["migrate", "--dry-run"], ["down"], ["watch", "--table", "item"],
+        ]
         for command in commands {
             let result = try StoreBinary.start(command + ["--database", path], in: project.folder).finish()
             #expect(result.exitCode == 3, "\(command): \(result)")

@@ -58,9 +58,10 @@ final class RunningStore {
             try? FileManager.default.removeItem(at: outputURL)
             try? FileManager.default.removeItem(at: errorURL)
         }
-        return StoreResult(exitCode: process.terminationStatus,
-                           output: try String(contentsOf: outputURL, encoding: .utf8),
-                           error: try String(contentsOf: errorURL, encoding: .utf8))
+        return StoreResult(
+            exitCode: process.terminationStatus,
+            output: try String(contentsOf: outputURL, encoding: .utf8),
+            error: try String(contentsOf: errorURL, encoding: .utf8))
     }
 }
 

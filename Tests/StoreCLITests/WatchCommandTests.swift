@@ -7,14 +7,18 @@ import Testing
 /// promise never to write to the database.
 @Suite("store watch")
 struct WatchCommandTests {
-    @Test("text mode shows the table, marks an external insert, and SIGINT or SIGTERM end it with 0",
-          arguments: [SIGINT, SIGTERM])
+    @Test(
+        "text mode shows the table, marks an external insert, and SIGINT or SIGTERM end it with 0",
+        arguments: [SIGINT, SIGTERM])
     func textMode(signal: Int32) throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
         _ = try shell.run(WatchJSONTests.schema + "INSERT INTO item (title, category, position) VALUES ('Milk', 'groceries', 1);")
-        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item",
-                                      "--section-by", "category", "--columns", "title"], in: folder.url)
+        let watch = try WatchProcess(
+            [
+                "watch", "--database", folder.database, "--table", "item",
+                "--section-by", "category", "--columns", "title",
+            ], in: folder.url)
         #expect(watch.waitUntil { $0.contains { $0.contains("waiting for changes") } })
         _ = try shell.run("INSERT INTO item (title, category, position) VALUES ('Report', 'work', 1);")
         #expect(watch.waitUntil { $0.contains { $0.contains("(external)") } })
@@ -26,29 +30,32 @@ struct WatchCommandTests {
         #expect(end.exitCode == 0, "\(end.error)")
     }
 
-    @Test("bad input exits 2 or 3 with one line naming what is wrong", arguments: [
-        (["--table", "nope"], 2, "no table 'nope'"),
-        (["--table", "item", "--columns", "title,bogus"], 2, "no column 'bogus'"),
-        (["--table", "item", "--order-by", "bogus:desc"], 2, "no column 'bogus'"),
-        (["--table", "item", "--order-by", "title:sideways"], 2, "asc or desc"),
-        (["--table", "item", "--section-by", "bogus"], 2, "no column 'bogus'"),
-        (["--table", "item", "--where", "done = = 1"], 2, "syntax error"),
-        (["--table", "item", "--where", "missing_column > 1"], 2, "no such column: missing_column"),
-        (["--table", "item", "--where", "1); DELETE FROM item; --"], 2, "not several statements"),
-        (["--table", "item", "--where", "title = ?"], 2, "parameters"),
-        (["--table", "item_view"], 2, "is a view"),
-        (["--table", "pairs"], 2, "WITHOUT ROWID"),
-        (["--table", "item", "--database", "missing.sqlite"], 3, "missing.sqlite does not exist"),
-        (["--table", "item", "--database", "text.sqlite"], 3, "not an SQLite database"),
-        (["--table", "item", "--database", "empty.sqlite"], 3, "empty"),
-    ] as [([String], Int32, String)])
+    @Test(
+        "bad input exits 2 or 3 with one line naming what is wrong",
+        arguments: [
+            (["--table", "nope"], 2, "no table 'nope'"),
+            (["--table", "item", "--columns", "title,bogus"], 2, "no column 'bogus'"),
+            (["--table", "item", "--order-by", "bogus:desc"], 2, "no column 'bogus'"),
+            (["--table", "item", "--order-by", "title:sideways"], 2, "asc or desc"),
+            (["--table", "item", "--section-by", "bogus"], 2, "no column 'bogus'"),
+            (["--table", "item", "--where", "done = = 1"], 2, "syntax error"),
+            (["--table", "item", "--where", "missing_column > 1"], 2, "no such column: missing_column"),
+            (["--table", "item", "--where", "1); DELETE FROM item; --"], 2, "not several statements"),
+            (["--table", "item", "--where", "title = ?"], 2, "parameters"),
+            (["--table", "item_view"], 2, "is a view"),
+            (["--table", "pairs"], 2, "WITHOUT ROWID"),
+            (["--table", "item", "--database", "missing.sqlite"], 3, "missing.sqlite does not exist"),
+            (["--table", "item", "--database", "text.sqlite"], 3, "not an SQLite database"),
+            (["--table", "item", "--database", "empty.sqlite"], 3, "empty"),
+        ] as [([String], Int32, String)])
     func badInput(arguments: [String], exitCode: Int32, message: String) throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(WatchJSONTests.schema + """
-            CREATE VIEW item_view AS SELECT * FROM item;
-            CREATE TABLE pairs (a TEXT PRIMARY KEY, b) WITHOUT ROWID;
-            """)
+        _ = try shell.run(
+            WatchJSONTests.schema + """
+                CREATE VIEW item_view AS SELECT * FROM item;
+                CREATE TABLE pairs (a TEXT PRIMARY KEY, b) WITHOUT ROWID;
+                """)
         try Data("hello, not a database\n".utf8).write(to: folder.url.appendingPathComponent("text.sqlite"))
         try Data().write(to: folder.url.appendingPathComponent("empty.sqlite"))
         for json in [false, true] {
@@ -86,8 +93,10 @@ struct WatchCommandTests {
         let folder = try WatchTestFolder()
         do {
             let shell = try SQLiteShell(database: folder.database)
-            _ = try shell.run("PRAGMA journal_mode = \(journalMode);" + WatchJSONTests.schema.replacingOccurrences(of: "PRAGMA journal_mode = WAL;", with: "")
-                              + "INSERT INTO item (title, position) VALUES ('a', 1), ('b', 2);")
+            _ = try shell.run(
+                "PRAGMA journal_mode = \(journalMode);"
+                    + WatchJSONTests.schema.replacingOccurrences(of: "PRAGMA journal_mode = WAL;", with: "")
+                    + "INSERT INTO item (title, position) VALUES ('a', 1), ('b', 2);")
         }
         let before = try DatabaseFileState(folder.database)
         let json = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url)

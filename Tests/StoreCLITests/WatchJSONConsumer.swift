@@ -12,7 +12,11 @@ struct WatchJSONConsumer: Equatable {
 
     enum Failure: Error, CustomStringConvertible {
         case badLine(String)
-        var description: String { switch self { case .badLine(let line): "cannot apply: \(line)" } }
+        var description: String {
+            switch self {
+            case .badLine(let line): "cannot apply: \(line)"
+            }
+        }
     }
 
     private(set) var sections: [Section] = []
@@ -41,9 +45,10 @@ struct WatchJSONConsumer: Equatable {
             return paths
         }
         guard let sectionDeletes = change["sectionDeletes"] as? [Int],
-              let sectionInserts = change["sectionInserts"] as? [[String: Any]],
-              let inserts = change["inserts"] as? [[String: Any]],
-              let moves = change["moves"] as? [[String: Any]] else { throw Failure.badLine(line) }
+            let sectionInserts = change["sectionInserts"] as? [[String: Any]],
+            let inserts = change["inserts"] as? [[String: Any]],
+            let moves = change["moves"] as? [[String: Any]]
+        else { throw Failure.badLine(line) }
         let moveSources = try paths(moves.map { $0["from"] as Any })
         let moveTargets = try paths(moves.map { $0["to"] as Any })
         _ = try paths(change["updates"])

@@ -22,8 +22,11 @@ struct WatchJSONTests {
         _ = try shell.run(Self.schema)
         var writes = RandomItemWrites()
         _ = try shell.run((0..<30).map { _ in writes.insert(&random) }.joined(separator: "\n"))
-        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", "done = 0",
-                                      "--order-by", "position", "--section-by", "category", "--json"], in: folder.url)
+        let watch = try WatchProcess(
+            [
+                "watch", "--database", folder.database, "--table", "item", "--where", "done = 0",
+                "--order-by", "position", "--section-by", "category", "--json",
+            ], in: folder.url)
         let expectedSQL = "SELECT id, quote(category) FROM item WHERE done = 0 ORDER BY category, position, id;"
         var consumer = WatchJSONConsumer()
         var applied = 0
@@ -55,7 +58,9 @@ struct WatchJSONTests {
         #expect(end.exitCode == 0, "seed \(seed): \(end.error)")
         // Transactions that arrive together may come as one change line, but every checkpoint
         // whose results differ from the previous one's needs one of its own.
-        #expect(consumer.changeCount >= changedCheckpoints, "seed \(seed): \(consumer.changeCount) change lines for \(changedCheckpoints) changed checkpoints")
+        #expect(
+            consumer.changeCount >= changedCheckpoints,
+            "seed \(seed): \(consumer.changeCount) change lines for \(changedCheckpoints) changed checkpoints")
         #expect(checkpoints > 40 && changedCheckpoints > 30, "seed \(seed): \(checkpoints) checkpoints, \(changedCheckpoints) with changes")
     }
 
@@ -67,8 +72,11 @@ struct WatchJSONTests {
         let shell = try SQLiteShell(database: folder.database)
         _ = try shell.run(Self.schema)
         var writes = RandomItemWrites()
-        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "ITEM", "--order-by", "position:desc",
-                                      "--columns", "title,position", "--json"], in: folder.url)
+        let watch = try WatchProcess(
+            [
+                "watch", "--database", folder.database, "--table", "ITEM", "--order-by", "position:desc",
+                "--columns", "title,position", "--json",
+            ], in: folder.url)
         var consumer = WatchJSONConsumer()
         var applied = 0
         for round in 0..<40 {
@@ -92,18 +100,27 @@ struct WatchJSONTests {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
         _ = try shell.run("CREATE TABLE note (body TEXT, rank INTEGER); INSERT INTO note VALUES ('one', 1), ('two', 2), ('three', 3);")
-        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "note", "--where", "rank = 1 OR rank >= 2 -- all",
-                                      "--order-by", "rank:desc", "--json"], in: folder.url)
+        let watch = try WatchProcess(
+            [
+                "watch", "--database", folder.database, "--table", "note", "--where", "rank = 1 OR rank >= 2 -- all",
+                "--order-by", "rank:desc", "--json",
+            ], in: folder.url)
         #expect(watch.waitUntil { !$0.isEmpty })
         #expect(watch.lines(from: 0) == [#"{"type":"initial","sections":[{"name":null,"ids":[3,2,1]}]}"#])
         _ = try shell.run("UPDATE note SET body = 'TWO' WHERE rowid = 2;")
         #expect(watch.waitUntil { $0.count > 1 })
-        #expect(watch.lines(from: 1) == [#"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[],"moves":[],"updates":[[0,1]]}"#])
+        #expect(
+            watch.lines(from: 1) == [
+                #"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[],"moves":[],"updates":[[0,1]]}"#
+            ])
         // Rewriting a row with its own values changes nothing shown: no line of its own, and no update in the next.
         _ = try shell.run("UPDATE note SET body = body WHERE rowid = 1;")
         _ = try shell.run("INSERT INTO note VALUES ('four', 4);")
         #expect(watch.waitUntil { $0.count > 2 })
-        #expect(watch.lines(from: 2) == [#"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[{"at":[0,0],"id":4}],"moves":[],"updates":[]}"#])
+        #expect(
+            watch.lines(from: 2) == [
+                #"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[{"at":[0,0],"id":4}],"moves":[],"updates":[]}"#
+            ])
         try watch.closeInput()
         #expect(try watch.finish().exitCode == 0)
     }
@@ -137,7 +154,8 @@ struct RandomItemWrites {
 
     mutating func insert(_ random: inout WatchTestRandom) -> String {
         inserted += 1
-        return "INSERT INTO item (title, category, position, done) VALUES ('t\(inserted)', \(category(&random)), \(random.next(below: 20)), \(random.next(below: 5) == 0 ? 1 : 0));"
+        return
+            "INSERT INTO item (title, category, position, done) VALUES ('t\(inserted)', \(category(&random)), \(random.next(below: 20)), \(random.next(below: 5) == 0 ? 1 : 0));"
     }
 
     mutating func statement(_ random: inout WatchTestRandom) -> String {

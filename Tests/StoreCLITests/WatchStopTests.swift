@@ -13,12 +13,14 @@ struct WatchStopTests {
     private func folder(journalMode: String = "WAL") throws -> WatchTestFolder {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run("PRAGMA journal_mode = \(journalMode);" + WatchJSONTests.schema.replacingOccurrences(of: "PRAGMA journal_mode = WAL;", with: "") + """
-            INSERT INTO item (title, position) VALUES ('a', 1), ('b', 2);
-            CREATE TABLE secret (id INTEGER PRIMARY KEY, code TEXT);
-            INSERT INTO secret (code) VALUES ('hunter2');
-            CREATE VIEW secret_view AS SELECT id FROM secret;
-            """)
+        _ = try shell.run(
+            "PRAGMA journal_mode = \(journalMode);" + WatchJSONTests.schema.replacingOccurrences(of: "PRAGMA journal_mode = WAL;", with: "")
+                + """
+                INSERT INTO item (title, position) VALUES ('a', 1), ('b', 2);
+                CREATE TABLE secret (id INTEGER PRIMARY KEY, code TEXT);
+                INSERT INTO secret (code) VALUES ('hunter2');
+                CREATE VIEW secret_view AS SELECT id FROM secret;
+                """)
         return folder
     }
 
@@ -26,8 +28,9 @@ struct WatchStopTests {
     func signalInterruptsQuery(signal: Int32) throws {
         let folder = try folder()
         for json in [false, true] {
-            let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition]
-                                         + (json ? ["--json"] : []), in: folder.url)
+            let watch = try WatchProcess(
+                ["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition]
+                    + (json ? ["--json"] : []), in: folder.url)
             Thread.sleep(forTimeInterval: 0.5)  // let the query start
             watch.signal(signal)
             let exited = watch.waitForExit()
@@ -43,8 +46,9 @@ struct WatchStopTests {
     func initialLineBeforeEndOfInput() throws {
         let folder = try folder()
         for run in 0..<20 {
-            let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url,
-                                         standardInput: FileHandle.nullDevice)
+            let watch = try WatchProcess(
+                ["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url,
+                standardInput: FileHandle.nullDevice)
             #expect(watch.waitForExit())
             let end = try watch.finish()
             #expect(end.exitCode == 0, "run \(run): \(end.error)")
@@ -65,11 +69,13 @@ struct WatchStopTests {
         #expect(text.waitUntil { $0.contains { $0.contains("waiting for changes") } })
         text.signal(SIGINT)
         #expect(text.waitForExit())
-        let endOfInput = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url,
-                                          standardInput: FileHandle.nullDevice)
+        let endOfInput = try WatchProcess(
+            ["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url,
+            standardInput: FileHandle.nullDevice)
         #expect(endOfInput.waitForExit())
-        let interrupted = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition],
-                                           in: folder.url)
+        let interrupted = try WatchProcess(
+            ["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition],
+            in: folder.url)
         Thread.sleep(forTimeInterval: 0.5)
         interrupted.signal(SIGTERM)
         #expect(interrupted.waitForExit())
@@ -77,16 +83,19 @@ struct WatchStopTests {
         #expect(after == before, "left: \(after)")
     }
 
-    @Test("--where may read only the watched table", arguments: [
-        "1 = 1) UNION SELECT id FROM secret WHERE (1",
-        "EXISTS (SELECT 1 FROM secret WHERE code LIKE 'h%')",
-        "id IN (SELECT id FROM secret_view)",
-        "id IN (SELECT rowid FROM sqlite_schema)",
-    ])
+    @Test(
+        "--where may read only the watched table",
+        arguments: [
+            "1 = 1) UNION SELECT id FROM secret WHERE (1",
+            "EXISTS (SELECT 1 FROM secret WHERE code LIKE 'h%')",
+            "id IN (SELECT id FROM secret_view)",
+            "id IN (SELECT rowid FROM sqlite_schema)",
+        ])
     func whereReadsOnlyWatchedTable(condition: String) throws {
         let folder = try folder()
-        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--where", condition, "--json"],
-                                     in: folder.url, standardInput: FileHandle.nullDevice)
+        let watch = try WatchProcess(
+            ["watch", "--database", folder.database, "--table", "item", "--where", condition, "--json"],
+            in: folder.url, standardInput: FileHandle.nullDevice)
         #expect(watch.waitForExit())
         let end = try watch.finish()
         #expect(end.exitCode == 2, "\(end.error)")
@@ -97,9 +106,12 @@ struct WatchStopTests {
     @Test("--where may use subqueries on the watched table itself, and --help says what it may read")
     func whereOnWatchedTable() throws {
         let folder = try folder()
-        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "ITEM", "--json",
-                                      "--where", "position > (SELECT min(position) FROM main.item)"],
-                                     in: folder.url, standardInput: FileHandle.nullDevice)
+        let watch = try WatchProcess(
+            [
+                "watch", "--database", folder.database, "--table", "ITEM", "--json",
+                "--where", "position > (SELECT min(position) FROM main.item)",
+            ],
+            in: folder.url, standardInput: FileHandle.nullDevice)
         #expect(watch.waitForExit())
         #expect(try watch.finish().exitCode == 0)
         #expect(watch.lines(from: 0) == [#"{"type":"initial","sections":[{"name":null,"ids":[2]}]}"#])

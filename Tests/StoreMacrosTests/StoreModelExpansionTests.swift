@@ -5,51 +5,54 @@ import Testing
 struct StoreModelExpansionTests {
     @Test("A rowid model: table, key, columns, decoder, encoder and typed columns")
     func rowidModel() {
-        expectExpansion("""
+        expectExpansion(
+            """
             @StoreModel
             struct TodoItem {
                 var id: Int64?
                 var title: String
                 var done: Bool
             }
-            """, expandsTo: """
-            struct TodoItem {
-                var id: Int64?
-                var title: String
-                var done: Bool
-            }
+            """,
+            expandsTo: """
+                struct TodoItem {
+                    var id: Int64?
+                    var title: String
+                    var done: Bool
+                }
 
-            extension TodoItem: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
-                static let tableName = "todoItem"
-                static let primaryKeyColumn = "id"
-                static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
-                    SQLiteStoreCore.ModelColumn("id", affinity: .integer, isNullable: true, isPrimaryKey: true),
-                    SQLiteStoreCore.ModelColumn("title", affinity: .text),
-                    SQLiteStoreCore.ModelColumn("done", affinity: .integer)
-                ]
-                init(row: SQLiteStoreCore.StoreRow) throws {
-                    self.id = try row.decode((Int64?).self, at: 0)
-                    self.title = try row.decode((String).self, at: 1)
-                    self.done = try row.decode((Bool).self, at: 2)
+                extension TodoItem: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
+                    static let tableName = "todoItem"
+                    static let primaryKeyColumn = "id"
+                    static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
+                        SQLiteStoreCore.ModelColumn("id", affinity: .integer, isNullable: true, isPrimaryKey: true),
+                        SQLiteStoreCore.ModelColumn("title", affinity: .text),
+                        SQLiteStoreCore.ModelColumn("done", affinity: .integer)
+                    ]
+                    init(row: SQLiteStoreCore.StoreRow) throws {
+                        self.id = try row.decode((Int64?).self, at: 0)
+                        self.title = try row.decode((String).self, at: 1)
+                        self.done = try row.decode((Bool).self, at: 2)
+                    }
+                    func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                        try bindings.bind(self.id, at: 0)
+                        try bindings.bind(self.title, at: 1)
+                        try bindings.bind(self.done, at: 2)
+                    }
+                    struct Columns: Sendable {
+                        let id = SQLiteStoreCore.TypedColumn<TodoItem, Int64?>("id")
+                        let title = SQLiteStoreCore.TypedColumn<TodoItem, String>("title")
+                        let done = SQLiteStoreCore.TypedColumn<TodoItem, Bool>("done")
+                    }
+                    static let columns = Columns()
                 }
-                func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
-                    try bindings.bind(self.id, at: 0)
-                    try bindings.bind(self.title, at: 1)
-                    try bindings.bind(self.done, at: 2)
-                }
-                struct Columns: Sendable {
-                    let id = SQLiteStoreCore.TypedColumn<TodoItem, Int64?>("id")
-                    let title = SQLiteStoreCore.TypedColumn<TodoItem, String>("title")
-                    let done = SQLiteStoreCore.TypedColumn<TodoItem, Bool>("done")
-                }
-                static let columns = Columns()
-            }
-            """)
+                """)
     }
 
     @Test("A public model with a UUID key, a table and a column named otherwise, an ignored property, JSON and enum columns")
     func publicUUIDModel() {
-        expectExpansion("""
+        expectExpansion(
+            """
             @StoreModel(table: "notes")
             public struct Note {
                 public var id: UUID
@@ -60,145 +63,150 @@ struct StoreModelExpansionTests {
                 @StoreIgnored public var isSelected = false
                 public var wordCount: Int { body.count }
             }
-            """, expandsTo: """
-            public struct Note {
-                public var id: UUID
-                public var body: String
-                public var tags: [String]
-                public var mood: Mood?
-                public var stamp: Foundation.Date
-                public var isSelected = false
-                public var wordCount: Int { body.count }
-            }
+            """,
+            expandsTo: """
+                public struct Note {
+                    public var id: UUID
+                    public var body: String
+                    public var tags: [String]
+                    public var mood: Mood?
+                    public var stamp: Foundation.Date
+                    public var isSelected = false
+                    public var wordCount: Int { body.count }
+                }
 
-            extension Note: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
-                public static let tableName = "notes"
-                public static let primaryKeyColumn = "id"
-                public static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
-                    SQLiteStoreCore.ModelColumn("id", affinity: .text, isPrimaryKey: true),
-                    SQLiteStoreCore.ModelColumn("body_text", affinity: .text),
-                    SQLiteStoreCore.ModelColumn("tags", affinity: .text),
-                    SQLiteStoreCore.ModelColumn("mood", affinity: nil, isNullable: true),
-                    SQLiteStoreCore.ModelColumn("stamp", affinity: .real)
-                ]
-                public init(row: SQLiteStoreCore.StoreRow) throws {
-                    self.id = try row.decode((UUID).self, at: 0)
-                    self.body = try row.decode((String).self, at: 1)
-                    self.tags = try row.decode(([String]).self, at: 2)
-                    self.mood = try row.decode((Mood?).self, at: 3)
-                    self.stamp = try row.decode((Foundation.Date).self, at: 4)
+                extension Note: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
+                    public static let tableName = "notes"
+                    public static let primaryKeyColumn = "id"
+                    public static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
+                        SQLiteStoreCore.ModelColumn("id", affinity: .text, isPrimaryKey: true),
+                        SQLiteStoreCore.ModelColumn("body_text", affinity: .text),
+                        SQLiteStoreCore.ModelColumn("tags", affinity: .text),
+                        SQLiteStoreCore.ModelColumn("mood", affinity: nil, isNullable: true),
+                        SQLiteStoreCore.ModelColumn("stamp", affinity: .real)
+                    ]
+                    public init(row: SQLiteStoreCore.StoreRow) throws {
+                        self.id = try row.decode((UUID).self, at: 0)
+                        self.body = try row.decode((String).self, at: 1)
+                        self.tags = try row.decode(([String]).self, at: 2)
+                        self.mood = try row.decode((Mood?).self, at: 3)
+                        self.stamp = try row.decode((Foundation.Date).self, at: 4)
+                    }
+                    public func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                        try bindings.bind(self.id, at: 0)
+                        try bindings.bind(self.body, at: 1)
+                        try bindings.bind(self.tags, at: 2)
+                        try bindings.bind(self.mood, at: 3)
+                        try bindings.bind(self.stamp, at: 4)
+                    }
+                    public struct Columns: Sendable {
+                        public let id = SQLiteStoreCore.TypedColumn<Note, UUID>("id")
+                        public let body = SQLiteStoreCore.TypedColumn<Note, String>("body_text")
+                        public let tags = SQLiteStoreCore.TypedColumn<Note, [String]>("tags")
+                        public let mood = SQLiteStoreCore.TypedColumn<Note, Mood?>("mood")
+                        public let stamp = SQLiteStoreCore.TypedColumn<Note, Foundation.Date>("stamp")
+                    }
+                    public static let columns = Columns()
                 }
-                public func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
-                    try bindings.bind(self.id, at: 0)
-                    try bindings.bind(self.body, at: 1)
-                    try bindings.bind(self.tags, at: 2)
-                    try bindings.bind(self.mood, at: 3)
-                    try bindings.bind(self.stamp, at: 4)
-                }
-                public struct Columns: Sendable {
-                    public let id = SQLiteStoreCore.TypedColumn<Note, UUID>("id")
-                    public let body = SQLiteStoreCore.TypedColumn<Note, String>("body_text")
-                    public let tags = SQLiteStoreCore.TypedColumn<Note, [String]>("tags")
-                    public let mood = SQLiteStoreCore.TypedColumn<Note, Mood?>("mood")
-                    public let stamp = SQLiteStoreCore.TypedColumn<Note, Foundation.Date>("stamp")
-                }
-                public static let columns = Columns()
-            }
-            """)
+                """)
     }
 
     @Test("@PrimaryKey on a String property: the key column is its own, and id forwards to it; a declared tableName stays")
     func markedStringKey() {
-        expectExpansion("""
+        expectExpansion(
+            """
             @StoreModel
             struct Country {
                 static let tableName = "countries"
                 @PrimaryKey var code: String
                 var name: String
             }
-            """, expandsTo: """
-            struct Country {
-                static let tableName = "countries"
-                var code: String
-                var name: String
-            }
+            """,
+            expandsTo: """
+                struct Country {
+                    static let tableName = "countries"
+                    var code: String
+                    var name: String
+                }
 
-            extension Country: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
-                static let primaryKeyColumn = "code"
-                static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
-                    SQLiteStoreCore.ModelColumn("code", affinity: .text, isPrimaryKey: true),
-                    SQLiteStoreCore.ModelColumn("name", affinity: .text)
-                ]
-                init(row: SQLiteStoreCore.StoreRow) throws {
-                    self.code = try row.decode((String).self, at: 0)
-                    self.name = try row.decode((String).self, at: 1)
-                }
-                func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
-                    try bindings.bind(self.code, at: 0)
-                    try bindings.bind(self.name, at: 1)
-                }
-                struct Columns: Sendable {
-                    let code = SQLiteStoreCore.TypedColumn<Country, String>("code")
-                    let name = SQLiteStoreCore.TypedColumn<Country, String>("name")
-                }
-                static let columns = Columns()
-                var id: String {
-                    get {
-                        self.code
+                extension Country: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
+                    static let primaryKeyColumn = "code"
+                    static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
+                        SQLiteStoreCore.ModelColumn("code", affinity: .text, isPrimaryKey: true),
+                        SQLiteStoreCore.ModelColumn("name", affinity: .text)
+                    ]
+                    init(row: SQLiteStoreCore.StoreRow) throws {
+                        self.code = try row.decode((String).self, at: 0)
+                        self.name = try row.decode((String).self, at: 1)
                     }
-                    set {
-                        self.code = newValue
+                    func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                        try bindings.bind(self.code, at: 0)
+                        try bindings.bind(self.name, at: 1)
+                    }
+                    struct Columns: Sendable {
+                        let code = SQLiteStoreCore.TypedColumn<Country, String>("code")
+                        let name = SQLiteStoreCore.TypedColumn<Country, String>("name")
+                    }
+                    static let columns = Columns()
+                    var id: String {
+                        get {
+                            self.code
+                        }
+                        set {
+                            self.code = newValue
+                        }
                     }
                 }
-            }
-            """)
+                """)
     }
 
     @Test("Several variables in one declaration share the trailing type; observers keep a property stored")
     func sharedTypeAndObservers() {
-        expectExpansion("""
+        expectExpansion(
+            """
             @StoreModel
             struct Point {
                 var id: Int64
                 var x, y: Double
                 var label: String? { didSet { } }
             }
-            """, expandsTo: """
-            struct Point {
-                var id: Int64
-                var x, y: Double
-                var label: String? { didSet { } }
-            }
+            """,
+            expandsTo: """
+                struct Point {
+                    var id: Int64
+                    var x, y: Double
+                    var label: String? { didSet { } }
+                }
 
-            extension Point: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
-                static let tableName = "point"
-                static let primaryKeyColumn = "id"
-                static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
-                    SQLiteStoreCore.ModelColumn("id", affinity: .integer, isPrimaryKey: true),
-                    SQLiteStoreCore.ModelColumn("x", affinity: .real),
-                    SQLiteStoreCore.ModelColumn("y", affinity: .real),
-                    SQLiteStoreCore.ModelColumn("label", affinity: .text, isNullable: true)
-                ]
-                init(row: SQLiteStoreCore.StoreRow) throws {
-                    self.id = try row.decode((Int64).self, at: 0)
-                    self.x = try row.decode((Double).self, at: 1)
-                    self.y = try row.decode((Double).self, at: 2)
-                    self.label = try row.decode((String?).self, at: 3)
+                extension Point: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
+                    static let tableName = "point"
+                    static let primaryKeyColumn = "id"
+                    static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
+                        SQLiteStoreCore.ModelColumn("id", affinity: .integer, isPrimaryKey: true),
+                        SQLiteStoreCore.ModelColumn("x", affinity: .real),
+                        SQLiteStoreCore.ModelColumn("y", affinity: .real),
+                        SQLiteStoreCore.ModelColumn("label", affinity: .text, isNullable: true)
+                    ]
+                    init(row: SQLiteStoreCore.StoreRow) throws {
+                        self.id = try row.decode((Int64).self, at: 0)
+                        self.x = try row.decode((Double).self, at: 1)
+                        self.y = try row.decode((Double).self, at: 2)
+                        self.label = try row.decode((String?).self, at: 3)
+                    }
+                    func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                        try bindings.bind(self.id, at: 0)
+                        try bindings.bind(self.x, at: 1)
+                        try bindings.bind(self.y, at: 2)
+                        try bindings.bind(self.label, at: 3)
+                    }
+                    struct Columns: Sendable {
+                        let id = SQLiteStoreCore.TypedColumn<Point, Int64>("id")
+                        let x = SQLiteStoreCore.TypedColumn<Point, Double>("x")
+                        let y = SQLiteStoreCore.TypedColumn<Point, Double>("y")
+                        let label = SQLiteStoreCore.TypedColumn<Point, String?>("label")
+                    }
+                    static let columns = Columns()
                 }
-                func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
-                    try bindings.bind(self.id, at: 0)
-                    try bindings.bind(self.x, at: 1)
-                    try bindings.bind(self.y, at: 2)
-                    try bindings.bind(self.label, at: 3)
-                }
-                struct Columns: Sendable {
-                    let id = SQLiteStoreCore.TypedColumn<Point, Int64>("id")
-                    let x = SQLiteStoreCore.TypedColumn<Point, Double>("x")
-                    let y = SQLiteStoreCore.TypedColumn<Point, Double>("y")
-                    let label = SQLiteStoreCore.TypedColumn<Point, String?>("label")
-                }
-                static let columns = Columns()
-            }
-            """)
+                """)
     }
 }

@@ -66,9 +66,11 @@ struct CancellationTests {
         let task = Task { [store] in
             try await store.read { db in
                 startedContinuation.yield()
-                return try db.fetchValue(Int.self, sql: """
-                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 500000000) SELECT count(*) FROM n
-                    """)
+                return try db.fetchValue(
+                    Int.self,
+                    sql: """
+                        WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 500000000) SELECT count(*) FROM n
+                        """)
             }
         }
         for await _ in started { break }
@@ -115,7 +117,8 @@ struct CancellationTests {
         release.signal()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(!ran.current)
-        #expect(try await store.read { db in try db.fetchRows(sql: "SELECT title FROM item").map(\.values) } == [[.text("holding the writer")]])
+        #expect(
+            try await store.read { db in try db.fetchRows(sql: "SELECT title FROM item").map(\.values) } == [[.text("holding the writer")]])
     }
 
     @Test("Cancelling after the closure returned but before commit rolls back")

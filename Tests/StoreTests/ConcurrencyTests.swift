@@ -48,8 +48,10 @@ struct ConcurrencyTests {
                 if reader == 0 {
                     // One reader proves it read while the write was half done.
                     _ = waitBriefly(midway)
-                    do { counts.withLock { $0.append(-1) }; let n = try store.read { db in try db.count("item") }; counts.withLock { $0.append(n) } }
-                    catch { failures.withLock { $0.append("\(error)") } }
+                    do {
+                        counts.withLock { $0.append(-1) }; let n = try store.read { db in try db.count("item") };
+                        counts.withLock { $0.append(n) }
+                    } catch { failures.withLock { $0.append("\(error)") } }
                     sawMidway.signal()
                 }
                 var readsAfterCommit = 0
@@ -107,7 +109,9 @@ struct ConcurrencyTests {
 
     @Test("Concurrent writes from threads and tasks are serialized: no increment is lost")
     func serializedWrites() async throws {
-        let threads = 4, writesPerThread = 50, tasks = 50
+        let threads = 4
+        let writesPerThread = 50
+        let tasks = 50
         let failures = Locked<[String]>([])
         let group = DispatchGroup()
         for _ in 0..<threads {
@@ -135,7 +139,8 @@ struct ConcurrencyTests {
         }
         group.wait()
         #expect(failures.current.isEmpty, "\(failures.current)")
-        #expect(try await store.read { db in try db.fetchValue(Int.self, sql: "SELECT n FROM counter") } == threads * writesPerThread + tasks)
+        #expect(
+            try await store.read { db in try db.fetchValue(Int.self, sql: "SELECT n FROM counter") } == threads * writesPerThread + tasks)
     }
 
     @Test("More concurrent reads than readers wait for a free reader and all complete")
@@ -149,7 +154,9 @@ struct ConcurrencyTests {
             for _ in 0..<12 {
                 group.addTask {
                     try await store.read { db in
-                        active.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        active.withLock {
+                            $0.now += 1; $0.most = max($0.most, $0.now)
+                        }
                         defer { active.withLock { $0.now -= 1 } }
                         usleep(5_000)
                         return try db.count("item")

@@ -11,17 +11,18 @@ struct ErrorTests {
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: """
-            CREATE TABLE parent(id INTEGER PRIMARY KEY);
-            CREATE TABLE child(
-                id INTEGER PRIMARY KEY,
-                name TEXT NOT NULL UNIQUE,
-                age INTEGER CHECK (age >= 0),
-                parent INTEGER REFERENCES parent(id)
-            );
-            INSERT INTO parent(id) VALUES (1);
-            INSERT INTO child(name, age, parent) VALUES ('taken', 1, 1);
-            """)
+        store = try directory.makeStore(
+            schema: """
+                CREATE TABLE parent(id INTEGER PRIMARY KEY);
+                CREATE TABLE child(
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    age INTEGER CHECK (age >= 0),
+                    parent INTEGER REFERENCES parent(id)
+                );
+                INSERT INTO parent(id) VALUES (1);
+                INSERT INTO child(name, age, parent) VALUES ('taken', 1, 1);
+                """)
     }
 
     /// Proves the store still reads and writes after a failure.
@@ -37,13 +38,15 @@ struct ErrorTests {
         }
     }
 
-    @Test("Constraint violations carry their extended code, SQLite's message and the SQL without values", arguments: [
-        // Extended codes (C macros Swift does not import): UNIQUE, NOTNULL, CHECK, FOREIGNKEY.
-        ("taken", 5, 1, 2067, "UNIQUE constraint failed: child.name"),
-        (nil, 5, 1, 1299, "NOT NULL constraint failed: child.name"),
-        ("negative", -1, 1, 275, "CHECK constraint failed"),
-        ("orphan", 5, 99, 787, "FOREIGN KEY constraint failed"),
-    ] as [(String?, Int?, Int?, Int32, String)])
+    @Test(
+        "Constraint violations carry their extended code, SQLite's message and the SQL without values",
+        arguments: [
+            // Extended codes (C macros Swift does not import): UNIQUE, NOTNULL, CHECK, FOREIGNKEY.
+            ("taken", 5, 1, 2067, "UNIQUE constraint failed: child.name"),
+            (nil, 5, 1, 1299, "NOT NULL constraint failed: child.name"),
+            ("negative", -1, 1, 275, "CHECK constraint failed"),
+            ("orphan", 5, 99, 787, "FOREIGN KEY constraint failed"),
+        ] as [(String?, Int?, Int?, Int32, String)])
     func constraint(name: String?, age: Int?, parent: Int?, extendedCode: Int32, message: String) throws {
         let error = #expect(throws: StoreError.self) { try insertChild(name: name, age: age, parent: parent) }
         #expect(error?.code == .constraint)
@@ -74,11 +77,13 @@ struct ErrorTests {
         #expect(try store.read { db in try db.count("parent") } == 2)
     }
 
-    @Test("Malformed SQL is SQLITE_ERROR with SQLite's message and the SQL", arguments: [
-        ("SELEC 1", "near \"SELEC\": syntax error"),
-        ("SELECT * FROM missing", "no such table: missing"),
-        ("SELECT nope FROM child", "no such column: nope"),
-    ])
+    @Test(
+        "Malformed SQL is SQLITE_ERROR with SQLite's message and the SQL",
+        arguments: [
+            ("SELEC 1", "near \"SELEC\": syntax error"),
+            ("SELECT * FROM missing", "no such table: missing"),
+            ("SELECT nope FROM child", "no such column: nope"),
+        ])
     func malformedSQL(sql: String, message: String) throws {
         let error = #expect(throws: StoreError.self) { try store.write { db in try db.execute(sql: sql) } }
         #expect(error?.code == .error)
@@ -118,8 +123,9 @@ struct ErrorTests {
     func halfReadQueryReleasesSnapshot() throws {
         var configuration = StoreConfiguration()
         configuration.readerCount = 1  // every read uses the same reader connection
-        let store = try directory.makeStore(named: "one-reader.sqlite", configuration: configuration,
-                                            schema: "CREATE TABLE child(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO child(name) VALUES ('a'), ('b')")
+        let store = try directory.makeStore(
+            named: "one-reader.sqlite", configuration: configuration,
+            schema: "CREATE TABLE child(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO child(name) VALUES ('a'), ('b')")
         #expect(throws: StoreError.self) { _ = try store.read { db in try db.fetch(StoreRequest<WrongType>()) } }
         try store.write { db in try db.execute(sql: "INSERT INTO child(name) VALUES ('c')") }
         #expect(try store.read { db in try db.count("child") } == 3)

@@ -37,8 +37,10 @@ struct InjectionTests {
     /// The item table still exists with all its rows, none rewritten.
     private func expectTableIntact(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (tables, titles) = try store.read { db in
-            (try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'item'"),
-             try db.fetch(StoreRequest<Item>()).map(\.title))
+            (
+                try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema WHERE name = 'item'"),
+                try db.fetch(StoreRequest<Item>()).map(\.title)
+            )
         }
         #expect(tables == 1, sourceLocation: sourceLocation)
         #expect(titles == ["first", "second"] + Self.hostileValues, sourceLocation: sourceLocation)
@@ -120,7 +122,10 @@ struct InjectionTests {
     @Test("Table and column names with quotes and semicolons work when they exist")
     func quotedIdentifiers() throws {
         try store.write { db in
-            try db.execute(sql: "CREATE TABLE \(SQLIdentifier.quote(Odd.tableName))(id INTEGER PRIMARY KEY, \(SQLIdentifier.quote("val\"ue; DROP TABLE item")) TEXT)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE \(SQLIdentifier.quote(Odd.tableName))(id INTEGER PRIMARY KEY, \(SQLIdentifier.quote("val\"ue; DROP TABLE item")) TEXT)"
+            )
         }
         var odd = Odd(value: "x'); DROP TABLE item; --")
         try store.write { db in try db.insert(&odd) }
@@ -128,7 +133,10 @@ struct InjectionTests {
         try store.write { db in try db.update(odd) }
         let column = Column("val\"ue; DROP TABLE item")
         let (fetched, filtered) = try store.read { db in
-            (try db.fetchOne(Odd.self, id: odd.id ?? 0), try db.fetch(StoreRequest<Odd>().filter(column == "changed").order(column.descending)))
+            (
+                try db.fetchOne(Odd.self, id: odd.id ?? 0),
+                try db.fetch(StoreRequest<Odd>().filter(column == "changed").order(column.descending))
+            )
         }
         #expect(fetched == odd)
         #expect(filtered == [odd])

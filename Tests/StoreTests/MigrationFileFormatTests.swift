@@ -1,6 +1,7 @@
 import Foundation
-@testable import SQLiteStoreCore
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// The migration file format: sections, directives, statement lines, checksums, warnings.
 @Suite("Migration file format")
@@ -9,9 +10,11 @@ struct MigrationFileFormatTests {
     func sha256() {
         #expect(SHA256.hexDigest(of: Array("".utf8)) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hexDigest(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hexDigest(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(
+            SHA256.hexDigest(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256.hexDigest(of: [UInt8](repeating: 0x61, count: 1_000_000))
+        #expect(
+            SHA256.hexDigest(of: [UInt8](repeating: 0x61, count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -30,20 +33,22 @@ struct MigrationFileFormatTests {
 
     @Test("A -- down line splits the up and down sections; statements know their lines")
     func sections() throws {
-        let migration = try Migration(version: 3, name: "s", sql: """
-            -- a comment
-            CREATE TABLE a(x TEXT DEFAULT 'semi;colon'); CREATE TABLE b(y);
-            /* block
-               comment */ INSERT INTO a
-                 VALUES ('two;lines');
-            CREATE TRIGGER a_insert AFTER INSERT ON a BEGIN
-                INSERT INTO b VALUES (1);
-                INSERT INTO b VALUES (2);
-            END;
-              -- DOWN
-            DROP TABLE a;
-            DROP TABLE b
-            """)
+        let migration = try Migration(
+            version: 3, name: "s",
+            sql: """
+                -- a comment
+                CREATE TABLE a(x TEXT DEFAULT 'semi;colon'); CREATE TABLE b(y);
+                /* block
+                   comment */ INSERT INTO a
+                     VALUES ('two;lines');
+                CREATE TRIGGER a_insert AFTER INSERT ON a BEGIN
+                    INSERT INTO b VALUES (1);
+                    INSERT INTO b VALUES (2);
+                END;
+                  -- DOWN
+                DROP TABLE a;
+                DROP TABLE b
+                """)
         guard case .sql(let up) = migration.up, case .sql(let down)? = migration.down else {
             Issue.record("expected SQL sections")
             return
@@ -72,14 +77,16 @@ struct MigrationFileFormatTests {
         #expect(migration.warnings.isEmpty)
     }
 
-    @Test("Malformed files are refused with their line", arguments: [
-        ("-- store:no-transactions\nSELECT 1;", 1),
-        ("CREATE TABLE a(x);\n-- down\nDROP TABLE a;\n-- down\n", 4),
-        ("CREATE TABLE a(x);\nCOMMIT;\nCREATE TABLE b(x);", 2),
-        ("CREATE TABLE a(x);\n-- down\n  begin transaction;\nDROP TABLE a;", 3),
-        ("SAVEPOINT s;\nROLLBACK;", 2),
-        ("END TRANSACTION;", 1),
-    ])
+    @Test(
+        "Malformed files are refused with their line",
+        arguments: [
+            ("-- store:no-transactions\nSELECT 1;", 1),
+            ("CREATE TABLE a(x);\n-- down\nDROP TABLE a;\n-- down\n", 4),
+            ("CREATE TABLE a(x);\nCOMMIT;\nCREATE TABLE b(x);", 2),
+            ("CREATE TABLE a(x);\n-- down\n  begin transaction;\nDROP TABLE a;", 3),
+            ("SAVEPOINT s;\nROLLBACK;", 2),
+            ("END TRANSACTION;", 1),
+        ])
     func malformed(text: String, line: Int) {
         #expect {
             try Migration(version: 1, name: "bad", sql: text, path: "Migrations/0001_bad.sql")
@@ -91,19 +98,22 @@ struct MigrationFileFormatTests {
 
     @Test("ROLLBACK TO a savepoint stays inside the transaction and is allowed")
     func rollbackToSavepoint() throws {
-        let migration = try Migration(version: 1, name: "s", sql: "SAVEPOINT s;\nROLLBACK TO s;\nROLLBACK TRANSACTION TO SAVEPOINT s;\nRELEASE s;")
+        let migration = try Migration(
+            version: 1, name: "s", sql: "SAVEPOINT s;\nROLLBACK TO s;\nROLLBACK TRANSACTION TO SAVEPOINT s;\nRELEASE s;")
         #expect(migration.usesTransaction)
     }
 
     @Test("Statements SQLite ignores or refuses inside a transaction are warned about, with their lines")
     func warnings() throws {
-        let migration = try Migration(version: 1, name: "w", sql: """
-            PRAGMA foreign_keys = OFF;
-            CREATE TABLE a(x);
-            PRAGMA main.journal_mode = WAL;
-            -- down
-            VACUUM;
-            """)
+        let migration = try Migration(
+            version: 1, name: "w",
+            sql: """
+                PRAGMA foreign_keys = OFF;
+                CREATE TABLE a(x);
+                PRAGMA main.journal_mode = WAL;
+                -- down
+                VACUUM;
+                """)
         #expect(migration.warnings.map(\.line) == [1, 3, 5])
         #expect(migration.warnings[0].message.contains("foreign_keys"))
         #expect(migration.warnings[1].message.contains("journal_mode"))

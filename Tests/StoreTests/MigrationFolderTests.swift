@@ -49,10 +49,12 @@ struct MigrationFolderTests {
         #expect(migrator.migrations.map(\.path) == [folder + "/7_seven.sql", folder + "/00010_ten.sql"])
     }
 
-    @Test("Malformed file names are refused", arguments: [
-        "init.sql", "0_zero.sql", "12-dash.sql", "0001_bad-name.sql", "0001_.sql", "0001_upper.SQL", "x1_name.sql",
-        "99999999999999999999_huge.sql",
-    ])
+    @Test(
+        "Malformed file names are refused",
+        arguments: [
+            "init.sql", "0_zero.sql", "12-dash.sql", "0001_bad-name.sql", "0001_.sql", "0001_upper.SQL", "x1_name.sql",
+            "99999999999999999999_huge.sql",
+        ])
     func malformedName(fileName: String) throws {
         let folder = try directory.writeMigrations([fileName: "SELECT 1;"])
         #expect {
@@ -74,9 +76,11 @@ struct MigrationFolderTests {
         }
     }
 
-    @Test("A file that is not UTF-8 text, or holds a NUL byte, is unreadable", arguments: [
-        [0x53, 0x45, 0xFF, 0xFE, 0xC3], Array("SELECT 1;\0DROP TABLE a;".utf8),
-    ] as [[UInt8]])
+    @Test(
+        "A file that is not UTF-8 text, or holds a NUL byte, is unreadable",
+        arguments: [
+            [0x53, 0x45, 0xFF, 0xFE, 0xC3], Array("SELECT 1;\0DROP TABLE a;".utf8),
+        ] as [[UInt8]])
     func notText(bytes: [UInt8]) throws {
         let folder = try directory.writeMigrations([:])
         try Data(bytes).write(to: URL(fileURLWithPath: folder + "/0001_binary.sql"))

@@ -1,8 +1,9 @@
 import CSQLite
 import Foundation
-@testable import SQLiteStoreCore
 import TestSupport
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// Splitting a migration into statements: the same statements `sqlite3_complete` finds, in
 /// one pass, so that unclosed quotes and large files cost time linear in their size.
@@ -29,7 +30,8 @@ struct MigrationScriptScaleTests {
                 } else if bytes[index...].starts(with: Array("--".utf8)) {
                     index = bytes[index..<end].firstIndex(of: 0x0A) ?? end
                 } else if bytes[index...].starts(with: Array("/*".utf8)) {
-                    index = (index + 2..<end).first { bytes[$0 - 1] == UInt8(ascii: "*") && bytes[$0] == UInt8(ascii: "/") && $0 > index + 2 }
+                    index =
+                        (index + 2..<end).first { bytes[$0 - 1] == UInt8(ascii: "*") && bytes[$0] == UInt8(ascii: "/") && $0 > index + 2 }
                         .map { $0 + 1 } ?? end
                 } else {
                     break
@@ -79,7 +81,8 @@ struct MigrationScriptScaleTests {
     func largeFileApplies() throws {
         let directory = try TemporaryDirectory()
         let rows = 100_000
-        let text = "CREATE TABLE t(x);\n" + (1...rows).map { "INSERT INTO t VALUES (\($0));" }.joined(separator: "\n")
+        let text =
+            "CREATE TABLE t(x);\n" + (1...rows).map { "INSERT INTO t VALUES (\($0));" }.joined(separator: "\n")
             + "\nINSERT INTO missing VALUES (1);\n"
         let folder = try directory.writeMigrations(["0001_big.sql": text])
         let store = try Store(path: directory.url.appendingPathComponent("db.sqlite").path)

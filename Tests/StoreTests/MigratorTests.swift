@@ -38,13 +38,14 @@ struct MigratorTests {
 
     func insertListsAndItems() throws {
         try store.write { db in
-            try db.execute(script: """
-                INSERT INTO list (id, name) VALUES (1, 'Home'), (2, 'Work');
-                INSERT INTO item (list_id, title, category, position, due_date, done) VALUES
-                    (1, 'Milk', 'groceries', 1, '2026-01-02', 0),
-                    (1, 'Bread', 'groceries', 2, NULL, 1),
-                    (2, 'Report', 'writing', 1, '2026-02-01', 0);
-                """)
+            try db.execute(
+                script: """
+                    INSERT INTO list (id, name) VALUES (1, 'Home'), (2, 'Work');
+                    INSERT INTO item (list_id, title, category, position, due_date, done) VALUES
+                        (1, 'Milk', 'groceries', 1, '2026-01-02', 0),
+                        (1, 'Bread', 'groceries', 2, NULL, 1),
+                        (2, 'Report', 'writing', 1, '2026-02-01', 0);
+                    """)
         }
     }
 
@@ -109,9 +110,11 @@ struct MigratorTests {
         try insertListsAndItems()
         try migrator.migrate(store, to: 3)
         let (items, violations, position) = try store.read { db in
-            (try db.fetchValue(Int.self, sql: "SELECT count(*) FROM item"),
-             try db.fetchRows(sql: "PRAGMA foreign_key_check"),
-             try db.fetchValue(Int.self, sql: "SELECT position FROM list WHERE id = 2"))
+            (
+                try db.fetchValue(Int.self, sql: "SELECT count(*) FROM item"),
+                try db.fetchRows(sql: "PRAGMA foreign_key_check"),
+                try db.fetchValue(Int.self, sql: "SELECT position FROM list WHERE id = 2")
+            )
         }
         #expect(items == 3)
         #expect(violations.isEmpty)
@@ -229,15 +232,17 @@ struct MigratorTests {
     func swiftMigrations() throws {
         struct Refusal: Error {}
         var migrator = Migrator()
-        try migrator.add(Migration(version: 1, name: "create") { db in
-            try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT)")
-        } down: { db in
-            try db.execute(sql: "DROP TABLE note")
-        })
-        try migrator.add(Migration(version: 2, name: "fails") { db in
-            try db.execute(sql: "INSERT INTO note(text) VALUES ('kept?')")
-            throw Refusal()
-        })
+        try migrator.add(
+            Migration(version: 1, name: "create") { db in
+                try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT)")
+            } down: { db in
+                try db.execute(sql: "DROP TABLE note")
+            })
+        try migrator.add(
+            Migration(version: 2, name: "fails") { db in
+                try db.execute(sql: "INSERT INTO note(text) VALUES ('kept?')")
+                throw Refusal()
+            })
         #expect {
             try migrator.migrate(store)
         } throws: { error in
@@ -251,9 +256,13 @@ struct MigratorTests {
 
     @Test("-- store:no-transaction files run outside a transaction, so VACUUM and journal_mode work")
     func noTransaction() throws {
-        let migrator = try Migrator(folder: folder(withExamplesUpTo: 1, plus: [
-            "0002_vacuum.sql": "-- store:no-transaction\nVACUUM;\nPRAGMA journal_mode = DELETE;\n-- down\nPRAGMA journal_mode = WAL;\n",
-        ]))
+        let migrator = try Migrator(
+            folder: folder(
+                withExamplesUpTo: 1,
+                plus: [
+                    "0002_vacuum.sql":
+                        "-- store:no-transaction\nVACUUM;\nPRAGMA journal_mode = DELETE;\n-- down\nPRAGMA journal_mode = WAL;\n"
+                ]))
         #expect(try migrator.migrate(store).map(\.migration.version) == [1, 2])
         #expect(try store.read { db in try db.fetchValue(String.self, sql: "PRAGMA journal_mode") } == "delete")
         #expect(try migrator.rollback(store).map(\.migration.version) == [2])

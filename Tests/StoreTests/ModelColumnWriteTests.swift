@@ -49,8 +49,9 @@ struct ModelColumnWriteTests {
         _ = try insertTodos()
         let recorder = try ChangeRecorder(store: store, tables: ["todo"])
         let updated = try await recorder.commit { db in
-            let count = try db.updateAll(Todo.self, set: [Todo.columns.done.set(true), Todo.columns.tag.set("late")],
-                                         where: Todo.columns.priority >= 2)
+            let count = try db.updateAll(
+                Todo.self, set: [Todo.columns.done.set(true), Todo.columns.tag.set("late")],
+                where: Todo.columns.priority >= 2)
             #expect(count == 2)
         }
         #expect(updated.changes(in: "todo").updated == [3, 4])

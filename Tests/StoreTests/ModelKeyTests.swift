@@ -29,8 +29,10 @@ struct ModelKeyTests {
         report.name = "Final report"
         let (fetched, exists, deleted, remaining) = try store.write { db in
             try db.update(report)
-            return (try db.fetchOne(Document.self, id: key), try db.exists(Document.self, id: key),
-                    try db.delete(Document.self, id: other.id), try db.fetch(StoreRequest<Document>()))
+            return (
+                try db.fetchOne(Document.self, id: key), try db.exists(Document.self, id: key),
+                try db.delete(Document.self, id: other.id), try db.fetch(StoreRequest<Document>())
+            )
         }
         #expect(fetched == report)
         #expect(exists)
@@ -60,8 +62,10 @@ struct ModelKeyTests {
             try db.execute(sql: "DELETE FROM document WHERE slug = 's1'")
         }
         let (byRowID, viaRowIDs, third) = try store.read { db in
-            (try db.fetchByRowID(StoreRequest<Document>()), try db.fetchModels(Document.self, rowIDs: [2, 3, 99]),
-             try db.fetchOne(Document.self, rowID: 3))
+            (
+                try db.fetchByRowID(StoreRequest<Document>()), try db.fetchModels(Document.self, rowIDs: [2, 3, 99]),
+                try db.fetchOne(Document.self, rowID: 3)
+            )
         }
         #expect(byRowID.keys.sorted() == [1, 3, 4, 5])
         #expect(byRowID[4] == documents[3])

@@ -39,18 +39,20 @@ struct MacroEverything {
 
 extension MacroEverything {
     init(_ model: Everything) {
-        self.init(id: model.id, flag: model.flag, int: model.int, int8: model.int8, int16: model.int16, int32: model.int32,
-                  int64: model.int64, uint: model.uint, uint8: model.uint8, uint16: model.uint16, uint32: model.uint32,
-                  uint64: model.uint64, double: model.double, float: model.float, text: model.text, data: model.data,
-                  date: model.date, uuid: model.uuid, optionalText: model.optionalText, optionalInt: model.optionalInt,
-                  priority: model.priority, tags: model.tags, nested: model.nested)
+        self.init(
+            id: model.id, flag: model.flag, int: model.int, int8: model.int8, int16: model.int16, int32: model.int32,
+            int64: model.int64, uint: model.uint, uint8: model.uint8, uint16: model.uint16, uint32: model.uint32,
+            uint64: model.uint64, double: model.double, float: model.float, text: model.text, data: model.data,
+            date: model.date, uuid: model.uuid, optionalText: model.optionalText, optionalInt: model.optionalInt,
+            priority: model.priority, tags: model.tags, nested: model.nested)
     }
 
     var everything: Everything {
-        Everything(id: id, flag: flag, int: int, int8: int8, int16: int16, int32: int32, int64: int64, uint: uint,
-                   uint8: uint8, uint16: uint16, uint32: uint32, uint64: uint64, double: double, float: float, text: text,
-                   data: data, date: date, uuid: uuid, optionalText: optionalText, optionalInt: optionalInt,
-                   priority: priority, tags: tags, nested: nested)
+        Everything(
+            id: id, flag: flag, int: int, int8: int8, int16: int16, int32: int32, int64: int64, uint: uint,
+            uint8: uint8, uint16: uint16, uint32: uint32, uint64: uint64, double: double, float: float, text: text,
+            data: data, date: date, uuid: uuid, optionalText: optionalText, optionalInt: optionalInt,
+            priority: priority, tags: tags, nested: nested)
     }
 }
 
@@ -140,21 +142,27 @@ struct ModelMacroRoundTripTests {
 
     @Test("Optionals, raw-value and Codable enums, Date, UUID, Data and dictionaries round-trip, nil and not")
     func extras() throws {
-        let full = Extras(id: UUID(), mood: .busy, maybeMood: .calm, maybePriority: .high, shape: .circle(radius: 2.5),
-                          maybeShape: .label("x"), maybeDate: Date(timeIntervalSince1970: 1_700_000_000.25),
-                          maybeUUID: UUID(), maybeData: Data([0, 1, 2]), maybeDouble: -1.5, maybeFlag: false,
-                          counts: ["a": 1, "b": 2])
-        let empty = Extras(id: UUID(), mood: .calm, maybeMood: nil, maybePriority: nil, shape: .label(""), maybeShape: nil,
-                           maybeDate: nil, maybeUUID: nil, maybeData: nil, maybeDouble: nil, maybeFlag: nil, counts: [:])
+        let full = Extras(
+            id: UUID(), mood: .busy, maybeMood: .calm, maybePriority: .high, shape: .circle(radius: 2.5),
+            maybeShape: .label("x"), maybeDate: Date(timeIntervalSince1970: 1_700_000_000.25),
+            maybeUUID: UUID(), maybeData: Data([0, 1, 2]), maybeDouble: -1.5, maybeFlag: false,
+            counts: ["a": 1, "b": 2])
+        let empty = Extras(
+            id: UUID(), mood: .calm, maybeMood: nil, maybePriority: nil, shape: .label(""), maybeShape: nil,
+            maybeDate: nil, maybeUUID: nil, maybeData: nil, maybeDouble: nil, maybeFlag: nil, counts: [:])
         let stored = try store.write { db in
             var first = full
             var second = empty
             try db.insert(&first)
             try db.insert(&second)
-            return try db.fetchRows(sql: "SELECT typeof(maybeMood), typeof(maybePriority), typeof(maybeShape), typeof(maybeDate) FROM extras ORDER BY rowid")
+            return try db.fetchRows(
+                sql: "SELECT typeof(maybeMood), typeof(maybePriority), typeof(maybeShape), typeof(maybeDate) FROM extras ORDER BY rowid")
         }
-        #expect(stored.map(\.values) == [[.text("text"), .text("integer"), .text("text"), .text("real")],
-                                          [.text("null"), .text("null"), .text("null"), .text("null")]])
+        #expect(
+            stored.map(\.values) == [
+                [.text("text"), .text("integer"), .text("text"), .text("real")],
+                [.text("null"), .text("null"), .text("null"), .text("null")],
+            ])
         let fetched = try store.read { db in
             (try db.fetchOne(Extras.self, id: full.id), try db.fetchOne(Extras.self, id: empty.id))
         }
@@ -172,8 +180,10 @@ struct ModelMacroRoundTripTests {
         #expect(error?.message.contains("mood") == true)
     }
 
-    private func expectSame(_ expected: [Everything], _ actual: [Everything], seed: UInt64,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSame(
+        _ expected: [Everything], _ actual: [Everything], seed: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var mismatches = 0
         for (original, stored) in zip(expected, actual) {
             let differences = original.differences(from: stored)

@@ -66,7 +66,8 @@ struct EverythingFactory {
         flag: true, int: .max, int8: .max, int16: .max, int32: .max, int64: .max, uint: UInt(Int64.max),
         uint8: .max, uint16: .max, uint32: .max, uint64: UInt64(Int64.max), double: .infinity, float: .leastNonzeroMagnitude,
         text: "\u{0}\u{10FFFF}👩‍👩‍👧‍👦", data: Data(repeating: 0xFF, count: 1_048_576),
-        date: Date(timeIntervalSince1970: 0x1p33), uuid: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+        date: Date(timeIntervalSince1970: 0x1p33),
+        uuid: UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
         optionalText: nil, optionalInt: .max, priority: .high, tags: ["", "\u{0}"],
         nested: Nested(measure: -.greatestFiniteMagnitude, note: "\u{1F600}", when: .distantFuture))
 
@@ -75,19 +76,21 @@ struct EverythingFactory {
             flag: .random(using: &generator), int: .random(in: .min ... .max, using: &generator),
             int8: .random(in: .min ... .max, using: &generator), int16: .random(in: .min ... .max, using: &generator),
             int32: .random(in: .min ... .max, using: &generator), int64: .random(in: .min ... .max, using: &generator),
-            uint: .random(in: 0 ... UInt(Int64.max), using: &generator), uint8: .random(in: .min ... .max, using: &generator),
+            uint: .random(in: 0...UInt(Int64.max), using: &generator), uint8: .random(in: .min ... .max, using: &generator),
             uint16: .random(in: .min ... .max, using: &generator), uint32: .random(in: .min ... .max, using: &generator),
-            uint64: .random(in: 0 ... UInt64(Int64.max), using: &generator), double: randomDouble(), float: randomFloat(),
+            uint64: .random(in: 0...UInt64(Int64.max), using: &generator), double: randomDouble(), float: randomFloat(),
             text: randomText(maxLength: 40), data: randomData(count: large ? 200_000 : .random(in: 0...64, using: &generator)),
-            date: Date(timeIntervalSince1970: .random(in: -0x1p33 ... 0x1p33, using: &generator)),
+            date: Date(timeIntervalSince1970: .random(in: -0x1p33...0x1p33, using: &generator)),
             uuid: UUID(uuid: randomUUIDBytes()),
             optionalText: Bool.random(using: &generator) ? nil : randomText(maxLength: 10),
             optionalInt: Bool.random(using: &generator) ? nil : .random(in: .min ... .max, using: &generator),
             priority: Bool.random(using: &generator) ? .low : .high,
             tags: (0..<Int.random(in: 0...3, using: &generator)).map { _ in randomText(maxLength: 8) },
-            nested: Bool.random(using: &generator) ? nil : Nested(
-                measure: .random(in: -1e300 ... 1e300, using: &generator), note: randomText(maxLength: 12),
-                when: Date(timeIntervalSinceReferenceDate: .random(in: -1e10 ... 1e10, using: &generator))))
+            nested: Bool.random(using: &generator)
+                ? nil
+                : Nested(
+                    measure: .random(in: -1e300...1e300, using: &generator), note: randomText(maxLength: 12),
+                    when: Date(timeIntervalSinceReferenceDate: .random(in: -1e10...1e10, using: &generator))))
     }
 
     /// Any Double but NaN: random bit patterns cover subnormals, infinities and both zeros.
@@ -107,7 +110,9 @@ struct EverythingFactory {
 
     /// Text from ASCII, Latin, CJK, emoji and combining marks, NUL and the last scalar included.
     private mutating func randomText(maxLength: Int) -> String {
-        let ranges: [ClosedRange<UInt32>] = [0...0x7F, 0xA0...0x24F, 0x300...0x36F, 0x4E00...0x9FFF, 0x1F300...0x1FAFF, 0x10FFF0...0x10FFFF]
+        let ranges: [ClosedRange<UInt32>] = [
+            0...0x7F, 0xA0...0x24F, 0x300...0x36F, 0x4E00...0x9FFF, 0x1F300...0x1FAFF, 0x10FFF0...0x10FFFF,
+        ]
         var scalars = String.UnicodeScalarView()
         for _ in 0..<Int.random(in: 0...maxLength, using: &generator) {
             let range = ranges[Int.random(in: 0..<ranges.count, using: &generator)]
@@ -122,8 +127,10 @@ struct EverythingFactory {
 
     private mutating func randomUUIDBytes() -> uuid_t {
         let bytes = randomData(count: 16)
-        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+        return (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        )
     }
 }
 

@@ -25,20 +25,22 @@ struct ModelSchemaCheckTests {
     @Test("Every difference is listed in one error")
     func everyDifference() throws {
         try store.write { db in
-            try db.execute(sql: """
-                CREATE TABLE todo(id INT PRIMARY KEY, title TEXT, is_done TEXT NOT NULL, priority INTEGER NOT NULL,
-                                  created REAL NOT NULL)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE todo(id INT PRIMARY KEY, title TEXT, is_done TEXT NOT NULL, priority INTEGER NOT NULL,
+                                      created REAL NOT NULL)
+                    """)
         }
         let differences = try store.read { db in try db.schemaDifferences(Todo.self) }
-        #expect(Set(differences) == [
-            .notRowIDAlias(column: "id", declaredType: "INT"),
-            .nullableButRequired(column: "title"),
-            .affinity(column: "is_done", expected: .integer, actual: .text),
-            .notNullButOptional(column: "priority"),
-            .missingColumn("tag"),
-            .unwrittenRequiredColumn("created"),
-        ])
+        #expect(
+            Set(differences) == [
+                .notRowIDAlias(column: "id", declaredType: "INT"),
+                .nullableButRequired(column: "title"),
+                .affinity(column: "is_done", expected: .integer, actual: .text),
+                .notNullButOptional(column: "priority"),
+                .missingColumn("tag"),
+                .unwrittenRequiredColumn("created"),
+            ])
         let error = #expect(throws: StoreError.self) { try store.read { db in try db.check(Todo.self) } }
         #expect(error?.code == .mismatch)
         #expect(error?.message.components(separatedBy: "\n").count == 7)

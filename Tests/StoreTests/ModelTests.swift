@@ -68,10 +68,12 @@ struct ModelTests {
 
     @Test("nil optionals are stored as NULL, not as the column's default")
     func nilIsNull() throws {
-        let store = try directory.makeStore(named: "defaults.sqlite", schema: """
-            CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, score INTEGER DEFAULT 7,
-                              rank REAL DEFAULT 1.5, done INTEGER NOT NULL DEFAULT 0)
-            """)
+        let store = try directory.makeStore(
+            named: "defaults.sqlite",
+            schema: """
+                CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, score INTEGER DEFAULT 7,
+                                  rank REAL DEFAULT 1.5, done INTEGER NOT NULL DEFAULT 0)
+                """)
         let item = try store.write { db in
             var item = Item(title: "no score")
             try db.insert(&item)
@@ -89,7 +91,9 @@ struct ModelTests {
         item.done = true
         try store.write { db in try db.update(item) }
         #expect(try store.read { db in try db.fetchOne(Item.self, id: item.id ?? 0) } == item)
-        let nulls = try store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM item WHERE score IS NULL AND rank IS NULL") }
+        let nulls = try store.read { db in
+            try db.fetchValue(Int.self, sql: "SELECT count(*) FROM item WHERE score IS NULL AND rank IS NULL")
+        }
         #expect(nulls == 1)
     }
 
@@ -164,15 +168,19 @@ struct ModelTests {
         let items = try insert((1...5).map { (number: Int) in Item(title: "item \(number)", score: number * 10) })
         let request = StoreRequest<Item>().filter(Column("score") >= 20).order(Column("score").descending)
         let (third, missing, fifthExists, sixthExists) = try store.read { db in
-            (try db.fetchOne(Item.self, id: 3), try db.fetchOne(Item.self, id: 99),
-             try db.exists(Item.self, id: 5), try db.exists(Item.self, id: 6))
+            (
+                try db.fetchOne(Item.self, id: 3), try db.fetchOne(Item.self, id: 99),
+                try db.exists(Item.self, id: 5), try db.exists(Item.self, id: 6)
+            )
         }
         #expect(third == items[2])
         #expect(missing == nil)
         #expect(fifthExists && !sixthExists)
         let (fetched, count, limitedCount, total) = try store.read { db in
-            (try db.fetch(request), try db.fetchCount(request), try db.fetchCount(request.limit(2)),
-             try db.fetchCount(StoreRequest<Item>()))
+            (
+                try db.fetch(request), try db.fetchCount(request), try db.fetchCount(request.limit(2)),
+                try db.fetchCount(StoreRequest<Item>())
+            )
         }
         #expect(fetched == Array(items[1...].reversed()))
         #expect(count == 4 && limitedCount == 2 && total == 5)
@@ -191,12 +199,17 @@ struct ModelTests {
 
     @Test("Codable properties are stored as JSON text and read back equal")
     func jsonColumns() throws {
-        var note = Note(tags: ["a", "b \"quoted\"", "ü 🎉"], location: Location(latitude: 48.85, longitude: 2.35, label: nil),
-                        status: .closed, mood: .busy)
+        var note = Note(
+            tags: ["a", "b \"quoted\"", "ü 🎉"], location: Location(latitude: 48.85, longitude: 2.35, label: nil),
+            status: .closed, mood: .busy)
         try store.write { db in try db.insert(&note) }
         let (fetched, row) = try store.read { db in
-            (try db.fetchOne(Note.self, id: note.id ?? 0),
-             try db.fetchRows(sql: "SELECT json_valid(tags) AS tagsValid, json_extract(location, '$.latitude') AS latitude, status, mood FROM note").first)
+            (
+                try db.fetchOne(Note.self, id: note.id ?? 0),
+                try db.fetchRows(
+                    sql: "SELECT json_valid(tags) AS tagsValid, json_extract(location, '$.latitude') AS latitude, status, mood FROM note"
+                ).first
+            )
         }
         #expect(fetched == note)
         #expect(row?["tagsValid"] == .integer(1))

@@ -27,30 +27,35 @@ struct ModelTypedQueryCompileTests {
 
     @Test("The correct query compiles (the check itself works)")
     func correctQueryCompiles() throws {
-        let result = try typeCheck(Self.model + """
-            let request = StoreRequest<Item>()
-                .filter { $0.title.hasPrefix("a") && $0.done == false && $0.id.in([1, 2]) }
-                .order { $0.title.ascending(collation: .nocase) }
-            """)
+        let result = try typeCheck(
+            Self.model + """
+                let request = StoreRequest<Item>()
+                    .filter { $0.title.hasPrefix("a") && $0.done == false && $0.id.in([1, 2]) }
+                    .order { $0.title.ascending(collation: .nocase) }
+                """)
         #expect(result.status == 0, "\(result.diagnostics)")
     }
 
-    @Test("A misspelt column does not compile", arguments: [
-        ("let r = StoreRequest<Item>().filter { $0.titel == \"x\" }", "has no member 'titel'"),
-        ("let r = StoreRequest<Item>().order { $0.tilte.ascending }", "has no member 'tilte'"),
-        ("func f(_ db: Database, _ item: Item) throws { try db.update(item, columns: \\.dun) }", "has no member 'dun'"),
-    ])
+    @Test(
+        "A misspelt column does not compile",
+        arguments: [
+            ("let r = StoreRequest<Item>().filter { $0.titel == \"x\" }", "has no member 'titel'"),
+            ("let r = StoreRequest<Item>().order { $0.tilte.ascending }", "has no member 'tilte'"),
+            ("func f(_ db: Database, _ item: Item) throws { try db.update(item, columns: \\.dun) }", "has no member 'dun'"),
+        ])
     func misspeltColumn(snippet: String, expected: String) throws {
         let result = try typeCheck(Self.model + snippet)
         #expect(result.status != 0)
         #expect(result.diagnostics.contains(expected), "\(result.diagnostics)")
     }
 
-    @Test("A value of another type does not compile", arguments: [
-        "let r = StoreRequest<Item>().filter { $0.done == \"yes\" }",
-        "let r = StoreRequest<Item>().filter { $0.title > 3 }",
-        "let r = StoreRequest<Item>().filter { $0.title.between(1, and: 2) }",
-    ])
+    @Test(
+        "A value of another type does not compile",
+        arguments: [
+            "let r = StoreRequest<Item>().filter { $0.done == \"yes\" }",
+            "let r = StoreRequest<Item>().filter { $0.title > 3 }",
+            "let r = StoreRequest<Item>().filter { $0.title.between(1, and: 2) }",
+        ])
     func typeMismatch(snippet: String) throws {
         let result = try typeCheck(Self.model + snippet)
         #expect(result.status != 0)
@@ -70,8 +75,9 @@ struct ModelTypedQueryCompileTests {
         let modules = build.appendingPathComponent("Modules")
         let plugin = build.appendingPathComponent("SQLiteStoreMacrosPlugin-tool")
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        try #require(FileManager.default.fileExists(atPath: modules.appendingPathComponent("SQLiteStoreMacros.swiftmodule").path),
-                     "no SQLiteStoreMacros module next to the test binary at \(build.path)")
+        try #require(
+            FileManager.default.fileExists(atPath: modules.appendingPathComponent("SQLiteStoreMacros.swiftmodule").path),
+            "no SQLiteStoreMacros module next to the test binary at \(build.path)")
         try #require(FileManager.default.isExecutableFile(atPath: plugin.path), "no macro plugin at \(plugin.path)")
         let directory = try TemporaryDirectory()
         let file = directory.path("Snippet.swift")

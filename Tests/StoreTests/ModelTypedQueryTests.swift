@@ -43,11 +43,11 @@ struct ModelTypedQueryTests {
     @Test("hasPrefix and contains escape LIKE's wildcards and match case exactly")
     func textSearches() throws {
         let all = StoreRequest<Todo>()
-        #expect(try titles(all.filter { $0.title.hasPrefix("Buy") }) == ["Buy milk"])      // LIKE alone would match "buy bread"
+        #expect(try titles(all.filter { $0.title.hasPrefix("Buy") }) == ["Buy milk"])  // LIKE alone would match "buy bread"
         #expect(try titles(all.filter { $0.title.hasPrefix("100%") }) == ["100% done_ish"])
-        #expect(try titles(all.filter { $0.title.hasPrefix("1%") }).isEmpty)                // % is literal
-        #expect(try titles(all.filter { $0.title.contains("_") }) == ["100% done_ish"])    // _ is literal
-        #expect(try titles(all.filter { $0.title.contains("\\") }) == ["Call \\ plumber"]) // so is the escape character
+        #expect(try titles(all.filter { $0.title.hasPrefix("1%") }).isEmpty)  // % is literal
+        #expect(try titles(all.filter { $0.title.contains("_") }) == ["100% done_ish"])  // _ is literal
+        #expect(try titles(all.filter { $0.title.contains("\\") }) == ["Call \\ plumber"])  // so is the escape character
         #expect(try titles(all.filter { $0.title.contains("") }).count == 5)
         #expect(try titles(all.filter { $0.title.like("b%") }) == ["Buy milk", "buy bread"])
     }

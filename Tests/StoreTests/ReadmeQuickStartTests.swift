@@ -6,7 +6,7 @@ import Testing
 @Suite struct ReadmeQuickStartTests {
     @StoreModel
     struct Item: Equatable {
-        var id: Int64?                  // the rowid, assigned on insert; UUID and String keys work too
+        var id: Int64?  // the rowid, assigned on insert; UUID and String keys work too
         var title: String
         var done: Bool
     }
@@ -15,12 +15,12 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path("app.sqlite")
 
-        let store = try Store(path: path)   // WAL, synchronous=NORMAL, foreign keys on, 4 readers
+        let store = try Store(path: path)  // WAL, synchronous=NORMAL, foreign keys on, 4 readers
         try store.write { db in
             try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
-            try db.check(Item.self)         // throws one error listing every difference from the model
+            try db.check(Item.self)  // throws one error listing every difference from the model
             var milk = Item(title: "Buy milk", done: false)
-            try db.insert(&milk)            // sets milk.id
+            try db.insert(&milk)  // sets milk.id
             milk.done = true
             try db.update(milk, columns: \.done)
         }
@@ -35,7 +35,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(1))) func watchingChangesRuns() async throws {
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);")
+        let store = try directory.makeStore(
+            schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);")
         let stream = store.changes(in: ["item"])
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title, done) VALUES ('a', 0)") }
         for await changes in stream {

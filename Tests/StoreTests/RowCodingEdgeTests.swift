@@ -88,13 +88,17 @@ struct WrongTypedSparse: StoreModel {
         let (store, _) = try makeStore()
         var rows: [Wide] = []
         for i in 0..<50 {
-            rows.append(Wide(id: nil, when: i % 2 == 0 ? nil : Date(timeIntervalSince1970: Double(i)), uuid: UUID(),
-                             data: i % 3 == 0 ? nil : Data([UInt8(i), 0, 1]), color: i % 2 == 0 ? .red : .green,
-                             colorMaybe: i % 4 == 0 ? nil : .green, inner: i % 5 == 0 ? nil : Inner(a: i, b: ["x\(i)"]),
-                             small: Int8(i), f: i % 2 == 0 ? nil : Float(i) / 3, u: UInt64(i) * 1_000_000_007))
+            rows.append(
+                Wide(
+                    id: nil, when: i % 2 == 0 ? nil : Date(timeIntervalSince1970: Double(i)), uuid: UUID(),
+                    data: i % 3 == 0 ? nil : Data([UInt8(i), 0, 1]), color: i % 2 == 0 ? .red : .green,
+                    colorMaybe: i % 4 == 0 ? nil : .green, inner: i % 5 == 0 ? nil : Inner(a: i, b: ["x\(i)"]),
+                    small: Int8(i), f: i % 2 == 0 ? nil : Float(i) / 3, u: UInt64(i) * 1_000_000_007))
         }
         let inserted = try store.write { db in
-            try rows.map { row in var row = row; try db.insert(&row); return row }
+            try rows.map { row in
+                var row = row; try db.insert(&row); return row
+            }
         }
         let fetched = try store.read { db in try db.fetch(StoreRequest<Wide>().order(Column("id").ascending)) }
         #expect(fetched == inserted)
@@ -117,8 +121,9 @@ struct WrongTypedSparse: StoreModel {
         let (store, _) = try makeStore()
         try store.write { db in
             for i in 0..<5 {
-                var w = Wide(id: nil, when: nil, uuid: UUID(), data: nil, color: i % 2 == 0 ? .red : .green, colorMaybe: nil,
-                             inner: nil, small: Int8(i), f: nil, u: 0)
+                var w = Wide(
+                    id: nil, when: nil, uuid: UUID(), data: nil, color: i % 2 == 0 ? .red : .green, colorMaybe: nil,
+                    inner: nil, small: Int8(i), f: nil, u: 0)
                 try db.insert(&w)
             }
         }
@@ -134,7 +139,11 @@ struct WrongTypedSparse: StoreModel {
     @Test func varyingColumnsRebindCorrectly() throws {
         let (store, _) = try makeStore()
         let models = (0..<20).map { Sparse(name: "n\($0)", note: $0 % 3 == 0 ? nil : "note\($0)") }
-        let inserted = try store.write { db in try models.map { m in var m = m; try db.insert(&m); return m } }
+        let inserted = try store.write { db in
+            try models.map { m in
+                var m = m; try db.insert(&m); return m
+            }
+        }
         let fetched = try store.read { db in try db.fetch(StoreRequest<Sparse>().order(Column("id").ascending)) }
         #expect(fetched.map(\.name) == inserted.map(\.name))
         #expect(fetched.map(\.note) == inserted.map { $0.note ?? "dflt" })
@@ -142,14 +151,18 @@ struct WrongTypedSparse: StoreModel {
 
     @Test func missingColumnsDecodeAsNil() throws {
         let (store, _) = try makeStore()
-        try store.write { db in var s = Sparse(name: "a", note: "b"); try db.insert(&s) }
+        try store.write { db in
+            var s = Sparse(name: "a", note: "b"); try db.insert(&s)
+        }
         let partial = try store.read { db in try db.fetch(StoreRequest<Partial>()) }
         #expect(partial == [Partial(id: 1, name: "a", missing: nil, missingDate: nil)])
     }
 
     @Test func wrongTypeIsMismatchNamingColumn() throws {
         let (store, _) = try makeStore()
-        try store.write { db in var s = Sparse(name: "a", note: "b"); try db.insert(&s) }
+        try store.write { db in
+            var s = Sparse(name: "a", note: "b"); try db.insert(&s)
+        }
         do {
             _ = try store.read { db in try db.fetch(StoreRequest<WrongTypedSparse>()) }
             Issue.record("no error")
@@ -195,7 +208,9 @@ struct Tricky: StoreModel, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         if let note {
-            if swallow { try? c.encode(note, forKey: .note) } else {
+            if swallow {
+                try? c.encode(note, forKey: .note)
+            } else {
                 do { try c.encode(note, forKey: .note) } catch { throw WrapError(inner: error) }
             }
         }

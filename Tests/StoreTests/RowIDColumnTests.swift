@@ -7,12 +7,13 @@ import Testing
 @Suite struct RowIDColumnTests {
     @Test func tableWithAColumnNamedRowidIsReadByItsRealRowid() throws {
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: """
-            CREATE TABLE odd(rowid TEXT, v INTEGER);
-            CREATE TABLE odder(rowid, _rowid_, oid, id INTEGER PRIMARY KEY, v);
-            INSERT INTO odd(rowid, v) VALUES ('x', 1), ('y', 2);
-            INSERT INTO odder(rowid, _rowid_, oid, id, v) VALUES ('a', 'b', 'c', 7, 1);
-            """)
+        let store = try directory.makeStore(
+            schema: """
+                CREATE TABLE odd(rowid TEXT, v INTEGER);
+                CREATE TABLE odder(rowid, _rowid_, oid, id INTEGER PRIMARY KEY, v);
+                INSERT INTO odd(rowid, v) VALUES ('x', 1), ('y', 2);
+                INSERT INTO odder(rowid, _rowid_, oid, id, v) VALUES ('a', 'b', 'c', 7, 1);
+                """)
         try store.read { db in
             #expect(try db.rowIDName(of: "odd") == "_rowid_")
             #expect(try db.rowIDName(of: "odder") == "\"id\"")

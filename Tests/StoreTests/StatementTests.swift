@@ -40,8 +40,10 @@ struct StatementTests {
     @Test("Statement exposes its SQL, columns, parameters and whether it is read-only")
     func statementProperties() throws {
         let (readOnly, write) = try store.read { db in
-            (try db.prepare(sql: "SELECT id, title AS name FROM item WHERE id > ?"),
-             try db.prepare(sql: "DELETE FROM item"))
+            (
+                try db.prepare(sql: "SELECT id, title AS name FROM item WHERE id > ?"),
+                try db.prepare(sql: "DELETE FROM item")
+            )
         }
         #expect(readOnly.sql == "SELECT id, title AS name FROM item WHERE id > ?")
         #expect(readOnly.columnNames == ["id", "name"])
@@ -79,13 +81,14 @@ struct StatementTests {
     @Test("execute(script:) runs every statement, comments and blank lines included")
     func script() throws {
         let titles = try store.write { db in
-            try db.execute(script: """
-                -- a comment first
-                INSERT INTO item(title) VALUES ('one');
+            try db.execute(
+                script: """
+                    -- a comment first
+                    INSERT INTO item(title) VALUES ('one');
 
-                INSERT INTO item(title) VALUES ('two; with a semicolon');
-                /* block comment */ UPDATE item SET score = length(title);
-                """)
+                    INSERT INTO item(title) VALUES ('two; with a semicolon');
+                    /* block comment */ UPDATE item SET score = length(title);
+                    """)
             return try db.fetchRows(sql: "SELECT title, score FROM item ORDER BY id").map(\.values)
         }
         #expect(titles == [[.text("one"), .integer(3)], [.text("two; with a semicolon"), .integer(21)]])
@@ -95,7 +98,10 @@ struct StatementTests {
     func scriptFailure() throws {
         let error = #expect(throws: StoreError.self) {
             try store.write { db in
-                try db.execute(script: "INSERT INTO item(title) VALUES ('kept?'); INSERT INTO nowhere VALUES (1); INSERT INTO item(title) VALUES ('never')")
+                try db.execute(
+                    script:
+                        "INSERT INTO item(title) VALUES ('kept?'); INSERT INTO nowhere VALUES (1); INSERT INTO item(title) VALUES ('never')"
+                )
             }
         }
         #expect(error?.code == .error)
@@ -108,10 +114,12 @@ struct StatementTests {
     @Test("A row cursor iterates 200,000 rows one at a time")
     func rowCursor() throws {
         let (count, sum, last) = try store.read { db in
-            var cursor = try db.cursor(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?) SELECT x, 'row ' || x AS label FROM n
-                """, arguments: [200_000])
-            var count = 0, sum = 0
+            var cursor = try db.cursor(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?) SELECT x, 'row ' || x AS label FROM n
+                    """, arguments: [200_000])
+            var count = 0
+            var sum = 0
             var last: Row?
             while let row = try cursor.next() {
                 count += 1
@@ -130,14 +138,17 @@ struct StatementTests {
     @Test("A model cursor iterates a large table while other queries run")
     func modelCursorAlongsideQueries() throws {
         try store.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50000)
-                INSERT INTO item(title, score) SELECT 'item ' || x, x FROM n
-                """)
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50000)
+                    INSERT INTO item(title, score) SELECT 'item ' || x, x FROM n
+                    """)
         }
         let (count, ordered, lookupsMatched) = try store.read { db in
             var cursor = try db.cursor(StoreRequest<Item>().order(Column("score").descending))
-            var count = 0, ordered = true, lookupsMatched = true
+            var count = 0
+            var ordered = true
+            var lookupsMatched = true
             var previous = Int.max
             while let item = try cursor.next() {
                 count += 1
@@ -159,7 +170,8 @@ struct StatementTests {
     func cursorError() throws {
         let error = #expect(throws: StoreError.self) {
             try store.read { db in
-                var cursor = try db.cursor(sql: "SELECT CASE WHEN x < 3 THEN x ELSE abs(-9223372036854775807 - 1) END FROM (SELECT 1 AS x UNION ALL SELECT 5)")
+                var cursor = try db.cursor(
+                    sql: "SELECT CASE WHEN x < 3 THEN x ELSE abs(-9223372036854775807 - 1) END FROM (SELECT 1 AS x UNION ALL SELECT 5)")
                 while try cursor.next() != nil {}
             }
         }

@@ -124,16 +124,20 @@ struct StoreRequestTests {
         #expect(try ids(sorted.limit(3, offset: 99)) == [])
         #expect(try ids(StoreRequest<Item>(offset: 4)) == [5, 6])
         let counts = try store.read { db in
-            [try db.fetchCount(sorted.limit(2, offset: 3)), try db.fetchCount(StoreRequest<Item>(offset: 5)),
-             try db.fetchCount(sorted.filter(Column("done") == true).limit(2))]
+            [
+                try db.fetchCount(sorted.limit(2, offset: 3)), try db.fetchCount(StoreRequest<Item>(offset: 5)),
+                try db.fetchCount(sorted.filter(Column("done") == true).limit(2)),
+            ]
         }
         #expect(counts == [2, 1, 2])
     }
 
-    @Test("A negative limit or offset is SQLITE_RANGE", arguments: [
-        StoreRequest<Item>().limit(-1), StoreRequest<Item>().limit(-5), StoreRequest<Item>().limit(2, offset: -1),
-        StoreRequest<Item>(offset: -3),
-    ])
+    @Test(
+        "A negative limit or offset is SQLITE_RANGE",
+        arguments: [
+            StoreRequest<Item>().limit(-1), StoreRequest<Item>().limit(-5), StoreRequest<Item>().limit(2, offset: -1),
+            StoreRequest<Item>(offset: -3),
+        ])
     func negativeWindow(request: StoreRequest<Item>) throws {
         let fetchError = #expect(throws: StoreError.self) { _ = try ids(request) }
         #expect(fetchError?.code == .range)

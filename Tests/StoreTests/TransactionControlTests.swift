@@ -14,8 +14,10 @@ import Testing
         store = try directory.makeStore(schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, v);")
     }
 
-    static let spellings = ["COMMIT", "commit transaction", "END", "End Transaction", "ROLLBACK", "ROLLBACK /* TO */",
-                            "ROLLBACK -- TO\n", "rollback transaction", "BEGIN", "BEGIN IMMEDIATE", "/* x */ COMMIT"]
+    static let spellings = [
+        "COMMIT", "commit transaction", "END", "End Transaction", "ROLLBACK", "ROLLBACK /* TO */",
+        "ROLLBACK -- TO\n", "rollback transaction", "BEGIN", "BEGIN IMMEDIATE", "/* x */ COMMIT",
+    ]
 
     private func count() throws -> Int? { try store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") } }
 

@@ -16,7 +16,9 @@ struct TransactionTests {
     }
 
     private func titles() throws -> [String] {
-        try store.read { db in try db.fetchRows(sql: "SELECT title FROM item ORDER BY id").map { try $0.decode(String.self, column: "title") } }
+        try store.read { db in
+            try db.fetchRows(sql: "SELECT title FROM item ORDER BY id").map { try $0.decode(String.self, column: "title") }
+        }
     }
 
     private func insert(_ title: String, in db: Database) throws {

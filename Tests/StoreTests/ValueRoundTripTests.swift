@@ -4,7 +4,8 @@ import Testing
 
 /// An integer-backed enum stored as its raw value.
 enum Priority: Int, Codable, DatabaseValueConvertible {
-    case low = 1, high = 2
+    case low = 1
+    case high = 2
 }
 
 /// A string-backed enum stored as its raw value.
@@ -24,15 +25,19 @@ struct ValueRoundTripTests {
     }
 
     /// Stores `value` alone in the table and reads it back as `T`, with its storage class.
-    private func roundTrip<T: DatabaseValueConvertible>(_ value: some DatabaseValueConvertible,
-                                                        as type: T.Type) throws -> (value: T?, storage: String?) {
+    private func roundTrip<T: DatabaseValueConvertible>(
+        _ value: some DatabaseValueConvertible,
+        as type: T.Type
+    ) throws -> (value: T?, storage: String?) {
         try store.write { db in
             try db.execute(sql: "DELETE FROM value")
             try db.execute(sql: "INSERT INTO value(x) VALUES (?)", arguments: [value])
         }
         return try store.read { db in
-            (try db.fetchValue(T.self, sql: "SELECT x FROM value"),
-             try db.fetchValue(String.self, sql: "SELECT typeof(x) FROM value"))
+            (
+                try db.fetchValue(T.self, sql: "SELECT x FROM value"),
+                try db.fetchValue(String.self, sql: "SELECT typeof(x) FROM value")
+            )
         }
     }
 
@@ -40,10 +45,12 @@ struct ValueRoundTripTests {
         try roundTrip(value, as: T.self)
     }
 
-    @Test("Every storage class binds and reads as itself", arguments: [
-        (DatabaseValue.null, "null"), (.integer(-42), "integer"), (.real(2.5), "real"),
-        (.text("text"), "text"), (.blob(Data([0, 1, 255])), "blob"),
-    ])
+    @Test(
+        "Every storage class binds and reads as itself",
+        arguments: [
+            (DatabaseValue.null, "null"), (.integer(-42), "integer"), (.real(2.5), "real"),
+            (.text("text"), "text"), (.blob(Data([0, 1, 255])), "blob"),
+        ])
     func storageClasses(value: DatabaseValue, storage: String) throws {
         let stored = try store.write { db in
             try db.execute(sql: "INSERT INTO value(x) VALUES (?)", arguments: [value])
@@ -91,9 +98,11 @@ struct ValueRoundTripTests {
         }
     }
 
-    @Test("An integer out of the Swift type's range does not convert", arguments: [
-        Int64(256), Int64(-1), Int64(Int32.max) + 1,
-    ])
+    @Test(
+        "An integer out of the Swift type's range does not convert",
+        arguments: [
+            Int64(256), Int64(-1), Int64(Int32.max) + 1,
+        ])
     func integerOutOfRange(stored: Int64) throws {
         _ = try roundTrip(stored)
         let error = #expect(throws: StoreError.self) {
@@ -122,10 +131,12 @@ struct ValueRoundTripTests {
         #expect(error?.code == .mismatch)
     }
 
-    @Test("Double keeps every bit, infinities and subnormals included", arguments: [
-        0.0, 1.5, -Double.pi, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
-        .leastNormalMagnitude, .infinity, -.infinity, 1e-300, 0.1 + 0.2,
-    ])
+    @Test(
+        "Double keeps every bit, infinities and subnormals included",
+        arguments: [
+            0.0, 1.5, -Double.pi, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude,
+            .leastNormalMagnitude, .infinity, -.infinity, 1e-300, 0.1 + 0.2,
+        ])
     func double(value: Double) throws {
         let result = try roundTrip(value)
         #expect(result.value?.bitPattern == value.bitPattern)
@@ -159,20 +170,24 @@ struct ValueRoundTripTests {
         #expect(try store.read { db in try db.count("value") } == 0)
     }
 
-    @Test("Float keeps every bit", arguments: [
-        Float(0), 1.1, -3.25, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity,
-    ])
+    @Test(
+        "Float keeps every bit",
+        arguments: [
+            Float(0), 1.1, -3.25, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, -.infinity,
+        ])
     func float(value: Float) throws {
         let result = try roundTrip(value)
         #expect(result.value?.bitPattern == value.bitPattern)
         #expect(result.storage == "real")
     }
 
-    @Test("String keeps its exact UTF-8 bytes", arguments: [
-        "", "plain", "quote ' and \" and ;--", "日本語のテキスト", "family 👩‍👩‍👧‍👦 flag 🇫🇷 skin 👍🏽",
-        "decomposed e\u{301} vs precomposed \u{E9}", "\u{FEFF}BOM and \u{200B}zero width", "line\nbreak\ttab\r",
-        String(repeating: "long ", count: 50_000),
-    ])
+    @Test(
+        "String keeps its exact UTF-8 bytes",
+        arguments: [
+            "", "plain", "quote ' and \" and ;--", "日本語のテキスト", "family 👩‍👩‍👧‍👦 flag 🇫🇷 skin 👍🏽",
+            "decomposed e\u{301} vs precomposed \u{E9}", "\u{FEFF}BOM and \u{200B}zero width", "line\nbreak\ttab\r",
+            String(repeating: "long ", count: 50_000),
+        ])
     func string(value: String) throws {
         let result = try roundTrip(value)
         #expect(result.value.map { Array($0.utf8) } == Array(value.utf8))
@@ -210,11 +225,13 @@ struct ValueRoundTripTests {
         #expect(try roundTrip("héllo", as: Data.self).value == Data("héllo".utf8))
     }
 
-    @Test("Date is REAL seconds since 1970 and round-trips within a microsecond", arguments: [
-        Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_700_000_000.123456),
-        Date(timeIntervalSinceReferenceDate: 0.000_001), Date(timeIntervalSince1970: -1_000_000_000.5),
-        Date(timeIntervalSince1970: 4_000_000_000.999_999),
-    ])
+    @Test(
+        "Date is REAL seconds since 1970 and round-trips within a microsecond",
+        arguments: [
+            Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_700_000_000.123456),
+            Date(timeIntervalSinceReferenceDate: 0.000_001), Date(timeIntervalSince1970: -1_000_000_000.5),
+            Date(timeIntervalSince1970: 4_000_000_000.999_999),
+        ])
     func date(value: Date) throws {
         let result = try roundTrip(value)
         let stored = try #require(result.value)
@@ -227,13 +244,15 @@ struct ValueRoundTripTests {
     func datePrecision() throws {
         var generator = SeededGenerator()
         let epoch = Date.timeIntervalBetween1970AndReferenceDate
-        let near = 0x1p33, year1 = -62_135_596_800.0, year9999 = 253_402_300_799.0
+        let near = 0x1p33
+        let year1 = -62_135_596_800.0
+        let year9999 = 253_402_300_799.0
         // Worst cases: just past a power of two of seconds since 1970, where converting rounds.
         let edges = (31...37).flatMap { power in
             [(Double(1 << power) - epoch).nextUp, (-Double(1 << power) - epoch).nextDown]
         }.map { Date(timeIntervalSinceReferenceDate: $0) }
-        let nearDates = (0..<1_000).map { _ in Date(timeIntervalSince1970: .random(in: -near ... near, using: &generator)) }
-        let farDates = (0..<1_000).map { _ in Date(timeIntervalSince1970: .random(in: year1 ... year9999, using: &generator)) }
+        let nearDates = (0..<1_000).map { _ in Date(timeIntervalSince1970: .random(in: -near...near, using: &generator)) }
+        let farDates = (0..<1_000).map { _ in Date(timeIntervalSince1970: .random(in: year1...year9999, using: &generator)) }
         let dates = edges + nearDates + farDates
         let stored = try store.write { db in
             for date in dates { try db.execute(sql: "INSERT INTO value(x) VALUES (?)", arguments: [date]) }
@@ -249,15 +268,20 @@ struct ValueRoundTripTests {
     @Test("Date reads INTEGER seconds and the text SQLite's date functions write")
     func dateFromSQLite() throws {
         let dates = try store.read { db in
-            [try db.fetchValue(Date.self, sql: "SELECT unixepoch('2024-02-29 12:34:56')"),
-             try db.fetchValue(Date.self, sql: "SELECT datetime(1709210096, 'unixepoch')"),
-             try db.fetchValue(Date.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', 1709210096.25, 'unixepoch')"),
-             try db.fetchValue(Date.self, sql: "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 1709210096.25, 'unixepoch')"),
-             try db.fetchValue(Date.self, sql: "SELECT date(1709210096, 'unixepoch')")]
+            [
+                try db.fetchValue(Date.self, sql: "SELECT unixepoch('2024-02-29 12:34:56')"),
+                try db.fetchValue(Date.self, sql: "SELECT datetime(1709210096, 'unixepoch')"),
+                try db.fetchValue(Date.self, sql: "SELECT strftime('%Y-%m-%d %H:%M:%f', 1709210096.25, 'unixepoch')"),
+                try db.fetchValue(Date.self, sql: "SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 1709210096.25, 'unixepoch')"),
+                try db.fetchValue(Date.self, sql: "SELECT date(1709210096, 'unixepoch')"),
+            ]
         }
-        #expect(dates == [Date(timeIntervalSince1970: 1_709_210_096), Date(timeIntervalSince1970: 1_709_210_096),
-                          Date(timeIntervalSince1970: 1_709_210_096.25), Date(timeIntervalSince1970: 1_709_210_096.25),
-                          Date(timeIntervalSince1970: 1_709_164_800)])
+        #expect(
+            dates == [
+                Date(timeIntervalSince1970: 1_709_210_096), Date(timeIntervalSince1970: 1_709_210_096),
+                Date(timeIntervalSince1970: 1_709_210_096.25), Date(timeIntervalSince1970: 1_709_210_096.25),
+                Date(timeIntervalSince1970: 1_709_164_800),
+            ])
         let error = #expect(throws: StoreError.self) { _ = try roundTrip("not a date", as: Date.self) }
         #expect(error?.code == .mismatch)
     }

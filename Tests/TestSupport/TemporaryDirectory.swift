@@ -22,8 +22,10 @@ public final class TemporaryDirectory: Sendable {
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     /// A store on the file `name` with `schema` (a script) applied in one write.
-    public func makeStore(named name: String = "test.sqlite", configuration: StoreConfiguration = StoreConfiguration(),
-                          schema: String? = nil) throws -> Store {
+    public func makeStore(
+        named name: String = "test.sqlite", configuration: StoreConfiguration = StoreConfiguration(),
+        schema: String? = nil
+    ) throws -> Store {
         let store = try Store(path: path(name), configuration: configuration)
         if let schema {
             try store.write { db in try db.execute(script: schema) }

@@ -1,6 +1,7 @@
 import Observation
-@testable import SQLiteStoreViewModels
 import Testing
+
+@testable import SQLiteStoreViewModels
 
 /// Released bindings cost nothing: many bindings on one property share one observation, and
 /// a released binding leaves it at once, so neither memory nor the next change grows with

@@ -1,6 +1,6 @@
 import Observation
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 /// An observable source that counts the writes to its properties.
 @MainActor

@@ -1,5 +1,5 @@
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 @MainActor
 @Suite("Two-way bindings")

@@ -1,7 +1,7 @@
 import Foundation
 import Observation
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 /// A view model that gives itself a command, the documented way.
 @MainActor @Observable final class CounterViewModel {

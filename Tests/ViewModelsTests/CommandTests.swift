@@ -1,6 +1,6 @@
 import Observation
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 /// A command that records each invocation, then waits at `gate` and returns its input.
 @MainActor

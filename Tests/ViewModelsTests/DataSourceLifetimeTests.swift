@@ -1,8 +1,8 @@
 import Foundation
-import SQLiteStoreResults
 import SQLiteStoreCore
-import Testing
+import SQLiteStoreResults
 import SQLiteStoreViewModels
+import Testing
 
 @MainActor
 @Suite("Data source lifetimes")
@@ -72,8 +72,9 @@ struct DataSourceLifetimeTests {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: Chore.schema)
         func chores() throws -> FetchedDataSource<Chore, String> {
-            let chores = FetchedDataSource(store: store, request: StoreRequest<Chore>().order(Column("title").ascending),
-                                           placeholder: { _ in "…" }, makeViewModel: \.title)
+            let chores = FetchedDataSource(
+                store: store, request: StoreRequest<Chore>().order(Column("title").ascending),
+                placeholder: { _ in "…" }, makeViewModel: \.title)
             try chores.performFetch()
             return chores
         }

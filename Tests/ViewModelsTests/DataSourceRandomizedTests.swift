@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteStoreResults
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 /// A tree of composites over mutable leaves, edited at random: every change set the root
 /// publishes must take its previous content to its new content.

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteStoreResults
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 @MainActor
 @Suite("Data sources")
@@ -25,14 +25,15 @@ struct DataSourceTests {
         source.replace(at: IndexPath(row: 0, section: 0), with: ListRow(id: 3, version: 1))
         source.insertSection(rows(5), at: 0)
         source.removeSection(at: 1)
-        #expect(list.appliedChangeSets == [
-            ChangeSet(inserts: [IndexPath(row: 3, section: 0)]),
-            ChangeSet(deletes: [IndexPath(row: 0, section: 0)]),
-            ChangeSet(moves: [.init(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 2, section: 0))]),
-            ChangeSet(updates: [IndexPath(row: 0, section: 0)]),
-            ChangeSet(sectionInserts: [0]),
-            ChangeSet(sectionDeletes: [1]),
-        ])
+        #expect(
+            list.appliedChangeSets == [
+                ChangeSet(inserts: [IndexPath(row: 3, section: 0)]),
+                ChangeSet(deletes: [IndexPath(row: 0, section: 0)]),
+                ChangeSet(moves: [.init(from: IndexPath(row: 0, section: 0), to: IndexPath(row: 2, section: 0))]),
+                ChangeSet(updates: [IndexPath(row: 0, section: 0)]),
+                ChangeSet(sectionInserts: [0]),
+                ChangeSet(sectionDeletes: [1]),
+            ])
         #expect(list.sections == [rows(5)])
         #expect(list.errors.isEmpty)
         #expect(list.reloadCount == 1)
@@ -64,10 +65,11 @@ struct DataSourceTests {
             received.append(changeSet)
             if received.count == 2 { break }
         }
-        #expect(received == [
-            ChangeSet(inserts: [IndexPath(row: 1, section: 0)]),
-            ChangeSet(deletes: [IndexPath(row: 0, section: 0)]),
-        ])
+        #expect(
+            received == [
+                ChangeSet(inserts: [IndexPath(row: 1, section: 0)]),
+                ChangeSet(deletes: [IndexPath(row: 0, section: 0)]),
+            ])
     }
 
     @Test func multiSectionShiftsAChildsSectionsByThoseBeforeIt() {
@@ -77,10 +79,11 @@ struct DataSourceTests {
         let list = InMemoryListView(dataSource: composite)
         second.append(ListRow(id: 4))
         first.removeSection(at: 0)
-        #expect(list.appliedChangeSets == [
-            ChangeSet(inserts: [IndexPath(row: 1, section: 2)]),
-            ChangeSet(sectionDeletes: [0]),
-        ])
+        #expect(
+            list.appliedChangeSets == [
+                ChangeSet(inserts: [IndexPath(row: 1, section: 2)]),
+                ChangeSet(sectionDeletes: [0]),
+            ])
         #expect(list.sections == [rows(2), rows(3, 4)])
     }
 
@@ -102,11 +105,12 @@ struct DataSourceTests {
         second.move(from: IndexPath(row: 1, section: 1), to: IndexPath(row: 0, section: 0))
         second.removeSection(at: 1)
         first.remove(at: IndexPath(row: 0, section: 0))
-        #expect(list.appliedChangeSets == [
-            ChangeSet(moves: [.init(from: IndexPath(row: 4, section: 0), to: IndexPath(row: 2, section: 0))]),
-            ChangeSet(deletes: [IndexPath(row: 4, section: 0)]),
-            ChangeSet(deletes: [IndexPath(row: 0, section: 0)]),
-        ])
+        #expect(
+            list.appliedChangeSets == [
+                ChangeSet(moves: [.init(from: IndexPath(row: 4, section: 0), to: IndexPath(row: 2, section: 0))]),
+                ChangeSet(deletes: [IndexPath(row: 4, section: 0)]),
+                ChangeSet(deletes: [IndexPath(row: 0, section: 0)]),
+            ])
         #expect(list.sections == [rows(2, 5, 3)])
     }
 
@@ -115,10 +119,11 @@ struct DataSourceTests {
         let list = InMemoryListView(dataSource: composite)
         composite.insertChild(ArrayDataSource(sections: [rows(2), rows(3)]), at: 0)
         composite.removeChild(at: 1)
-        #expect(list.appliedChangeSets == [
-            ChangeSet(inserts: [IndexPath(row: 0, section: 0), IndexPath(row: 1, section: 0)]),
-            ChangeSet(deletes: [IndexPath(row: 2, section: 0)]),
-        ])
+        #expect(
+            list.appliedChangeSets == [
+                ChangeSet(inserts: [IndexPath(row: 0, section: 0), IndexPath(row: 1, section: 0)]),
+                ChangeSet(deletes: [IndexPath(row: 2, section: 0)]),
+            ])
         #expect(list.sections == [rows(2, 3)])
         #expect(list.headers == [SectionHeader(title: "All")])
     }
@@ -130,11 +135,12 @@ struct DataSourceTests {
         grouped.remove(at: IndexPath(row: 0, section: 1))
         grouped.append(ListRow(id: 8))
         grouped.append(ListRow(id: 3))
-        #expect(list.appliedChangeSets == [
-            ChangeSet(sectionDeletes: [1]),
-            ChangeSet(inserts: [IndexPath(row: 2, section: 0)]),
-            ChangeSet(sectionInserts: [1]),
-        ])
+        #expect(
+            list.appliedChangeSets == [
+                ChangeSet(sectionDeletes: [1]),
+                ChangeSet(inserts: [IndexPath(row: 2, section: 0)]),
+                ChangeSet(sectionInserts: [1]),
+            ])
         #expect(grouped.keys == ["even", "odd"])
         #expect(list.headers == [SectionHeader(title: "even"), SectionHeader(title: "odd")])
         #expect(list.sections == [rows(4, 6, 8), rows(3)])

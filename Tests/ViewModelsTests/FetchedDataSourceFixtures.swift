@@ -1,6 +1,6 @@
 import Foundation
-import SQLiteStoreResults
 import SQLiteStoreCore
+import SQLiteStoreResults
 import SQLiteStoreViewModels
 
 /// The stored model of the fetched-data-source tests: a chore in a room, ranked in it.

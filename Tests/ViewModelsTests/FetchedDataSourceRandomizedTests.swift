@@ -1,8 +1,8 @@
 import Foundation
-import SQLiteStoreResults
 import SQLiteStoreCore
-import Testing
+import SQLiteStoreResults
 import SQLiteStoreViewModels
+import Testing
 
 /// A list view on a fetched data source, driven by seeded random transactions from another
 /// task, must show exactly what SQLite returns after every one of them.

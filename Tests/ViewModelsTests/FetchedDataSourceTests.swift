@@ -1,8 +1,8 @@
 import Foundation
-import SQLiteStoreResults
 import SQLiteStoreCore
-import Testing
+import SQLiteStoreResults
 import SQLiteStoreViewModels
+import Testing
 
 @MainActor
 @Suite("Fetched data source")
@@ -100,7 +100,8 @@ struct FetchedDataSourceTests {
         weak let sinkCell = before.removeValue(forKey: sink)
         // One transaction: an insert above everything, an update in place, a deletion, and a
         // row moving to another section with new values.
-        try await writeScript("""
+        try await writeScript(
+            """
             INSERT INTO chore (title, room, rank) VALUES ('Fridge', 'kitchen', 1);
             UPDATE chore SET title = 'Plates' WHERE id = \(dishes);
             DELETE FROM chore WHERE id = \(sink);
@@ -159,7 +160,7 @@ struct FetchedDataSourceTests {
         weak let weakController = chores?.controller
         weak let weakCell = list.sections.first?.first
         chores = nil
-        list.detach()   // the list held its data source until now
+        list.detach()  // the list held its data source until now
         list.reloadData()
         #expect(weakChores == nil && weakController == nil && weakCell == nil)
         // A live data source on the same store proves the next transaction was delivered.

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteStoreCore
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 @MainActor
 @Suite("Store view models")
@@ -46,7 +46,9 @@ struct StoreViewModelTests {
         let id = try insert(Product(name: "Tea", price: 3))
         let viewModel = ProductViewModel(store: store, id: id)
         try viewModel.start()
-        try await update(id) { $0.name = "Green tea"; $0.price = 4 }
+        try await update(id) {
+            $0.name = "Green tea"; $0.price = 4
+        }
         await waitUntil("the update arrives") { viewModel.subtitle == "4 €" }
         #expect(viewModel.title == "Green tea")
         try await update(id) { $0.price = 5 }
@@ -111,7 +113,9 @@ struct StoreViewModelTests {
         #expect(released == nil)
         let sentinel = ProductViewModel(store: store, id: id)
         try sentinel.start()
-        try await update(id) { $0.name = "Green tea"; $0.price = 4 }
+        try await update(id) {
+            $0.name = "Green tea"; $0.price = 4
+        }
         try await update(id) { $0.price = 5 }
         try await store.write { db in _ = try db.delete(Product.self, id: id) }
         await waitUntil("the sentinel sees the deletion") { sentinel.isDeleted }

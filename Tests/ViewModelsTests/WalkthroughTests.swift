@@ -3,9 +3,9 @@
 import Foundation
 import Observation
 import SQLiteStoreCore
-import Testing
 import SQLiteStoreResults
 import SQLiteStoreViewModels
+import Testing
 
 // 1. The model: a Codable value stored as one row.
 struct Note: StoreModel {
@@ -82,9 +82,9 @@ struct WalkthroughTests {
         let screen = NotesViewModel(store: store)
         #expect(screen.summary == "2 notes" && screen.notes[1]?.text == "Call Ada")
         _ = await screen.pin.execute(ids[1])
-        try await screen.notes.controller.waitUntilCurrent()   // read your writes, no polling
+        try await screen.notes.controller.waitUntilCurrent()  // read your writes, no polling
         #expect(screen.notes[1]?.pinned == true)
-        try await store.write { db in try db.execute(sql: "UPDATE note SET pinned = 0") }   // test only: the list below starts unpinned
+        try await store.write { db in try db.execute(sql: "UPDATE note SET pinned = 0") }  // test only: the list below starts unpinned
 
         // 4. The fetched data source: live results of a request, one cell view model per note.
         let notes = FetchedDataSource(

@@ -9,10 +9,12 @@ final class RowidSubscriber {
     /// Installs the update hook on `connection`; the subscriber must outlive the hook.
     func install(on connection: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_update_hook(connection, { context, operation, _, _, rowid in
-            guard let context, operation == SQLITE_INSERT else { return }
-            Unmanaged<RowidSubscriber>.fromOpaque(context).takeUnretainedValue().pendingInserts.append(rowid)
-        }, context)
+        sqlite3_update_hook(
+            connection,
+            { context, operation, _, _, rowid in
+                guard let context, operation == SQLITE_INSERT else { return }
+                Unmanaged<RowidSubscriber>.fromOpaque(context).takeUnretainedValue().pendingInserts.append(rowid)
+            }, context)
     }
 
     /// Hands the committed transaction's rowids to the subscriber.

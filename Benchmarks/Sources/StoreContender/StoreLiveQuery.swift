@@ -1,6 +1,6 @@
 import BenchmarkKit
-import SQLiteStoreResults
 import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// The observe workloads with SQLiteStore, as its users write them: a `FetchedResultsController`
 /// over `flag = 1 ORDER BY score` on the main actor, its change sets consumed from `changes()`.

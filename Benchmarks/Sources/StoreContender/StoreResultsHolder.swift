@@ -1,7 +1,7 @@
 import BenchmarkKit
 import Foundation
-import SQLiteStoreResults
 import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// `frcMemory` with SQLiteStore: a `FetchedResultsController` over every row by score with a
 /// batch size, its first batch read as a list showing its first screen would.

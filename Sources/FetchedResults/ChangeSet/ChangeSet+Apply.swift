@@ -92,7 +92,7 @@ extension ChangeSet {
             if nextArrival < arrivals.count, arrivals[nextArrival].row == row {
                 switch arrivals[nextArrival].arrival {
                 case .inserted: ids.append(try insertedID(IndexPath(row: row, section: section)))
-                case let .moved(section, row): ids.append(movedID(section, row))
+                case .moved(let section, let row): ids.append(movedID(section, row))
                 }
                 nextArrival += 1
                 continue

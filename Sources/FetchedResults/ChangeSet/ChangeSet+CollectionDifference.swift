@@ -17,14 +17,22 @@ extension ChangeSet {
         from old: [Element], to new: [Element]
     ) throws(ChangeSetError) -> CollectionDifference<Element> {
         try checkFlat(oldCount: old.count, newCount: new.count)
-        let removals = deletes.map { CollectionDifference<Element>.Change.remove(
-            offset: $0.row, element: old[$0.row], associatedWith: nil) }
-        let insertions = inserts.map { CollectionDifference<Element>.Change.insert(
-            offset: $0.row, element: new[$0.row], associatedWith: nil) }
-        let movesOut = moves.map { CollectionDifference<Element>.Change.remove(
-            offset: $0.from.row, element: old[$0.from.row], associatedWith: $0.to.row) }
-        let movesIn = moves.map { CollectionDifference<Element>.Change.insert(
-            offset: $0.to.row, element: new[$0.to.row], associatedWith: $0.from.row) }
+        let removals = deletes.map {
+            CollectionDifference<Element>.Change.remove(
+                offset: $0.row, element: old[$0.row], associatedWith: nil)
+        }
+        let insertions = inserts.map {
+            CollectionDifference<Element>.Change.insert(
+                offset: $0.row, element: new[$0.row], associatedWith: nil)
+        }
+        let movesOut = moves.map {
+            CollectionDifference<Element>.Change.remove(
+                offset: $0.from.row, element: old[$0.from.row], associatedWith: $0.to.row)
+        }
+        let movesIn = moves.map {
+            CollectionDifference<Element>.Change.insert(
+                offset: $0.to.row, element: new[$0.to.row], associatedWith: $0.from.row)
+        }
         guard let difference = CollectionDifference(removals + insertions + movesOut + movesIn) else {
             // Unreachable: `checkFlat` rejects repeated offsets, the only reason for `nil`.
             throw .notSingleSection
@@ -36,10 +44,11 @@ extension ChangeSet {
     private func checkFlat(oldCount: Int, newCount: Int) throws(ChangeSetError) {
         let paths = deletes + inserts + updates + moves.flatMap { [$0.from, $0.to] }
         guard sectionDeletes.isEmpty, sectionInserts.isEmpty,
-              paths.allSatisfy({ $0.count == 2 && $0.section == 0 })
+            paths.allSatisfy({ $0.count == 2 && $0.section == 0 })
         else { throw .notSingleSection }
         _ = try ChangeSetLayout(self, oldRowCounts: [oldCount])
-        let arriving = inserts.map { ($0, ChangeSetError.Role.insert) }
+        let arriving =
+            inserts.map { ($0, ChangeSetError.Role.insert) }
             + moves.map { ($0.to, ChangeSetError.Role.moveDestination) }
         if let (path, role) = arriving.first(where: { $0.0.row >= newCount }) {
             throw .invalidIndexPath(path, role)

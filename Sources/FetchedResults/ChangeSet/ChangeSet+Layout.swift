@@ -32,8 +32,9 @@ struct ChangeSetLayout {
     init(_ changeSet: ChangeSet, oldRowCounts: [Int]) throws(ChangeSetError) {
         (newSectionOfOld, oldSectionOfNew) = try Self.matchSections(changeSet, oldSectionCount: oldRowCounts.count)
         departures = try Self.departures(of: changeSet, oldRowCounts: oldRowCounts, newSectionOfOld: newSectionOfOld)
-        try Self.checkUpdates(of: changeSet, oldRowCounts: oldRowCounts, newSectionOfOld: newSectionOfOld,
-                              departures: departures)
+        try Self.checkUpdates(
+            of: changeSet, oldRowCounts: oldRowCounts, newSectionOfOld: newSectionOfOld,
+            departures: departures)
         arrivals = try Self.arrivals(of: changeSet, oldSectionOfNew: oldSectionOfNew)
     }
 
@@ -111,8 +112,8 @@ struct ChangeSetLayout {
     ) throws(ChangeSetError) {
         for (index, path) in changeSet.updates.enumerated() {
             guard isSurvivingOldRow(path, oldRowCounts: oldRowCounts, newSectionOfOld: newSectionOfOld),
-                  index == 0 || changeSet.updates[index - 1] != path,
-                  !departures[path.section].containsSorted(path.row)
+                index == 0 || changeSet.updates[index - 1] != path,
+                !departures[path.section].containsSorted(path.row)
             else { throw .invalidIndexPath(path, .update) }
         }
     }
@@ -123,7 +124,7 @@ struct ChangeSetLayout {
         var arrivals = [[(row: Int, arrival: Arrival)]](repeating: [], count: oldSectionOfNew.count)
         func arrive(_ path: IndexPath, _ arrival: Arrival) throws(ChangeSetError) {
             guard path.count == 2, oldSectionOfNew.indices.contains(path.section),
-                  oldSectionOfNew[path.section] != nil, path.row >= 0
+                oldSectionOfNew[path.section] != nil, path.row >= 0
             else { throw .invalidIndexPath(path, arrival.role) }
             arrivals[path.section].append((path.row, arrival))
         }

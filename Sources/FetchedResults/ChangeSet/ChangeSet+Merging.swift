@@ -5,8 +5,10 @@ extension ChangeSet {
     /// the children of a composite data source after their offsets were
     /// applied. Overlaps are not detected here; `applied(to:)` rejects them.
     public init(merging changeSets: some Sequence<ChangeSet>) {
-        var merged = (sectionDeletes: [Int](), sectionInserts: [Int](), deletes: [IndexPath](),
-                      inserts: [IndexPath](), moves: [Move](), updates: [IndexPath]())
+        var merged = (
+            sectionDeletes: [Int](), sectionInserts: [Int](), deletes: [IndexPath](),
+            inserts: [IndexPath](), moves: [Move](), updates: [IndexPath]()
+        )
         for changeSet in changeSets {
             merged.sectionDeletes += changeSet.sectionDeletes
             merged.sectionInserts += changeSet.sectionInserts

@@ -34,13 +34,13 @@ public enum ChangeSetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A readable explanation.
     public var description: String {
         switch self {
-        case let .invalidSection(index, role):
+        case .invalidSection(let index, let role):
             "invalid \(role.rawValue) of section \(index)"
-        case let .invalidIndexPath(path, role):
+        case .invalidIndexPath(let path, let role):
             "invalid \(role.rawValue) at \(path.listDescription)"
-        case let .countMismatch(section?, expected, actual):
+        case .countMismatch(let section?, let expected, let actual):
             "section \(section) of the new results has \(actual) rows, the change set makes \(expected)"
-        case let .countMismatch(nil, expected, actual):
+        case .countMismatch(nil, let expected, let actual):
             "the new results have \(actual) sections, the change set makes \(expected)"
         case .notSingleSection:
             "the change set is not a change of a single-section list"

@@ -59,7 +59,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
             sectionColumn = 1
         }
         firstValueColumn = 1 + keyColumns.count + (ranksInSQL && request.sectionKey != nil ? 1 : 0)
-        order = ranksInSQL ? KeyOrder(isAscending: keyColumns.map { _ in true })
+        order =
+            ranksInSQL
+            ? KeyOrder(isAscending: keyColumns.map { _ in true })
             : KeyOrder(isAscending: request.orderings.map(\.isAscending), comparators: comparators.compactMap { $0 })
         let predicateIsAnalysable = request.predicate.map { $0.referencedColumns != nil } ?? true
         isIncremental = !ranksInSQL && predicateIsAnalysable && request.limit == nil && (request.offset ?? 0) == 0
@@ -80,9 +82,10 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// The row at a statement selecting `selection`.
     func row(from statement: Statement) -> Row? {
         guard case .integer(let rowID) = statement.value(at: 0) else { return nil }
-        return Row(rowID: rowID, keys: SortKeys(keyColumns.map { statement.value(at: $0) }),
-                   sectionValue: request.sectionKey == nil ? .null : statement.value(at: sectionColumn),
-                   fingerprint: statement.fingerprint(columns: firstValueColumn..<statement.columnCount))
+        return Row(
+            rowID: rowID, keys: SortKeys(keyColumns.map { statement.value(at: $0) }),
+            sectionValue: request.sectionKey == nil ? .null : statement.value(at: sectionColumn),
+            fingerprint: statement.fingerprint(columns: firstValueColumn..<statement.columnCount))
     }
 
     /// The whole index, read in order; `rowsRead` counts the rows.

@@ -73,9 +73,11 @@ public final class FetchedResultsController<M: StoreModel> {
         engine = FetchedResultsEngine(store: store)
         cache = ObjectCache(batchSize: request.batchSize)
         // The request's empty results: no section when sectioned, one empty section otherwise.
-        results = FetchedResultsSnapshot(index: ResultIndex(order: KeyOrder(isAscending: request.orderings.map(\.isAscending)),
-                                                            isSectioned: request.sectionKey != nil),
-                                         table: request.tableName)
+        results = FetchedResultsSnapshot(
+            index: ResultIndex(
+                order: KeyOrder(isAscending: request.orderings.map(\.isAscending)),
+                isSectioned: request.sectionKey != nil),
+            table: request.tableName)
         engine.hub.setOwnerWake { [weak self] in
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.drain() } }
         }
@@ -186,8 +188,10 @@ public final class FetchedResultsController<M: StoreModel> {
     /// Calls `didChange` after each change and `didFail` when the controller stops following
     /// the store, on the main actor, until the returned subscription is cancelled or released.
     /// Any number of subscribers may coexist with `didChange`; capture objects weakly.
-    public func subscribe(didFail: (@MainActor (FetchedResultsError) -> Void)? = nil,
-                          didChange: @escaping @MainActor (FetchedResultsChange) -> Void) -> FetchedResultsSubscription {
+    public func subscribe(
+        didFail: (@MainActor (FetchedResultsError) -> Void)? = nil,
+        didChange: @escaping @MainActor (FetchedResultsChange) -> Void
+    ) -> FetchedResultsSubscription {
         let token = FetchedResultsSubscription()
         subscribers.removeAll { !$0.isActive }
         subscribers.append(FetchedResultsSubscriber(token: token, didChange: didChange, didFail: didFail))

@@ -137,8 +137,10 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// that has not taken its previous change gets the two merged.
     private func post(_ changes: ResultChanges, objects: LoadedObjects<M>?) {
         guard let current, let lastPosted, let plan else { return }
-        hub.post(PendingDelivery(base: lastPosted, result: current, table: plan.table, changes: changes,
-                                 changeSet: changes.changeSet(from: lastPosted, to: current), objects: objects))
+        hub.post(
+            PendingDelivery(
+                base: lastPosted, result: current, table: plan.table, changes: changes,
+                changeSet: changes.changeSet(from: lastPosted, to: current), objects: objects))
         self.lastPosted = current
     }
 

@@ -28,13 +28,16 @@ enum IncrementalChangeSet {
         let survives = { (value: DatabaseValue) in sectionSurvives(value, from: old, to: new) }
         // A section that does not survive but is on the other side too was renamed: it is
         // deleted and inserted, whichever side its changed rows are on.
-        var sectionDeletes = Set<Int>(), sectionInserts = Set<Int>()
+        var sectionDeletes = Set<Int>()
+        var sectionInserts = Set<Int>()
         for value in (before.values.map(\.sectionValue) + after.values.map(\.sectionValue)) where !survives(value) {
             let (oldSection, newSection) = (old.sectionIndex(of: value), new.sectionIndex(of: value))
             if oldSection.exists { sectionDeletes.insert(oldSection.index) }
             if newSection.exists { sectionInserts.insert(newSection.index) }
         }
-        var deletes: [IndexPath] = [], inserts: [IndexPath] = [], moves: [ChangeSet.Move] = []
+        var deletes: [IndexPath] = []
+        var inserts: [IndexPath] = []
+        var moves: [ChangeSet.Move] = []
         var candidates: [(from: Placement, to: Placement)] = []
         for (rowID, from) in before where survives(from.sectionValue) {
             guard let to = after[rowID], survives(to.sectionValue) else { deletes.append(from.path); continue }
@@ -57,8 +60,9 @@ enum IncrementalChangeSet {
                 moves.append(ChangeSet.Move(from: candidate.from.path, to: candidate.to.path, isChanged: true))
             }
         }
-        return ChangeSet(sectionDeletes: Array(sectionDeletes), sectionInserts: Array(sectionInserts),
-                         deletes: deletes, inserts: inserts, moves: moves, updates: updates)
+        return ChangeSet(
+            sectionDeletes: Array(sectionDeletes), sectionInserts: Array(sectionInserts),
+            deletes: deletes, inserts: inserts, moves: moves, updates: updates)
     }
 
     /// Whether the section of key `value` is in both results with the same name, byte for byte.
@@ -67,7 +71,7 @@ enum IncrementalChangeSet {
         guard old.sectionIndex(of: value).exists, new.sectionIndex(of: value).exists else { return false }
         switch (old.sectionName(of: value), new.sectionName(of: value)) {
         case (nil, nil): return true
-        case let (a?, b?): return a.utf8.elementsEqual(b.utf8)
+        case (let a?, let b?): return a.utf8.elementsEqual(b.utf8)
         default: return false
         }
     }
@@ -82,9 +86,10 @@ enum IncrementalChangeSet {
         var placements: [Int64: Placement] = [:]
         placements.reserveCapacity(located.count)
         for (rank, row) in located.enumerated() {
-            placements[row.rowID] = Placement(rowID: row.rowID, position: row.position, gap: row.position - rank,
-                                              path: index.indexPath(ofRow: row.rowID, at: row.position),
-                                              sectionValue: index.isSectioned ? index.sectionValue(of: row.rowID) ?? .null : .null)
+            placements[row.rowID] = Placement(
+                rowID: row.rowID, position: row.position, gap: row.position - rank,
+                path: index.indexPath(ofRow: row.rowID, at: row.position),
+                sectionValue: index.isSectioned ? index.sectionValue(of: row.rowID) ?? .null : .null)
         }
         return placements
     }

@@ -138,7 +138,8 @@ final class DeliveryHub<M: StoreModel>: Sendable {
         let wakes = state.withLock { state in
             change(&state)
             // Waiting streams first: they hop straight to their consumer, the controller after them.
-            var streams: [@Sendable () -> Void] = [], controllers: [@Sendable () -> Void] = []
+            var streams: [@Sendable () -> Void] = []
+            var controllers: [@Sendable () -> Void] = []
             for (id, consumer) in state.consumers {
                 guard let wake = consumer.wake else { continue }
                 if consumer.isPersistent {

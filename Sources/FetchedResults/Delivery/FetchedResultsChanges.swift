@@ -34,8 +34,10 @@ public struct FetchedResultsChanges: AsyncSequence, Sendable {
 
     /// A new consumer of `hub`; on the main actor, `deliverToOwner` gets the controller's
     /// pending change taken along with each element.
-    init<M: StoreModel>(hub: DeliveryHub<M>, initial: Bool,
-                        deliverToOwner: @escaping @MainActor @Sendable (PendingDelivery<M>?) -> Void) {
+    init<M: StoreModel>(
+        hub: DeliveryHub<M>, initial: Bool,
+        deliverToOwner: @escaping @MainActor @Sendable (PendingDelivery<M>?) -> Void
+    ) {
         subscription = ChangesSubscription(hub: hub, initial: initial, deliverToOwner: deliverToOwner)
     }
 
@@ -47,7 +49,9 @@ public struct FetchedResultsChanges: AsyncSequence, Sendable {
 
         /// The next change, on the caller's actor; `nil` once the controller is released or the
         /// task is cancelled. Throws the controller's failure.
-        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(FetchedResultsError) -> FetchedResultsChange? {
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(FetchedResultsError)
+            -> FetchedResultsChange?
+        {
             try await subscription.next(isolation: actor)
         }
 
@@ -73,8 +77,10 @@ final class ChangesSubscription: Sendable {
     private let takeStep: @Sendable (_ onMainActor: Bool, _ wake: @escaping @Sendable () -> Void) -> Step
     private let cancel: @Sendable () -> Void
 
-    init<M: StoreModel>(hub: DeliveryHub<M>, initial: Bool,
-                        deliverToOwner: @escaping @MainActor @Sendable (PendingDelivery<M>?) -> Void) {
+    init<M: StoreModel>(
+        hub: DeliveryHub<M>, initial: Bool,
+        deliverToOwner: @escaping @MainActor @Sendable (PendingDelivery<M>?) -> Void
+    ) {
         let id = hub.addConsumer(initial: initial)
         takeStep = { onMainActor, wake in
             guard onMainActor else { return Self.step(hub.take(id, along: nil, orWake: wake).0) }

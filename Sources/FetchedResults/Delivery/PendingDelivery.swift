@@ -22,8 +22,9 @@ struct PendingDelivery<M: StoreModel>: Sendable {
     /// list with no sections at all to `result`.
     static func initial(_ result: ResultIndex, table: String) -> PendingDelivery {
         let empty = ResultIndex(order: result.order, isSectioned: result.isSectioned)
-        return PendingDelivery(base: empty, result: result, table: table, changes: .reloaded,
-                               changeSet: insertion(of: result), objects: nil, isInitial: true)
+        return PendingDelivery(
+            base: empty, result: result, table: table, changes: .reloaded,
+            changeSet: insertion(of: result), objects: nil, isInitial: true)
     }
 
     /// Inserts every section of `new` into a list with none: the rows of inserted sections

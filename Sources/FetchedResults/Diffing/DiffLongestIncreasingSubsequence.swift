@@ -9,7 +9,8 @@ func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
     var pileTopIndexes: [Int] = []
     var predecessor = [Int](repeating: -1, count: values.count)
     for (index, value) in values.enumerated() {
-        let pile = (pileTopValues.last.map { $0 < value } ?? true)
+        let pile =
+            (pileTopValues.last.map { $0 < value } ?? true)
             ? pileTopValues.count : pileTopValues.lowerBound(of: value)
         if pile > 0 { predecessor[index] = pileTopIndexes[pile - 1] }
         if pile == pileTopValues.count {

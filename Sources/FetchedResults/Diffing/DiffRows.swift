@@ -67,7 +67,7 @@ struct DiffRows {
             case (nil, false): continue
             case (nil, true): inserts.append(newPath(newIndex))
             case (_?, false): deletes.append(IndexPath(row: row, section: section))
-            case let (target?, true) where target == newSection: stayers.append((row, newIndex))
+            case (let target?, true) where target == newSection: stayers.append((row, newIndex))
             case (_?, true): addMove(from: IndexPath(row: row, section: section), toFlatIndex: newIndex)
             }
         }

@@ -45,7 +45,8 @@ struct KeyColumn: Sendable {
     }
 
     private func storedBytes(_ index: Int) -> ArraySlice<UInt8> {
-        let start = Int(heads[index] >> 32), count = Int(heads[index] & 0xFFFF_FFFF)
+        let start = Int(heads[index] >> 32)
+        let count = Int(heads[index] & 0xFFFF_FFFF)
         return bytes[start..<(start + count)]
     }
 
@@ -99,7 +100,8 @@ struct KeyColumn: Sendable {
         bytes = []
         garbage = 0
         for index in kinds.indices where kinds[index] == Self.longText || kinds[index] == Self.blob {
-            let start = Int(heads[index] >> 32), count = Int(heads[index] & 0xFFFF_FFFF)
+            let start = Int(heads[index] >> 32)
+            let count = Int(heads[index] & 0xFFFF_FFFF)
             heads[index] = store(old[start..<(start + count)])
         }
     }

@@ -45,9 +45,12 @@ struct KeyComparator: Sendable {
         }
     }
 
-    private static func withBytes(_ a: String, _ b: String,
-                                  _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Int) -> Int {
-        var a = a, b = b
+    private static func withBytes(
+        _ a: String, _ b: String,
+        _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Int
+    ) -> Int {
+        var a = a
+        var b = b
         return a.withUTF8 { left in b.withUTF8 { right in body(left, right) } }
     }
 
@@ -65,7 +68,8 @@ struct KeyComparator: Sendable {
     /// folded to a–z, stopping at a NUL), then the shorter first.
     private static func nocase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         for index in 0..<min(a.count, b.count) {
-            let left = folded(a[index]), right = folded(b[index])
+            let left = folded(a[index])
+            let right = folded(b[index])
             if left != right { return Int(left) - Int(right) }
             if a[index] == 0 { break }
         }

@@ -92,7 +92,8 @@ struct ResultIndex: Sendable {
         guard let rowKeys = keys[rowID] else { return nil }
         let place = partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
         guard place.chunk < chunks.count, place.offset < chunks[place.chunk].count,
-              chunks[place.chunk][place.offset] == rowID else { return nil }
+            chunks[place.chunk][place.offset] == rowID
+        else { return nil }
         return place
     }
 
@@ -190,10 +191,11 @@ struct ResultIndex: Sendable {
         for chunk in chunks { all += chunk }
         guard isSectioned else { return SectionedSnapshot(ids: all) }
         var start = 0
-        return SectionedSnapshot(sections: sections.map { section in
-            defer { start += section.count }
-            return .init(name: section.name, ids: Array(all[start..<(start + section.count)]))
-        })
+        return SectionedSnapshot(
+            sections: sections.map { section in
+                defer { start += section.count }
+                return .init(name: section.name, ids: Array(all[start..<(start + section.count)]))
+            })
     }
 
     /// The rows present both here and in `newer` whose fingerprints differ: O(n).

@@ -154,19 +154,27 @@ public final class LiveResults<M: StoreModel>: Observable {
 
     /// The observation keys a change touches: the last change always, the order when rows
     /// come, go or move, and each object inserted, deleted or changed.
-    private static func keys(touchedBy changeSet: ChangeSet, old: FetchedResultsSnapshot,
-                             new: FetchedResultsSnapshot) -> [KeyPath<LiveResults, Int>] {
+    private static func keys(
+        touchedBy changeSet: ChangeSet, old: FetchedResultsSnapshot,
+        new: FetchedResultsSnapshot
+    ) -> [KeyPath<LiveResults, Int>] {
         var keys: [KeyPath<LiveResults, Int>] = [\.lastChangeKey]
-        let reorders = !changeSet.sectionDeletes.isEmpty || !changeSet.sectionInserts.isEmpty || !changeSet.deletes.isEmpty
+        let reorders =
+            !changeSet.sectionDeletes.isEmpty || !changeSet.sectionInserts.isEmpty || !changeSet.deletes.isEmpty
             || !changeSet.inserts.isEmpty || !changeSet.moves.isEmpty
         if reorders { keys.append(structure) }
-        let oldSections = old.sections, newSections = new.sections
-        let oldPaths = changeSet.deletes + changeSet.updates + changeSet.sectionDeletes.flatMap { section in
-            (0..<oldSections[section].numberOfObjects).map { IndexPath(row: $0, section: section) }
-        }
-        let newPaths = changeSet.inserts + changeSet.moves.filter(\.isChanged).map(\.to) + changeSet.sectionInserts.flatMap { section in
-            (0..<newSections[section].numberOfObjects).map { IndexPath(row: $0, section: section) }
-        }
+        let oldSections = old.sections
+        let newSections = new.sections
+        let oldPaths =
+            changeSet.deletes + changeSet.updates
+            + changeSet.sectionDeletes.flatMap { section in
+                (0..<oldSections[section].numberOfObjects).map { IndexPath(row: $0, section: section) }
+            }
+        let newPaths =
+            changeSet.inserts + changeSet.moves.filter(\.isChanged).map(\.to)
+            + changeSet.sectionInserts.flatMap { section in
+                (0..<newSections[section].numberOfObjects).map { IndexPath(row: $0, section: section) }
+            }
         let ids = Set(oldPaths.compactMap(old.objectID(at:)) + newPaths.compactMap(new.objectID(at:)))
         keys += ids.map { \LiveResults.[observedObject: $0] }
         return keys

@@ -71,8 +71,11 @@ public struct DiffableSnapshot: Sendable, Hashable {
         let applied = try changeSet.applied(
             to: old,
             insertedSection: { section in
-                .init(name: newSections[section].name,
-                      ids: (0..<newSections[section].numberOfObjects).compactMap { change.results.objectID(at: IndexPath(row: $0, section: section)) })
+                .init(
+                    name: newSections[section].name,
+                    ids: (0..<newSections[section].numberOfObjects).compactMap {
+                        change.results.objectID(at: IndexPath(row: $0, section: section))
+                    })
             },
             // A row outside the new results makes its section longer than the new one, caught below.
             insertedRow: { change.results.objectID(at: $0) ?? ObjectID(table: change.results.table, rowID: -1) }
@@ -84,7 +87,8 @@ public struct DiffableSnapshot: Sendable, Hashable {
             throw .countMismatch(section: index, expected: made.ids.count, actual: expected.numberOfObjects)
         }
         var next = DiffableSnapshot(applied)
-        next.reconfiguredItems = changeSet.updates.compactMap { old.id(at: $0) }
+        next.reconfiguredItems =
+            changeSet.updates.compactMap { old.id(at: $0) }
             + changeSet.moves.filter(\.isChanged).compactMap { applied.id(at: $0.to) }
         return next
     }

@@ -36,8 +36,9 @@ public struct FetchedResultsSnapshot: Sendable {
     /// The results as a `SectionedSnapshot`, for `ChangeSet.applied(to:new:)` and diffing: O(n).
     public func sectionedSnapshot() -> SectionedSnapshot<ObjectID> {
         let rows = index.snapshot()
-        return SectionedSnapshot(sections: rows.sections.map { section in
-            .init(name: section.name, ids: section.ids.map { ObjectID(table: table, rowID: $0) })
-        })
+        return SectionedSnapshot(
+            sections: rows.sections.map { section in
+                .init(name: section.name, ids: section.ids.map { ObjectID(table: table, rowID: $0) })
+            })
     }
 }

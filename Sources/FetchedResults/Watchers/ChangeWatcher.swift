@@ -34,10 +34,14 @@ public final class ChangeWatcher<M: StoreModel>: Sendable {
 
     /// Watches `ids` (objects of `table`, `M`'s table by default) in `store`; events go to
     /// `handler` (if any) and to the streams of `events()`.
-    public init(store: Store, table: String = M.tableName, watching ids: some Sequence<ObjectID> = [],
-                handler: EventHandler<Event>? = nil) {
-        core = ObjectWatch(store: store, table: table, ids: ids, handler: handler,
-                           deletedIDs: { Array($0.deleted) }) { touched, store in
+    public init(
+        store: Store, table: String = M.tableName, watching ids: some Sequence<ObjectID> = [],
+        handler: EventHandler<Event>? = nil
+    ) {
+        core = ObjectWatch(
+            store: store, table: table, ids: ids, handler: handler,
+            deletedIDs: { Array($0.deleted) }
+        ) { touched, store in
             Self.event(for: touched, table: table, in: store)
         }
     }

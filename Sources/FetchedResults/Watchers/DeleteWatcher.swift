@@ -27,10 +27,14 @@ public final class DeleteWatcher: Sendable {
 
     /// Watches `ids` (objects of `table`) in `store`; events go to `handler` (if any) and
     /// to the streams of `events()`.
-    public init(store: Store, table: String, watching ids: some Sequence<ObjectID> = [],
-                handler: EventHandler<Event>? = nil) {
-        core = ObjectWatch(store: store, table: table, ids: ids, handler: handler,
-                           deletedIDs: { Array($0.deleted) }) { touched, store in
+    public init(
+        store: Store, table: String, watching ids: some Sequence<ObjectID> = [],
+        handler: EventHandler<Event>? = nil
+    ) {
+        core = ObjectWatch(
+            store: store, table: table, ids: ids, handler: handler,
+            deletedIDs: { Array($0.deleted) }
+        ) { touched, store in
             Self.event(for: touched, table: table, in: store)
         }
     }

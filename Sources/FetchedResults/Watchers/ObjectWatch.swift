@@ -15,8 +15,10 @@ final class ObjectWatch<Event: Sendable>: Sendable {
     private let fanOut: EventFanOut<Event>
     private let observation: ChangeObservation
 
-    init(store: Store, table: String, ids: some Sequence<ObjectID>, handler: EventHandler<Event>?,
-         deletedIDs: @escaping @Sendable (Event) -> [ObjectID], makeEvent: @escaping MakeEvent) {
+    init(
+        store: Store, table: String, ids: some Sequence<ObjectID>, handler: EventHandler<Event>?,
+        deletedIDs: @escaping @Sendable (Event) -> [ObjectID], makeEvent: @escaping MakeEvent
+    ) {
         self.table = table
         var initial = WatchedObjects(table: table)
         _ = initial.insert(ids)

@@ -28,10 +28,12 @@ final class JobCancellation: Sendable {
             state.running = connection
         }
         connection.onQueue { db in
-            sqlite3_progress_handler(db.handle, Self.checkInterval, { context in
-                guard let context else { return 0 }
-                return Unmanaged<JobCancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
-            }, Unmanaged.passUnretained(self).toOpaque())
+            sqlite3_progress_handler(
+                db.handle, Self.checkInterval,
+                { context in
+                    guard let context else { return 0 }
+                    return Unmanaged<JobCancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
+                }, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

@@ -65,7 +65,8 @@ struct ConnectionOpener {
                 try requireDatabase(db)
                 let actual = try db.fetchValue(String.self, sql: "PRAGMA journal_mode = \(mode)")
                 guard actual?.uppercased() == mode else {
-                    throw StoreError(code: .error, message: "journal mode \(mode) refused; the database stays in \(actual ?? "unknown") mode")
+                    throw StoreError(
+                        code: .error, message: "journal mode \(mode) refused; the database stays in \(actual ?? "unknown") mode")
                 }
                 return
             } catch let error as StoreError where error.code == .busy && ContinuousClock.now < deadline {

@@ -44,17 +44,21 @@ public final class Store: Sendable {
         let writerDatabase = try opener.openWriter(inMemory: inMemory)
         let broadcaster = ChangeBroadcaster()
         self.broadcaster = broadcaster
-        writerDatabase.changeCapture = try ChangeCapture(database: writerDatabase, source: configuration.changeCaptureSource,
-                                                         publish: broadcaster.publish)
+        writerDatabase.changeCapture = try ChangeCapture(
+            database: writerDatabase, source: configuration.changeCaptureSource,
+            publish: broadcaster.publish)
         writer = SerializedConnection(database: writerDatabase, role: .writer, roleKey: roleKey)
         let readerCount = inMemory ? 0 : max(0, configuration.readerCount)
         let readerConnections = try (0..<readerCount).map { [roleKey] index in
             SerializedConnection(database: try opener.openReader(), role: .reader(index: index), roleKey: roleKey)
         }
         readers = readerConnections.isEmpty ? nil : ReaderPool(readers: readerConnections)
-        externalChangeMonitor = inMemory ? nil : configuration.externalChangePollInterval.map { [writer] interval in
-            ExternalChangeMonitor(interval: interval, on: writer) { broadcaster.hasSubscribers }
-        }
+        externalChangeMonitor =
+            inMemory
+            ? nil
+            : configuration.externalChangePollInterval.map { [writer] interval in
+                ExternalChangeMonitor(interval: interval, on: writer) { broadcaster.hasSubscribers }
+            }
     }
 
     private var currentRole: ConnectionRole? { DispatchQueue.getSpecific(key: roleKey) }
@@ -151,8 +155,10 @@ public final class Store: Sendable {
     }
 
     /// Runs a job on `connection`'s queue, tied to the current task's cancellation.
-    private func run<T: Sendable>(on connection: SerializedConnection,
-                                  _ job: @escaping @Sendable (Database, JobCancellation) throws -> T) async throws -> T {
+    private func run<T: Sendable>(
+        on connection: SerializedConnection,
+        _ job: @escaping @Sendable (Database, JobCancellation) throws -> T
+    ) async throws -> T {
         let cancellation = JobCancellation()
         return try await withTaskCancellationHandler {
             try await connection.async { db in

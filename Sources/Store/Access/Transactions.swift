@@ -7,8 +7,9 @@ enum WriteTransaction {
             let value = try db.withTransactionOwnedByStore { try body(db) }
             try cancellation?.check()
             guard db.isInsideTransaction else {
-                throw StoreError.misuse("the write's transaction was rolled back while the closure ran (a ROLLBACK conflict resolution, "
-                                        + "RAISE(ROLLBACK) or an I/O error); nothing was committed")
+                throw StoreError.misuse(
+                    "the write's transaction was rolled back while the closure ran (a ROLLBACK conflict resolution, "
+                        + "RAISE(ROLLBACK) or an I/O error); nothing was committed")
             }
             db.resetActiveStatements()
             try db.commit()

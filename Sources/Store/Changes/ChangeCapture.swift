@@ -1,5 +1,5 @@
-import Foundation
 import CSQLite
+import Foundation
 
 /// Records, on the writer connection, which rows each transaction changes, and hands the
 /// changes of every committed transaction to `publish` once the commit has succeeded.
@@ -223,8 +223,10 @@ final class ChangeCapture {
 
     // MARK: Hook callbacks
 
-    fileprivate func rowChanged(operation: Int32, databaseName: UnsafePointer<CChar>?, table: UnsafePointer<CChar>?,
-                                oldRowID: Int64, newRowID: Int64) {
+    fileprivate func rowChanged(
+        operation: Int32, databaseName: UnsafePointer<CChar>?, table: UnsafePointer<CChar>?,
+        oldRowID: Int64, newRowID: Int64
+    ) {
         guard let databaseName, let table, strcmp(databaseName, "main") == 0, let name = tableName(table) else { return }
         if facts.withoutRowIDTables.contains(name) {
             // The hook's rowids mean nothing for a WITHOUT ROWID table.
@@ -299,31 +301,41 @@ final class ChangeCapture {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let handle = database.handle
         if let preUpdateHook {
-            preUpdateHook.install(on: handle, { context, _, operation, databaseName, table, oldRowID, newRowID in
-                guard let context else { return }
-                Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
-                    .rowChanged(operation: operation, databaseName: databaseName, table: table, oldRowID: oldRowID, newRowID: newRowID)
-            }, context: context)
+            preUpdateHook.install(
+                on: handle,
+                { context, _, operation, databaseName, table, oldRowID, newRowID in
+                    guard let context else { return }
+                    Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
+                        .rowChanged(operation: operation, databaseName: databaseName, table: table, oldRowID: oldRowID, newRowID: newRowID)
+                }, context: context)
         } else {
-            sqlite3_update_hook(handle, { context, operation, databaseName, table, rowID in
-                guard let context else { return }
-                Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
-                    .rowChanged(operation: operation, databaseName: databaseName, table: table, oldRowID: rowID, newRowID: rowID)
-            }, context)
+            sqlite3_update_hook(
+                handle,
+                { context, operation, databaseName, table, rowID in
+                    guard let context else { return }
+                    Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue()
+                        .rowChanged(operation: operation, databaseName: databaseName, table: table, oldRowID: rowID, newRowID: rowID)
+                }, context)
         }
-        sqlite3_commit_hook(handle, { context in
-            guard let context else { return 0 }
-            Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue().committing()
-            return 0
-        }, context)
-        sqlite3_rollback_hook(handle, { context in
-            guard let context else { return }
-            Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue().rolledBack()
-        }, context)
-        let code = sqlite3_set_authorizer(handle, { context, action, first, second, _, _ in
-            guard let context else { return SQLITE_OK }
-            return Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue().authorize(action: action, first, second)
-        }, context)
+        sqlite3_commit_hook(
+            handle,
+            { context in
+                guard let context else { return 0 }
+                Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue().committing()
+                return 0
+            }, context)
+        sqlite3_rollback_hook(
+            handle,
+            { context in
+                guard let context else { return }
+                Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue().rolledBack()
+            }, context)
+        let code = sqlite3_set_authorizer(
+            handle,
+            { context, action, first, second, _, _ in
+                guard let context else { return SQLITE_OK }
+                return Unmanaged<ChangeCapture>.fromOpaque(context).takeUnretainedValue().authorize(action: action, first, second)
+            }, context)
         try database.check(code, sql: nil)
     }
 }

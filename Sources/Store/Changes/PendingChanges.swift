@@ -19,8 +19,9 @@ final class PendingChanges: Sendable {
             }
             var merged = earlier
             merged.formUnion(changes)
-            pending = StoreChanges(tableChanges: merged.tableChanges, affectsAllTables: merged.affectsAllTables,
-                                   isExternal: earlier.isExternal && changes.isExternal)
+            pending = StoreChanges(
+                tableChanges: merged.tableChanges, affectsAllTables: merged.affectsAllTables,
+                isExternal: earlier.isExternal && changes.isExternal)
             return false
         }
     }

@@ -15,12 +15,14 @@ struct PreUpdateHook: @unchecked Sendable {
     /// The hook of the linked SQLite, or `nil` when it was built without it.
     static let linked: PreUpdateHook? = {
         guard sqlite3_compileoption_used("ENABLE_PREUPDATE_HOOK") != 0,
-              let register = csqlite_linked_function("sqlite3_preupdate_hook"),
-              let depth = csqlite_linked_function("sqlite3_preupdate_depth") else { return nil }
+            let register = csqlite_linked_function("sqlite3_preupdate_hook"),
+            let depth = csqlite_linked_function("sqlite3_preupdate_depth")
+        else { return nil }
         let blobWrite = csqlite_linked_function("sqlite3_preupdate_blobwrite")
-        return PreUpdateHook(register: unsafeBitCast(register, to: csqlite_preupdate_hook_function.self),
-                             triggerDepth: unsafeBitCast(depth, to: csqlite_preupdate_depth_function.self),
-                             blobWriteColumn: blobWrite.map { unsafeBitCast($0, to: csqlite_preupdate_blobwrite_function.self) })
+        return PreUpdateHook(
+            register: unsafeBitCast(register, to: csqlite_preupdate_hook_function.self),
+            triggerDepth: unsafeBitCast(depth, to: csqlite_preupdate_depth_function.self),
+            blobWriteColumn: blobWrite.map { unsafeBitCast($0, to: csqlite_preupdate_blobwrite_function.self) })
     }()
 
     /// Installs `callback` on `connection` (replacing any previous pre-update hook).

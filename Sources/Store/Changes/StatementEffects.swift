@@ -47,8 +47,8 @@ struct StatementEffects {
             writtenTables.insert(table.lowercased())
             if action == SQLITE_UPDATE, let column = second { updatedColumns[table.lowercased(), default: []].insert(column.lowercased()) }
         case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
-             SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
-             SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
+            SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
+            SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
             if let name = first, !Self.isInternal(name) { changesSchema = true }
         case SQLITE_ALTER_TABLE:
             if let table = second, !Self.isInternal(table) { changesSchema = true }

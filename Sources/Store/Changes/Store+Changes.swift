@@ -56,8 +56,10 @@ extension Store {
     /// `coalescedChanges(in:)`: at most one call waits, whatever the handler's speed.
     ///
     /// Keep the returned observation: releasing or cancelling it stops the calls.
-    public func observeChanges(in tables: Set<String>? = nil, on queue: DispatchQueue? = nil, coalescing: Bool = false,
-                               _ handler: @escaping @Sendable (StoreChanges) -> Void) -> ChangeObservation {
+    public func observeChanges(
+        in tables: Set<String>? = nil, on queue: DispatchQueue? = nil, coalescing: Bool = false,
+        _ handler: @escaping @Sendable (StoreChanges) -> Void
+    ) -> ChangeObservation {
         let queue = queue ?? DispatchQueue(label: "SQLiteStore.observer")
         let deliver: @Sendable (StoreChanges) -> Void
         if coalescing {

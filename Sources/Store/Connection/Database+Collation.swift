@@ -9,15 +9,18 @@ extension Database {
     public func register(_ collation: Collation) throws {
         guard let comparison = collation.comparison else { return }
         let box = Unmanaged.passRetained(CollationBox(comparison))
-        let code = sqlite3_create_collation_v2(handle, collation.name, SQLITE_UTF8, box.toOpaque(), { context, leftCount, left, rightCount, right in
-            guard let context else { return 0 }
-            let comparison = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue().comparison
-            let lhs = String(decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
-            let rhs = String(decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
-            return Int32(comparison(lhs, rhs).rawValue)
-        }, { context in
-            if let context { Unmanaged<CollationBox>.fromOpaque(context).release() }
-        })
+        let code = sqlite3_create_collation_v2(
+            handle, collation.name, SQLITE_UTF8, box.toOpaque(),
+            { context, leftCount, left, rightCount, right in
+                guard let context else { return 0 }
+                let comparison = Unmanaged<CollationBox>.fromOpaque(context).takeUnretainedValue().comparison
+                let lhs = String(decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
+                let rhs = String(decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
+                return Int32(comparison(lhs, rhs).rawValue)
+            },
+            { context in
+                if let context { Unmanaged<CollationBox>.fromOpaque(context).release() }
+            })
         // SQLite does not call the destructor when the registration fails.
         if code != SQLITE_OK { box.release() }
         try check(code, sql: nil)
@@ -28,9 +31,12 @@ extension Database {
     public func declaredCollation(table: String, column: String) -> String? {
         var dataType: UnsafePointer<CChar>?
         var collation: UnsafePointer<CChar>?
-        var notNull: Int32 = 0, primaryKey: Int32 = 0, autoincrement: Int32 = 0
-        let code = sqlite3_table_column_metadata(handle, "main", table, column, &dataType, &collation,
-                                                 &notNull, &primaryKey, &autoincrement)
+        var notNull: Int32 = 0
+        var primaryKey: Int32 = 0
+        var autoincrement: Int32 = 0
+        let code = sqlite3_table_column_metadata(
+            handle, "main", table, column, &dataType, &collation,
+            &notNull, &primaryKey, &autoincrement)
         guard code == SQLITE_OK else { return nil }
         return collation.map { String(cString: $0) } ?? "BINARY"
     }

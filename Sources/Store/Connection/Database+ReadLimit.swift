@@ -14,11 +14,14 @@ extension Database {
             throw StoreError.misuse("withReads(limitedTo:) needs a connection without an authorizer; the writer has one")
         }
         let allowance = ReadAllowance(table: table)
-        try check(sqlite3_set_authorizer(handle, { context, action, table, _, schema, _ in
-            guard action == SQLITE_READ, let context else { return SQLITE_OK }
-            let allowance = Unmanaged<ReadAllowance>.fromOpaque(context).takeUnretainedValue()
-            return allowance.allows(table: table, schema: schema) ? SQLITE_OK : SQLITE_DENY
-        }, Unmanaged.passUnretained(allowance).toOpaque()), sql: nil)
+        try check(
+            sqlite3_set_authorizer(
+                handle,
+                { context, action, table, _, schema, _ in
+                    guard action == SQLITE_READ, let context else { return SQLITE_OK }
+                    let allowance = Unmanaged<ReadAllowance>.fromOpaque(context).takeUnretainedValue()
+                    return allowance.allows(table: table, schema: schema) ? SQLITE_OK : SQLITE_DENY
+                }, Unmanaged.passUnretained(allowance).toOpaque()), sql: nil)
         defer { sqlite3_set_authorizer(handle, nil, nil) }
         return try withExtendedLifetime(allowance) { try body() }
     }

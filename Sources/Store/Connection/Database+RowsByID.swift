@@ -5,8 +5,10 @@ extension Database {
     /// The models stored in `table` whose rowids are among `rowIDs`, keyed by rowid; rows
     /// that do not exist are absent. Reads `SELECT … WHERE rowid IN (…)`, a few hundred
     /// rowids per statement, so the cost follows the number of rowids, not the table size.
-    public func fetchModels<M: StoreModel>(_ type: M.Type, table: String = M.tableName,
-                                      rowIDs: some Collection<Int64>) throws -> [Int64: M] {
+    public func fetchModels<M: StoreModel>(
+        _ type: M.Type, table: String = M.tableName,
+        rowIDs: some Collection<Int64>
+    ) throws -> [Int64: M] {
         var models: [Int64: M] = [:]
         models.reserveCapacity(rowIDs.count)
         // One reader per statement, so columns are resolved once, not once per row.
@@ -35,8 +37,10 @@ extension Database {
     /// `condition` is an extra SQL condition with its arguments (such as a request's predicate).
     /// The rowid is matched under the name `rowIDName(of:)` gives (or `rowID`, when the caller
     /// has it already, sparing a schema query), which `columns` should use too.
-    public func forEachRow(in table: String, columns: String, rowIDs: some Collection<Int64>, rowID: String? = nil,
-                           where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void) throws {
+    public func forEachRow(
+        in table: String, columns: String, rowIDs: some Collection<Int64>, rowID: String? = nil,
+        where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void
+    ) throws {
         let ids = Array(rowIDs)
         let rowID = try rowID ?? rowIDName(of: table)
         var start = 0

@@ -10,11 +10,12 @@ extension Database {
         defer { sqlite3_finalize(statement) }
         for (index, argument) in arguments.enumerated() {
             let position = Int32(index + 1)
-            let code = switch argument {
-            case .integer(let number): sqlite3_bind_int64(statement, position, number)
-            case .text(let text): sqlite3_bind_text(statement, position, text, -1, transientDestructor)
-            default: sqlite3_bind_null(statement, position)
-            }
+            let code =
+                switch argument {
+                case .integer(let number): sqlite3_bind_int64(statement, position, number)
+                case .text(let text): sqlite3_bind_text(statement, position, text, -1, transientDestructor)
+                default: sqlite3_bind_null(statement, position)
+                }
             try check(code, sql: sql)
         }
         var rows: [[String?]] = []
@@ -22,9 +23,10 @@ extension Database {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { return rows }
             guard code == SQLITE_ROW else { throw StoreError(resultCode: code, connection: handle, sql: sql) }
-            rows.append((0..<sqlite3_column_count(statement)).map { column in
-                sqlite3_column_text(statement, column).map { String(cString: $0) }
-            })
+            rows.append(
+                (0..<sqlite3_column_count(statement)).map { column in
+                    sqlite3_column_text(statement, column).map { String(cString: $0) }
+                })
         }
     }
 }

@@ -30,8 +30,9 @@ public final class Database {
         guard code == SQLITE_OK, let connection else {
             let error = StoreError(resultCode: code, connection: connection, sql: nil)
             sqlite3_close_v2(connection)
-            throw StoreError(code: error.code, extendedCode: error.extendedCode,
-                             message: "cannot open \(path): \(error.message)")
+            throw StoreError(
+                code: error.code, extendedCode: error.extendedCode,
+                message: "cannot open \(path): \(error.message)")
         }
         self.path = path
         self.handle = connection
@@ -65,7 +66,8 @@ public final class Database {
     /// Prepares the first statement of `text`; returns it (`nil` when there is only
     /// whitespace or comments) and where the rest of the text starts.
     private func prepareFirst(_ text: UnsafePointer<CChar>, persistent: Bool) throws
-        -> (statement: Statement?, tail: UnsafePointer<CChar>?) {
+        -> (statement: Statement?, tail: UnsafePointer<CChar>?)
+    {
         try checkAccessible(sql: nil)
         var handle: OpaquePointer?
         var tail: UnsafePointer<CChar>?
@@ -141,8 +143,10 @@ public final class Database {
     }
 
     /// The first column of the first row of `sql` converted to `T`, or `nil` when there is no row or it is NULL.
-    public func fetchValue<T: DatabaseValueConvertible>(_ type: T.Type = T.self, sql: String,
-                                                        arguments: [any DatabaseValueConvertible] = []) throws -> T? {
+    public func fetchValue<T: DatabaseValueConvertible>(
+        _ type: T.Type = T.self, sql: String,
+        arguments: [any DatabaseValueConvertible] = []
+    ) throws -> T? {
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -166,7 +170,8 @@ public final class Database {
     /// Throws `SQLITE_MISUSE` when this connection was handed to a closure that has returned.
     func checkAccessible(sql: String?) throws {
         guard isAccessible else {
-            throw StoreError.misuse("the Database was used after the closure it was given to returned; use it only inside that closure", sql: sql)
+            throw StoreError.misuse(
+                "the Database was used after the closure it was given to returned; use it only inside that closure", sql: sql)
         }
     }
 
@@ -176,12 +181,14 @@ public final class Database {
         try checkAccessible(sql: statement.sql)
         guard storeOwnsTransaction else { return }
         if statement.effects?.controlsTransaction == true {
-            throw StoreError.misuse("BEGIN, COMMIT, END and ROLLBACK are the store's: the transaction commits when the closure returns "
-                                    + "and rolls back when it throws; use db.transaction { } or SAVEPOINT for nested work", sql: statement.sql)
+            throw StoreError.misuse(
+                "BEGIN, COMMIT, END and ROLLBACK are the store's: the transaction commits when the closure returns "
+                    + "and rolls back when it throws; use db.transaction { } or SAVEPOINT for nested work", sql: statement.sql)
         }
         if !isInsideTransaction {
-            throw StoreError.misuse("the transaction was rolled back (a ROLLBACK conflict resolution, RAISE(ROLLBACK) or an I/O error); "
-                                    + "nothing was committed and no statement may run until the closure ends", sql: statement.sql)
+            throw StoreError.misuse(
+                "the transaction was rolled back (a ROLLBACK conflict resolution, RAISE(ROLLBACK) or an I/O error); "
+                    + "nothing was committed and no statement may run until the closure ends", sql: statement.sql)
         }
     }
 

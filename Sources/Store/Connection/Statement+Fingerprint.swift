@@ -14,7 +14,8 @@ extension Statement {
             case SQLITE_INTEGER: hasher.combine(sqlite3_column_int64(handle, column))
             case SQLITE_FLOAT: hasher.combine(sqlite3_column_double(handle, column).bitPattern)
             case SQLITE_TEXT, SQLITE_BLOB:
-                let start = type == SQLITE_TEXT ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
+                let start =
+                    type == SQLITE_TEXT ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
                 let count = Int(sqlite3_column_bytes(handle, column))
                 hasher.combine(count)
                 hasher.combine(bytes: UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : count))

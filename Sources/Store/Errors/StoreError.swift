@@ -28,7 +28,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Creates an error from a result code returned by the SQLite C API.
     init(resultCode: Int32, connection: OpaquePointer?, sql: String? = nil) {
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? resultCode
-        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(resultCode))
         self.init(code: ResultCode(rawValue: resultCode & 0xFF), extendedCode: extended, message: message, sql: sql)
     }

@@ -19,17 +19,19 @@ extension Migration {
         let lines = MigrationLines(normalized)
         let usesTransaction = try Self.usesTransaction(firstLine: lines.first, location: location)
         if lines.downMarkers.count > 1 {
-            throw MigrationError.invalidMigration(location: location, line: lines.downMarkers[1].number,
-                                                  reason: "a second \(Self.downMarker) line; a file has one up and one down section")
+            throw MigrationError.invalidMigration(
+                location: location, line: lines.downMarkers[1].number,
+                reason: "a second \(Self.downMarker) line; a file has one up and one down section")
         }
         let marker = lines.downMarkers.first
         let up = SQLScript(text: normalized[..<(marker?.start ?? normalized.endIndex)], firstLine: 1)
         let down = marker.map { SQLScript(text: normalized[$0.end...], firstLine: $0.number + 1) }
         let scripts = [up, down].compactMap { $0 }
         let warnings = usesTransaction ? try Self.checkStatements(in: scripts, location: location) : []
-        self.init(version: version, name: name, path: path, checksum: MigrationText.checksum(ofNormalized: normalized),
-                  usesTransaction: usesTransaction, warnings: warnings,
-                  up: .sql(up), down: down.flatMap { $0.isEmpty ? nil : .sql($0) })
+        self.init(
+            version: version, name: name, path: path, checksum: MigrationText.checksum(ofNormalized: normalized),
+            usesTransaction: usesTransaction, warnings: warnings,
+            up: .sql(up), down: down.flatMap { $0.isEmpty ? nil : .sql($0) })
     }
 
     private static func usesTransaction(firstLine: Substring?, location: String) throws -> Bool {
@@ -38,8 +40,9 @@ extension Migration {
         guard line.prefix(9).lowercased() == "-- store:" else { return true }
         let directive = line.lowercased()
         guard directive == noTransactionDirective else {
-            throw MigrationError.invalidMigration(location: location, line: 1,
-                                                  reason: "unknown directive \"\(directive)\"; the only one is \(noTransactionDirective)")
+            throw MigrationError.invalidMigration(
+                location: location, line: 1,
+                reason: "unknown directive \"\(directive)\"; the only one is \(noTransactionDirective)")
         }
         return false
     }
@@ -51,7 +54,8 @@ extension Migration {
         var warnings: [MigrationWarning] = []
         for script in scripts {
             try script.forEachStatementOpening(words: 3) { words, line in
-                let endsTransaction = ["BEGIN", "COMMIT", "END"].contains(words.first)
+                let endsTransaction =
+                    ["BEGIN", "COMMIT", "END"].contains(words.first)
                     || (words.first == "ROLLBACK" && !words.contains("TO"))
                 if endsTransaction {
                     throw MigrationError.invalidMigration(
@@ -83,8 +87,8 @@ extension Migration {
     }
 }
 
-private extension Substring {
-    func trimmingWhitespace() -> Substring {
+extension Substring {
+    fileprivate func trimmingWhitespace() -> Substring {
         let start = firstIndex { !$0.isWhitespace } ?? endIndex
         let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
         return self[start..<end]

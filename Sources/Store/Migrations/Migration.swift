@@ -46,15 +46,20 @@ public struct Migration: Sendable {
     ///     and pragmas that do nothing inside one; such a migration is not atomic.
     ///   - up: applies the migration.
     ///   - down: undoes it; without it the migration cannot be rolled back.
-    public init(version: Int, name: String, checksum: String = "", usesTransaction: Bool = true,
-                up: @escaping @Sendable (Database) throws -> Void,
-                down: (@Sendable (Database) throws -> Void)? = nil) {
-        self.init(version: version, name: name, path: nil, checksum: checksum, usesTransaction: usesTransaction,
-                  warnings: [], up: .swift(up), down: down.map(Body.swift))
+    public init(
+        version: Int, name: String, checksum: String = "", usesTransaction: Bool = true,
+        up: @escaping @Sendable (Database) throws -> Void,
+        down: (@Sendable (Database) throws -> Void)? = nil
+    ) {
+        self.init(
+            version: version, name: name, path: nil, checksum: checksum, usesTransaction: usesTransaction,
+            warnings: [], up: .swift(up), down: down.map(Body.swift))
     }
 
-    init(version: Int, name: String, path: String?, checksum: String, usesTransaction: Bool,
-         warnings: [MigrationWarning], up: Body, down: Body?) {
+    init(
+        version: Int, name: String, path: String?, checksum: String, usesTransaction: Bool,
+        warnings: [MigrationWarning], up: Body, down: Body?
+    ) {
         self.version = version
         self.name = name
         self.path = path

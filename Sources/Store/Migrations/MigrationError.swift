@@ -46,7 +46,7 @@ public enum MigrationError: Error, CustomStringConvertible {
         case .irreversible(let entries):
             "cannot undo; nothing was changed:\n"
                 + entries.map { "  \($0.label): " + ($0.state == .applied ? "has no down section" : $0.state.explanation) }
-                    .joined(separator: "\n")
+                .joined(separator: "\n")
         case .migrationFailed(let failure):
             failure.description
         }

@@ -20,8 +20,9 @@ public enum MigrationFileName {
     /// - Throws: `MigrationError.invalidMigration` when `fileName` breaks the rules.
     static func parse(_ fileName: String, path: String) throws -> (version: Int, name: String) {
         func invalid(_ reason: String) -> MigrationError {
-            .invalidMigration(location: path, line: nil,
-                              reason: "\(reason); migration files are named NNNN_name.sql (NNNN a positive number, name letters, digits and _)")
+            .invalidMigration(
+                location: path, line: nil,
+                reason: "\(reason); migration files are named NNNN_name.sql (NNNN a positive number, name letters, digits and _)")
         }
         let suffix = "." + fileExtension
         guard fileName.hasSuffix(suffix) else { throw invalid("the extension must be \(suffix) in lowercase") }

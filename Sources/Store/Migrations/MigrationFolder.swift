@@ -35,8 +35,9 @@ enum MigrationFolder {
             guard bytes.first != UInt8(ascii: "."), isMigrationExtension(bytes) else { continue }
             // A name that is not UTF-8 cannot be named again through `String`: it would become another file.
             guard let name = String(validating: bytes, as: UTF8.self) else {
-                throw MigrationError.unreadableFile(path: (path as NSString).appendingPathComponent(String(decoding: bytes, as: UTF8.self)),
-                                                    reason: "the file name is not valid UTF-8; rename it")
+                throw MigrationError.unreadableFile(
+                    path: (path as NSString).appendingPathComponent(String(decoding: bytes, as: UTF8.self)),
+                    reason: "the file name is not valid UTF-8; rename it")
             }
             names.append(name)
         }
@@ -62,7 +63,8 @@ enum MigrationFolder {
         let kind = FileKind(mode: info.st_mode)
         if info.st_mode & S_IFMT == S_IFDIR { return nil }
         guard kind.isRegularFile else {
-            throw MigrationError.unreadableFile(path: path, reason: "\(isLink(path) ? "a symbolic link to " : "")\(kind), not a migration file")
+            throw MigrationError.unreadableFile(
+                path: path, reason: "\(isLink(path) ? "a symbolic link to " : "")\(kind), not a migration file")
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))
@@ -93,12 +95,13 @@ enum MigrationFolder {
     }
 
     private static func unreadable(_ path: String, errno error: Int32) -> MigrationError {
-        let reason = switch error {
-        case ELOOP: "a symbolic link loop, not a migration file"
-        case ENOENT: isLink(path) ? "a symbolic link to a file that does not exist" : "the file disappeared while reading the folder"
-        case EACCES: "permission denied"
-        default: String(cString: strerror(error))
-        }
+        let reason =
+            switch error {
+            case ELOOP: "a symbolic link loop, not a migration file"
+            case ENOENT: isLink(path) ? "a symbolic link to a file that does not exist" : "the file disappeared while reading the folder"
+            case EACCES: "permission denied"
+            default: String(cString: strerror(error))
+            }
         return .unreadableFile(path: path, reason: reason)
     }
 }

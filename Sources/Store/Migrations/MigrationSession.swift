@@ -102,8 +102,9 @@ struct MigrationSession {
                 throw failure(migration, line: nil, statement: nil, error)
             }
             if migration.usesTransaction && !db.isInsideTransaction {
-                throw failure(migration, line: nil, statement: nil,
-                              StoreError.misuse("the migration ended the transaction it runs in; its changes were committed but not recorded"))
+                throw failure(
+                    migration, line: nil, statement: nil,
+                    StoreError.misuse("the migration ended the transaction it runs in; its changes were committed but not recorded"))
             }
         case nil:
             throw failure(migration, line: nil, statement: nil, StoreError.misuse("the migration has no down section"))
@@ -118,9 +119,10 @@ struct MigrationSession {
         let parent = (try? first.decode(String.self, column: "parent")) ?? "?"
         let row = (try? first.decode(Int64.self, column: "rowid")).map { "row \($0)" } ?? "a row"
         let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
-        let error = StoreError(code: .constraint, extendedCode: sqliteConstraintForeignKey,
-                               message: "FOREIGN KEY constraint failed: \(row) of \(table) refers to a missing row of \(parent)\(more)",
-                               sql: "PRAGMA foreign_key_check")
+        let error = StoreError(
+            code: .constraint, extendedCode: sqliteConstraintForeignKey,
+            message: "FOREIGN KEY constraint failed: \(row) of \(table) refers to a missing row of \(parent)\(more)",
+            sql: "PRAGMA foreign_key_check")
         throw failure(migration, line: nil, statement: "PRAGMA foreign_key_check", error)
     }
 
@@ -128,9 +130,11 @@ struct MigrationSession {
     private var sqliteConstraintForeignKey: Int32 { SQLITE_CONSTRAINT | (3 << 8) }
 
     private func failure(_ migration: Migration, line: Int?, statement: String?, _ error: any Error) -> MigrationError {
-        .migrationFailed(MigrationFailure(version: migration.version, name: migration.name, location: migration.location,
-                                          direction: direction, line: line, statement: statement,
-                                          wasRolledBack: migration.usesTransaction, error: error))
+        .migrationFailed(
+            MigrationFailure(
+                version: migration.version, name: migration.name, location: migration.location,
+                direction: direction, line: line, statement: statement,
+                wasRolledBack: migration.usesTransaction, error: error))
     }
 
     private func setForeignKeys(_ on: Bool) throws {

@@ -71,8 +71,9 @@ public struct MigrationStatus: Sendable {
         let newestApplied = applied.keys.max()
         currentVersion = newestApplied
         entries = Set(known.keys).union(applied.keys).sorted().map { version in
-            Entry(migration: known[version], record: applied[version], version: version,
-                  newestKnown: newestKnown, newestApplied: newestApplied ?? 0)
+            Entry(
+                migration: known[version], record: applied[version], version: version,
+                newestKnown: newestKnown, newestApplied: newestApplied ?? 0)
         }
     }
 }

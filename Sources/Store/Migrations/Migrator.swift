@@ -38,8 +38,9 @@ public struct Migrator: Sendable {
             throw MigrationError.invalidMigration(location: migration.location, line: nil, reason: "the version must be positive")
         }
         guard MigrationFileName.isValidName(migration.name) else {
-            throw MigrationError.invalidMigration(location: migration.location, line: nil,
-                                                  reason: "the name \"\(migration.name)\" must be letters, digits and _")
+            throw MigrationError.invalidMigration(
+                location: migration.location, line: nil,
+                reason: "the name \"\(migration.name)\" must be letters, digits and _")
         }
         if let existing = migrations.first(where: { $0.version == migration.version }) {
             throw MigrationError.duplicateVersion(migration.version, locations: [existing.location, migration.location])
@@ -90,14 +91,17 @@ public struct Migrator: Sendable {
     /// - Throws: `MigrationError` (`.migrationFailed` when a migration failed: it was rolled
     ///   back and the migrations before it stay applied), or `StoreError` from the ledger.
     @discardableResult
-    public func migrate(_ store: Store, to target: Int? = nil, options: MigrationOptions = [],
-                        progress: (MigrationStep) -> Void = { _ in }) throws -> [MigrationStep] {
+    public func migrate(
+        _ store: Store, to target: Int? = nil, options: MigrationOptions = [],
+        progress: (MigrationStep) -> Void = { _ in }
+    ) throws -> [MigrationStep] {
         try checkMigrateTarget(target)
         let plan = MigrationPlan(migrations: migrations, options: options)
         return try store.writeWithoutTransaction { db in
-            try MigrationSession(db: db, direction: .up).run(plan: { ledger in
-                try plan.toApply(ledger: ledger, target: target)
-            }, progress: progress)
+            try MigrationSession(db: db, direction: .up).run(
+                plan: { ledger in
+                    try plan.toApply(ledger: ledger, target: target)
+                }, progress: progress)
         }
     }
 
@@ -108,16 +112,19 @@ public struct Migrator: Sendable {
     /// Before undoing anything it refuses when one of them has no down section or no
     /// migration, and when one was edited (unless `.allowEdited`).
     @discardableResult
-    public func rollback(_ store: Store, to target: Int? = nil, options: MigrationOptions = [],
-                         progress: (MigrationStep) -> Void = { _ in }) throws -> [MigrationStep] {
+    public func rollback(
+        _ store: Store, to target: Int? = nil, options: MigrationOptions = [],
+        progress: (MigrationStep) -> Void = { _ in }
+    ) throws -> [MigrationStep] {
         let plan = MigrationPlan(migrations: migrations, options: options)
         var resolvedTarget: Int?
         return try store.writeWithoutTransaction { db in
-            try MigrationSession(db: db, direction: .down).run(plan: { ledger in
-                let target = try resolvedTarget ?? resolveRollbackTarget(target, ledger: ledger, plan: plan)
-                resolvedTarget = target
-                return try plan.toUndo(ledger: ledger, target: target)
-            }, progress: progress)
+            try MigrationSession(db: db, direction: .down).run(
+                plan: { ledger in
+                    let target = try resolvedTarget ?? resolveRollbackTarget(target, ledger: ledger, plan: plan)
+                    resolvedTarget = target
+                    return try plan.toUndo(ledger: ledger, target: target)
+                }, progress: progress)
         }
     }
 

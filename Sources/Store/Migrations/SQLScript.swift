@@ -71,7 +71,8 @@ struct SQLScript: Sendable, Hashable {
         func isWordByte(_ byte: UInt8) -> Bool {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...0xFF: true
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), 0x80...0xFF:
+                true
             default: false
             }
         }
@@ -87,8 +88,8 @@ struct SQLScript: Sendable, Hashable {
     }
 }
 
-private extension String {
-    func trimmingTrailingWhitespace() -> String {
+extension String {
+    fileprivate func trimmingTrailingWhitespace() -> String {
         guard let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(self[...last])
     }

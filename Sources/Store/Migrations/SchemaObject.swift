@@ -17,19 +17,22 @@ extension Database {
     /// SQLite's internal tables, the shadow tables of virtual tables, and the migration ledger
     /// (`store_migrations`) are left out.
     public func schema() throws -> [SchemaObject] {
-        try fetchRows(sql: """
-            SELECT type, name, tbl_name, sql FROM sqlite_schema
-            WHERE sql IS NOT NULL
-              AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-              AND tbl_name <> ?
-              AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow')
-            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END,
-                     CASE type WHEN 'view' THEN rowid ELSE 0 END,
-                     name
-            """, arguments: [Ledger.tableName])
+        try fetchRows(
+            sql: """
+                SELECT type, name, tbl_name, sql FROM sqlite_schema
+                WHERE sql IS NOT NULL
+                  AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+                  AND tbl_name <> ?
+                  AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow')
+                ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END,
+                         CASE type WHEN 'view' THEN rowid ELSE 0 END,
+                         name
+                """, arguments: [Ledger.tableName]
+        )
         .map { row in
-            SchemaObject(type: try row.decode(column: "type"), name: try row.decode(column: "name"),
-                         tableName: try row.decode(column: "tbl_name"), sql: try row.decode(column: "sql"))
+            SchemaObject(
+                type: try row.decode(column: "type"), name: try row.decode(column: "name"),
+                tableName: try row.decode(column: "tbl_name"), sql: try row.decode(column: "sql"))
         }
     }
 }

@@ -80,14 +80,15 @@ struct StatementBoundaries {
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...0xFF: true
+            UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...0xFF:
+            true
         default: false
         }
     }
 }
 
 /// The token classes of `sqlite3_complete`.
-fileprivate enum Token: Int {
+private enum Token: Int {
     case semicolon, whitespace, other, explain, create, temp, trigger, end
 
     private static let keywords: [(word: [UInt8], token: Token)] = [
@@ -105,7 +106,7 @@ fileprivate enum Token: Int {
 }
 
 /// The states of `sqlite3_complete`; `start` after a `;` means a statement ended.
-fileprivate enum State: Int {
+private enum State: Int {
     case invalid, start, normal, explain, create, trigger, semicolon, end
 
     /// `sqlite3_complete`'s transition table, a row per state, a column per token.

@@ -32,7 +32,8 @@ extension Database {
             return "\(SQLIdentifier.quote(name)) = ?"
         }
         parameters[keyIndex] = Int32(chosen.count + 1)
-        let sql = "UPDATE \(SQLIdentifier.quote(M.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(M.primaryKeyColumn)) = ?"
+        let sql =
+            "UPDATE \(SQLIdentifier.quote(M.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \(SQLIdentifier.quote(M.primaryKeyColumn)) = ?"
         let statement = try cachedStatement(sql: sql)
         statement.reset()
         try model.encode(to: StoreBindings(statement: statement, parameters: parameters))
@@ -44,10 +45,13 @@ extension Database {
     /// in one statement; returns how many rows changed:
     /// `db.updateAll(Item.self, set: [Item.columns.done.set(true)], where: Item.columns.title.hasPrefix("Buy"))`.
     @discardableResult
-    public func updateAll<M: StoreModel>(_ type: M.Type, set assignments: [ColumnAssignment<M>],
-                                         where predicate: ModelPredicate<M>? = nil) throws -> Int {
+    public func updateAll<M: StoreModel>(
+        _ type: M.Type, set assignments: [ColumnAssignment<M>],
+        where predicate: ModelPredicate<M>? = nil
+    ) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
-        var sql = "UPDATE \(SQLIdentifier.quote(M.tableName)) SET "
+        var sql =
+            "UPDATE \(SQLIdentifier.quote(M.tableName)) SET "
             + assignments.map { "\($0.column.quoted) = ?" }.joined(separator: ", ")
         var arguments = assignments.map(\.value)
         if let predicate {
@@ -82,7 +86,8 @@ extension Database {
         let assignments = (updated.isEmpty ? names.indices.filter { key.contains(names[$0]) } : updated)
             .map { "\(quoted[$0]) = excluded.\(quoted[$0])" }.joined(separator: ", ")
         let primaryKey = SQLIdentifier.quote(M.primaryKeyColumn)
-        let sql = "INSERT INTO \(SQLIdentifier.quote(M.tableName)) (\(quoted.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", "))) ON CONFLICT(\(key.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET \(assignments) RETURNING \(primaryKey)"
+        let sql =
+            "INSERT INTO \(SQLIdentifier.quote(M.tableName)) (\(quoted.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", "))) ON CONFLICT(\(key.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET \(assignments) RETURNING \(primaryKey)"
         let statement = try cachedStatement(sql: sql)
         statement.reset()
         defer { statement.reset() }

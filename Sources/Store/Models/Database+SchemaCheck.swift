@@ -16,9 +16,11 @@ extension Database {
     /// A model read through `Codable` declares no columns: only its table and primary key are checked.
     public func schemaDifferences<M: StoreModel>(_ type: M.Type) throws -> [SchemaDifference] {
         let table = M.tableName
-        let columns = try fetchRows(sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)",
-                                    arguments: [table])
-            .map(TableColumnInfo.init(row:))
+        let columns = try fetchRows(
+            sql: "SELECT name, type, \"notnull\", dflt_value, pk, hidden FROM pragma_table_xinfo(?)",
+            arguments: [table]
+        )
+        .map(TableColumnInfo.init(row:))
         guard !columns.isEmpty else { return [.missingTable(table)] }
         var differences: [SchemaDifference] = []
         if try fetchValue(Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE name = ?", arguments: [table]) == true {
@@ -28,7 +30,8 @@ extension Database {
         if tableKey != [M.primaryKeyColumn] {
             differences.append(.primaryKey(expected: M.primaryKeyColumn, actual: tableKey))
         } else if M.ID.isRowIDAlias, let key = columns.first(where: { $0.name == M.primaryKeyColumn }),
-                  key.declaredType.uppercased() != "INTEGER" {
+            key.declaredType.uppercased() != "INTEGER"
+        {
             differences.append(.notRowIDAlias(column: key.name, declaredType: key.declaredType))
         }
         guard let modelColumns = M.storeColumns else { return differences }
@@ -74,11 +77,11 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
         case .missingTable(let table): "table \(table) does not exist"
         case .withoutRowID(let table): "table \(table) is WITHOUT ROWID; models need rowid tables"
         case .missingColumn(let column): "column \(column) is missing"
-        case let .primaryKey(expected, actual):
+        case .primaryKey(let expected, let actual):
             "primary key is \(actual.isEmpty ? "the rowid alone" : actual.joined(separator: ", ")), the model's is \(expected)"
-        case let .notRowIDAlias(column, declaredType):
+        case .notRowIDAlias(let column, let declaredType):
             "column \(column) is \(declaredType) PRIMARY KEY; an Int64 key needs INTEGER PRIMARY KEY to be the rowid"
-        case let .affinity(column, expected, actual):
+        case .affinity(let column, let expected, let actual):
             "column \(column) has \(actual.rawValue) affinity, the model stores \(expected.rawValue)"
         case .notNullButOptional(let column): "column \(column) is NOT NULL but its property is optional"
         case .nullableButRequired(let column): "column \(column) accepts NULL but its property is not optional"

@@ -47,16 +47,19 @@ final class ModelStatements {
 
     /// The statement for `key` of a model with `storeColumns`, rewound, with `model` bound by
     /// column index (column `i` to parameter `i + 1`).
-    private func indexedStatement<M: StoreModel>(_ key: Key, columns: [ModelColumn], binding model: M,
-                                                 in db: Database) throws -> Statement {
+    private func indexedStatement<M: StoreModel>(
+        _ key: Key, columns: [ModelColumn], binding model: M,
+        in db: Database
+    ) throws -> Statement {
         let statement: Statement
         if let lastIndexed, lastIndexed.key == key {
             statement = lastIndexed.statement
         } else if let cached = indexed[key] {
             statement = cached
         } else {
-            let sql = Self.indexedSQL(key.operation, table: M.tableName, primaryKey: M.primaryKeyColumn,
-                                      columns: columns.map(\.name))
+            let sql = Self.indexedSQL(
+                key.operation, table: M.tableName, primaryKey: M.primaryKeyColumn,
+                columns: columns.map(\.name))
             statement = try db.cachedStatement(sql: sql)
             indexed[key] = statement
         }
@@ -84,7 +87,8 @@ final class ModelStatements {
         case .upsert:
             let assignments = nonKey.map { "\(quoted[$0]) = excluded.\(quoted[$0])" }.joined(separator: ", ")
             let action = assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)"
-            return "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", "))) ON CONFLICT(\(key)) DO \(action)"
+            return
+                "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(parameters.joined(separator: ", "))) ON CONFLICT(\(key)) DO \(action)"
         }
     }
 
@@ -102,7 +106,8 @@ final class ModelStatements {
         let nonKey = quoted.filter { $0 != SQLIdentifier.quote(primaryKey) }
         switch operation {
         case .insert:
-            return columns.isEmpty ? "INSERT INTO \(table) DEFAULT VALUES"
+            return columns.isEmpty
+                ? "INSERT INTO \(table) DEFAULT VALUES"
                 : "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(placeholders))"
         case .update:
             // Arguments: the row's values in column order, then the key again for WHERE.
@@ -110,7 +115,8 @@ final class ModelStatements {
         case .upsert:
             let assignments = nonKey.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             let action = assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)"
-            return "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT(\(SQLIdentifier.quote(primaryKey))) DO \(action)"
+            return
+                "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT(\(SQLIdentifier.quote(primaryKey))) DO \(action)"
         }
     }
 }
@@ -140,7 +146,7 @@ private final class ModelStatement: EncodedColumns {
         columnsChanged = false
         do {
             try encoder.encode(model, into: self)
-        } catch where columnsChanged {
+        } catch  where columnsChanged {
             throw ColumnsChanged()
         }
         guard !columnsChanged, boundCount == columns.count else { throw ColumnsChanged() }

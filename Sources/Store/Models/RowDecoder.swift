@@ -149,7 +149,8 @@ final class RowDecoder: Decoder {
     }
 
     /// Converts with a type known only at run time to be `T`.
-    private func converted<T>(_ value: DatabaseValue, with convertible: any DatabaseValueConvertible.Type, column name: String) throws -> T {
+    private func converted<T>(_ value: DatabaseValue, with convertible: any DatabaseValueConvertible.Type, column name: String) throws -> T
+    {
         guard let result = convertible.fromDatabaseValue(value) as? T else {
             throw conversionError(value, to: T.self, column: name)
         }
@@ -205,27 +206,51 @@ private struct RowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProto
 
     // A missing column or NULL is `nil`, as in the standard library's default implementations.
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decoder.decodeIfPresent(type, column: key.stringValue) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decoder.decodeIfPresent(type, column: key.stringValue) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decoder.decodeIfPresent(type, column: key.stringValue) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decoder.decodeIfPresent(type, column: key.stringValue) }
-    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try decoder.decodeAnyIfPresent(type, column: key.stringValue) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try decoder.decodeIfPresent(type, column: key.stringValue)
+    }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try decoder.decodeAnyIfPresent(type, column: key.stringValue)
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        throw StoreError.mismatch("nested containers are stored as JSON; declare the property with a Codable type", sql: decoder.statement.sql)
+        throw StoreError.mismatch(
+            "nested containers are stored as JSON; declare the property with a Codable type", sql: decoder.statement.sql)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        throw StoreError.mismatch("nested containers are stored as JSON; declare the property with a Codable type", sql: decoder.statement.sql)
+        throw StoreError.mismatch(
+            "nested containers are stored as JSON; declare the property with a Codable type", sql: decoder.statement.sql)
     }
 
     func superDecoder() throws -> any Decoder { decoder }

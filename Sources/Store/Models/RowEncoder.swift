@@ -132,27 +132,63 @@ private struct RowEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     // Synthesized `encode(to:)` writes optionals with `encodeIfPresent`, whose default skips
     // `nil`: every overload stores NULL instead, or updates would keep the old value.
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try encoder.append(value.databaseValue, column: key.stringValue) }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        try encoder.append(value.databaseValue, column: key.stringValue)
+    }
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
-    mutating func encodeIfPresent(_ value: Int128?, forKey key: Key) throws { try encoder.appendAnyIfPresent(value, column: key.stringValue) }
+    mutating func encodeIfPresent(_ value: Int128?, forKey key: Key) throws {
+        try encoder.appendAnyIfPresent(value, column: key.stringValue)
+    }
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
-    mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) throws { try encoder.appendAnyIfPresent(value, column: key.stringValue) }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try encoder.appendAnyIfPresent(value, column: key.stringValue) }
+    mutating func encodeIfPresent(_ value: UInt128?, forKey key: Key) throws {
+        try encoder.appendAnyIfPresent(value, column: key.stringValue)
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        try encoder.appendAnyIfPresent(value, column: key.stringValue)
+    }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         KeyedEncodingContainer(FailingContainers.Keyed<NestedKey>())
     }
 
@@ -164,7 +200,8 @@ private struct RowEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProto
 /// Containers a row cannot hold: every call throws, so a model with a hand-written
 /// `encode(to:)` that uses them gets a `StoreError` instead of silently losing data.
 private enum FailingContainers {
-    static let failure = StoreError.mismatch("a model encodes into a keyed container of columns; nest values in a Codable property type to store them as JSON")
+    static let failure = StoreError.mismatch(
+        "a model encodes into a keyed container of columns; nest values in a Codable property type to store them as JSON")
 
     static var unkeyed: any UnkeyedEncodingContainer { Unkeyed() }
     static var singleValue: any SingleValueEncodingContainer { SingleValue() }
@@ -173,7 +210,9 @@ private enum FailingContainers {
         var codingPath: [any CodingKey] { [] }
         mutating func encodeNil(forKey key: Key) throws { throw failure }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw failure }
-        mutating func nestedContainer<N: CodingKey>(keyedBy keyType: N.Type, forKey key: Key) -> KeyedEncodingContainer<N> { KeyedEncodingContainer(Keyed<N>()) }
+        mutating func nestedContainer<N: CodingKey>(keyedBy keyType: N.Type, forKey key: Key) -> KeyedEncodingContainer<N> {
+            KeyedEncodingContainer(Keyed<N>())
+        }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { Unkeyed() }
         mutating func superEncoder() -> any Encoder { FailingEncoder() }
         mutating func superEncoder(forKey key: Key) -> any Encoder { FailingEncoder() }
@@ -184,7 +223,9 @@ private enum FailingContainers {
         var count: Int { 0 }
         mutating func encodeNil() throws { throw failure }
         mutating func encode<T: Encodable>(_ value: T) throws { throw failure }
-        mutating func nestedContainer<N: CodingKey>(keyedBy keyType: N.Type) -> KeyedEncodingContainer<N> { KeyedEncodingContainer(Keyed<N>()) }
+        mutating func nestedContainer<N: CodingKey>(keyedBy keyType: N.Type) -> KeyedEncodingContainer<N> {
+            KeyedEncodingContainer(Keyed<N>())
+        }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed() }
         mutating func superEncoder() -> any Encoder { FailingEncoder() }
     }

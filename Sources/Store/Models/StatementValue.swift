@@ -124,8 +124,9 @@ extension String: StatementValue {
                 guard let start = chars.baseAddress, !chars.isEmpty else {
                     return sqlite3_bind_text64(bindings.handle, parameter, "", 0, StatementValueSupport.transient, UInt8(SQLITE_UTF8))
                 }
-                return sqlite3_bind_text64(bindings.handle, parameter, start, UInt64(chars.count),
-                                           StatementValueSupport.transient, UInt8(SQLITE_UTF8))
+                return sqlite3_bind_text64(
+                    bindings.handle, parameter, start, UInt64(chars.count),
+                    StatementValueSupport.transient, UInt8(SQLITE_UTF8))
             }
         }
         try bindings.check(code, parameter: parameter)

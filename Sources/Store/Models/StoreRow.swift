@@ -54,8 +54,10 @@ public struct StoreRow {
         return converted
     }
 
-    private func converted<T>(_ value: DatabaseValue, with convertible: any DatabaseValueConvertible.Type,
-                              at index: Int32) throws -> T {
+    private func converted<T>(
+        _ value: DatabaseValue, with convertible: any DatabaseValueConvertible.Type,
+        at index: Int32
+    ) throws -> T {
         guard let converted = convertible.fromDatabaseValue(value) as? T else { throw mismatch(value, T.self, at: index) }
         return converted
     }

@@ -44,8 +44,10 @@ public struct Collation: Sendable, Hashable, CustomStringConvertible {
     /// A Unicode-aware, locale-aware order (Foundation's localized comparison, `options`
     /// such as `.caseInsensitive` or `.diacriticInsensitive`), named `localized_<locale>` unless
     /// `name` is given. Register it in `StoreConfiguration.collations` to use it in SQL.
-    public static func localized(_ locale: Locale = .current, options: String.CompareOptions = [],
-                                 name: String? = nil) -> Collation {
+    public static func localized(
+        _ locale: Locale = .current, options: String.CompareOptions = [],
+        name: String? = nil
+    ) -> Collation {
         let identifier = locale.identifier.isEmpty ? "root" : locale.identifier
         let optionsSuffix = options.isEmpty ? "" : "_\(options.rawValue)"
         return Collation(name: name ?? "localized_\(identifier)\(optionsSuffix)") { lhs, rhs in

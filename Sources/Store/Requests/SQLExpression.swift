@@ -31,8 +31,9 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
     }
 
     private static func combine(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
-        SQLExpression(sql: "(\(lhs.sql)) \(op) (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments,
-                      columns: lhs.referencedColumns.flatMap { left in rhs.referencedColumns.map { left.union($0) } })
+        SQLExpression(
+            sql: "(\(lhs.sql)) \(op) (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments,
+            columns: lhs.referencedColumns.flatMap { left in rhs.referencedColumns.map { left.union($0) } })
     }
 
     /// Both conditions hold.

@@ -24,8 +24,10 @@ public struct StoreRequest<M: StoreModel>: Sendable {
     public var batchSize: Int?
 
     /// A request for every row of `M`'s table (or of `tableName`), in rowid order.
-    public init(tableName: String = M.tableName, predicate: SQLExpression? = nil, orderings: [Ordering] = [],
-                limit: Int? = nil, offset: Int? = nil, sectionKey: Column? = nil, batchSize: Int? = nil) {
+    public init(
+        tableName: String = M.tableName, predicate: SQLExpression? = nil, orderings: [Ordering] = [],
+        limit: Int? = nil, offset: Int? = nil, sectionKey: Column? = nil, batchSize: Int? = nil
+    ) {
         self.tableName = tableName
         self.predicate = predicate
         self.orderings = orderings
@@ -84,7 +86,9 @@ public struct StoreRequest<M: StoreModel>: Sendable {
         guard includingWindow, limit != nil || offset != nil else { return (sql, arguments) }
         // Checked before defaulting: SQLite reads LIMIT -1 as "no limit", which limit(-1) must not mean.
         guard (limit ?? 0) >= 0, (offset ?? 0) >= 0 else {
-            throw StoreError(code: .range, message: "limit and offset must not be negative (limit \(limit.map(String.init) ?? "none"), offset \(offset ?? 0))")
+            throw StoreError(
+                code: .range,
+                message: "limit and offset must not be negative (limit \(limit.map(String.init) ?? "none"), offset \(offset ?? 0))")
         }
         sql += " LIMIT ? OFFSET ?"
         arguments += [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))]

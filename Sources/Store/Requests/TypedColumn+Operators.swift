@@ -63,15 +63,17 @@ extension TypedColumn where Value: TextColumnValue {
     /// but without Unicode canonical equivalence). Written as `LIKE 'prefix%' ESCAPE '\'`,
     /// with `%`, `_` and `\` in `prefix` escaped, narrowed to exact case by `instr`.
     public func hasPrefix(_ prefix: String) -> ModelPredicate<Model> {
-        predicate("\(column.quoted) LIKE ? ESCAPE '\\' AND instr(\(column.quoted), ?) = 1",
-                  [.text(LikePattern.escaped(prefix) + "%"), .text(prefix)])
+        predicate(
+            "\(column.quoted) LIKE ? ESCAPE '\\' AND instr(\(column.quoted), ?) = 1",
+            [.text(LikePattern.escaped(prefix) + "%"), .text(prefix)])
     }
 
     /// Whether the text contains `text`, byte for byte (case-sensitive). Written as
     /// `LIKE '%text%' ESCAPE '\'`, with wildcards in `text` escaped, narrowed to exact case by `instr`.
     public func contains(_ text: String) -> ModelPredicate<Model> {
-        predicate("\(column.quoted) LIKE ? ESCAPE '\\' AND instr(\(column.quoted), ?) > 0",
-                  [.text("%" + LikePattern.escaped(text) + "%"), .text(text)])
+        predicate(
+            "\(column.quoted) LIKE ? ESCAPE '\\' AND instr(\(column.quoted), ?) > 0",
+            [.text("%" + LikePattern.escaped(text) + "%"), .text(text)])
     }
 
     /// `column LIKE pattern ESCAPE '\'`: `%` and `_` are wildcards, `\` escapes them; ASCII

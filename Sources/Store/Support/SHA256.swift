@@ -6,7 +6,8 @@ enum SHA256 {
     /// The lowercase hexadecimal SHA-256 digest of `bytes`, in one pass without copying
     /// contiguous input (arrays, native strings' UTF-8).
     static func hexDigest<Bytes: Collection<UInt8>>(of bytes: Bytes) -> String {
-        let state = bytes.withContiguousStorageIfAvailable { digest(of: UnsafeRawBufferPointer($0)) }
+        let state =
+            bytes.withContiguousStorageIfAvailable { digest(of: UnsafeRawBufferPointer($0)) }
             ?? Array(bytes).withUnsafeBytes { digest(of: $0) }
         return state.map { word in
             let hex = String(word, radix: 16)
@@ -40,11 +41,13 @@ enum SHA256 {
     private static func compress(_ block: UnsafeRawBufferPointer, schedule: inout [UInt32], into state: inout [UInt32]) {
         for index in 0..<16 {
             let offset = index * 4
-            schedule[index] = UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
+            schedule[index] =
+                UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16
                 | UInt32(block[offset + 2]) << 8 | UInt32(block[offset + 3])
         }
         for index in 16..<64 {
-            let early = schedule[index - 15], late = schedule[index - 2]
+            let early = schedule[index - 15]
+            let late = schedule[index - 2]
             let sigma0 = early.rotatedRight(7) ^ early.rotatedRight(18) ^ (early >> 3)
             let sigma1 = late.rotatedRight(17) ^ late.rotatedRight(19) ^ (late >> 10)
             schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
@@ -97,6 +100,6 @@ enum SHA256 {
     }
 }
 
-private extension UInt32 {
-    func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+extension UInt32 {
+    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
 }

@@ -123,8 +123,11 @@ extension UUID: DatabaseValueConvertible {
         case .text(let text): return UUID(uuidString: text)
         case .blob(let data) where data.count == 16:
             let b = [UInt8](data)
-            return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                               b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+            return UUID(
+                uuid: (
+                    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                    b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                ))
         default: return nil
         }
     }
@@ -132,8 +135,10 @@ extension UUID: DatabaseValueConvertible {
 
 /// Parses the text forms of dates that SQLite's date functions write.
 enum DateText {
-    private static let formats = ["yyyy-MM-dd HH:mm:ss.SSS", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss.SSS",
-                                  "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"]
+    private static let formats = [
+        "yyyy-MM-dd HH:mm:ss.SSS", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss.SSS",
+        "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",
+    ]
 
     static func parse(_ text: String) -> Date? {
         var trimmed = text

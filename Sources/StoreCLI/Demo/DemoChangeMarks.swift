@@ -1,5 +1,5 @@
-import SQLiteStore
 import Foundation
+import SQLiteStore
 
 /// The mark of each row a change set touched, by rowid, as the demo's list shows them.
 enum DemoChangeMarks {

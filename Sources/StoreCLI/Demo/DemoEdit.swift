@@ -11,19 +11,23 @@ enum DemoEdit: Sendable, CustomStringConvertible {
     /// Writes the edit to the items of list `listID`; throws when the item is not there.
     func apply(in db: Database, listID: Int64) throws {
         switch self {
-        case let .add(title, category):
-            let position = try db.fetchValue(Int.self, sql: "SELECT coalesce(max(position), 0) + 1 FROM item WHERE list_id = ? AND category = ?",
-                                             arguments: [listID, category]) ?? 1
-            try db.execute(sql: "INSERT INTO item (list_id, title, category, position) VALUES (?, ?, ?, ?)",
-                           arguments: [listID, title, category, position])
-        case let .rename(id, title):
+        case .add(let title, let category):
+            let position =
+                try db.fetchValue(
+                    Int.self, sql: "SELECT coalesce(max(position), 0) + 1 FROM item WHERE list_id = ? AND category = ?",
+                    arguments: [listID, category]) ?? 1
+            try db.execute(
+                sql: "INSERT INTO item (list_id, title, category, position) VALUES (?, ?, ?, ?)",
+                arguments: [listID, title, category, position])
+        case .rename(let id, let title):
             try db.execute(sql: "UPDATE item SET title = ? WHERE id = ? AND list_id = ?", arguments: [title, id, listID])
-        case let .move(id, category, position):
-            try db.execute(sql: "UPDATE item SET category = ?, position = coalesce(?, position) WHERE id = ? AND list_id = ?",
-                           arguments: [category, position, id, listID])
-        case let .complete(id):
+        case .move(let id, let category, let position):
+            try db.execute(
+                sql: "UPDATE item SET category = ?, position = coalesce(?, position) WHERE id = ? AND list_id = ?",
+                arguments: [category, position, id, listID])
+        case .complete(let id):
             try db.execute(sql: "UPDATE item SET done = 1 WHERE id = ? AND list_id = ?", arguments: [id, listID])
-        case let .delete(id):
+        case .delete(let id):
             try db.execute(sql: "DELETE FROM item WHERE id = ? AND list_id = ?", arguments: [id, listID])
         }
         if case .add = self { return }
@@ -33,17 +37,17 @@ enum DemoEdit: Sendable, CustomStringConvertible {
     private var id: Int64? {
         switch self {
         case .add: nil
-        case let .rename(id, _), let .move(id, _, _), let .complete(id), let .delete(id): id
+        case .rename(let id, _), .move(let id, _, _), .complete(let id), .delete(let id): id
         }
     }
 
     var description: String {
         switch self {
-        case let .add(title, category): "add \"\(title)\" to \(category)"
-        case let .rename(id, title): "rename #\(id) to \"\(title)\""
-        case let .move(id, category, position): "move #\(id) to \(category)\(position.map { " at position \($0)" } ?? "")"
-        case let .complete(id): "mark #\(id) done"
-        case let .delete(id): "delete #\(id)"
+        case .add(let title, let category): "add \"\(title)\" to \(category)"
+        case .rename(let id, let title): "rename #\(id) to \"\(title)\""
+        case .move(let id, let category, let position): "move #\(id) to \(category)\(position.map { " at position \($0)" } ?? "")"
+        case .complete(let id): "mark #\(id) done"
+        case .delete(let id): "delete #\(id)"
         }
     }
 }

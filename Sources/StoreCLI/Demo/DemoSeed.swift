@@ -22,8 +22,9 @@ enum DemoSeed {
             try db.execute(sql: "DELETE FROM item WHERE list_id = ?", arguments: [listID])
             var ids: [String: Int64] = [:]
             for (title, category, position, due) in items {
-                try db.execute(sql: "INSERT INTO item (list_id, title, category, position, due_date) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [listID, title, category, position, due])
+                try db.execute(
+                    sql: "INSERT INTO item (list_id, title, category, position, due_date) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [listID, title, category, position, due])
                 ids[title] = db.lastInsertedRowID
             }
             return Planted(listID: listID, ids: ids)

@@ -1,5 +1,5 @@
-import SQLiteStore
 import Foundation
+import SQLiteStore
 
 /// The demo app: a fetched data source over the items of one list, sectioned by category,
 /// shown by a list view; a view model for one item; and a command that writes. Each edit
@@ -21,8 +21,9 @@ final class DemoSession {
     private(set) var failures = 0
 
     init(store: Store, listID: Int64, watchedItemID: Int64) throws {
-        dataSource = FetchedDataSource(store: store, request: DemoItem.sectionedByCategory(inList: listID),
-                                       placeholder: { DemoItemCell(placeholderFor: $0.rowID) }, makeViewModel: DemoItemCell.init)
+        dataSource = FetchedDataSource(
+            store: store, request: DemoItem.sectionedByCategory(inList: listID),
+            placeholder: { DemoItemCell(placeholderFor: $0.rowID) }, makeViewModel: DemoItemCell.init)
         try dataSource.performFetch()
         shownResults = dataSource.results
         listView = InMemoryListView(dataSource: dataSource)

@@ -25,8 +25,9 @@ struct WatchTextDisplay: WatchDisplay {
 
     func show(_ results: WatchResults, after update: WatchUpdate?) throws {
         let terminal = TerminalSize.standardOutput
-        let frame = WatchTextFrame(title: title, columns: query.columns, isSectioned: query.sectionColumn != nil,
-                                   results: results, update: update, width: terminal.width, height: terminal.height)
+        let frame = WatchTextFrame(
+            title: title, columns: query.columns, isSectioned: query.sectionColumn != nil,
+            results: results, update: update, width: terminal.width, height: terminal.height)
         let clear = terminal.isTerminal ? "\u{1B}[H\u{1B}[2J" : ""
         try writeToStandardOutput(clear + frame.lines.joined(separator: "\n") + "\n" + (terminal.isTerminal ? "" : "\n"))
     }

@@ -1,5 +1,5 @@
-import SQLiteStore
 import Foundation
+import SQLiteStore
 
 /// The lines of `store watch --json`, one JSON object each.
 ///

@@ -25,11 +25,12 @@ struct WatchQuery: Sendable {
     /// keys, and the section column. The batch size keeps the controller from reading rows:
     /// `watch` reads the shown values itself (see `WatchRow`).
     var fetchRequest: StoreRequest<WatchRow> {
-        StoreRequest(tableName: table,
-                     predicate: condition.map { SQLExpression(sql: "(\($0)\n)") },
-                     orderings: sortKeys.map { Column($0.column).ordering(ascending: $0.isAscending) },
-                     sectionKey: sectionColumn.map(Column.init),
-                     batchSize: 1)
+        StoreRequest(
+            tableName: table,
+            predicate: condition.map { SQLExpression(sql: "(\($0)\n)") },
+            orderings: sortKeys.map { Column($0.column).ordering(ascending: $0.isAscending) },
+            sectionKey: sectionColumn.map(Column.init),
+            batchSize: 1)
     }
 
     /// `rowid, <columns>`: what `WatchResults` reads of each row, quoted; the rowid as `rowID`
@@ -39,6 +40,6 @@ struct WatchQuery: Sendable {
     }
 }
 
-private extension Column {
-    func ordering(ascending: Bool) -> Ordering { ascending ? self.ascending : descending }
+extension Column {
+    fileprivate func ordering(ascending: Bool) -> Ordering { ascending ? self.ascending : descending }
 }

@@ -33,8 +33,9 @@ struct WatchRequest: Sendable {
         case "asc": return .init(column: column, isAscending: true)
         case "desc": return .init(column: column, isAscending: false)
         default:
-            throw CommandFailure(status: .usage, kind: "usage",
-                                 message: "--order-by '\(text)': the direction after ':' must be asc or desc")
+            throw CommandFailure(
+                status: .usage, kind: "usage",
+                message: "--order-by '\(text)': the direction after ':' must be asc or desc")
         }
     }
 
@@ -49,26 +50,33 @@ struct WatchRequest: Sendable {
             throw CommandFailure(status: .usage, kind: "usage", message: "\(option): table \(table) has no column '\(name)'")
         }
         let section = try sectionBy.map { try column($0, option: "--section-by") }
-        var sortKeys = try orderBy.map { WatchQuery.SortKey(column: try column($0.column, option: "--order-by"), isAscending: $0.isAscending) }
+        var sortKeys = try orderBy.map {
+            WatchQuery.SortKey(column: try column($0.column, option: "--order-by"), isAscending: $0.isAscending)
+        }
         if let section, sortKeys.first?.column != section {
             sortKeys.insert(.init(column: section, isAscending: true), at: 0)
         }
-        let query = WatchQuery(table: table, columns: try (columns ?? tableColumns).map { try column($0, option: "--columns") },
-                               condition: condition, sortKeys: sortKeys, sectionColumn: section)
+        let query = WatchQuery(
+            table: table, columns: try (columns ?? tableColumns).map { try column($0, option: "--columns") },
+            condition: condition, sortKeys: sortKeys, sectionColumn: section)
         try Self.checkParses(query, in: db)
         return query
     }
 
     /// The table's name as the schema spells it; views and tables without rowids cannot be watched.
     private static func tableName(_ name: String, in db: Database) throws -> String {
-        let rows = try db.fetchRows(sql: "SELECT name, type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
-                                    arguments: [name])
+        let rows = try db.fetchRows(
+            sql: "SELECT name, type, wr FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
+            arguments: [name])
         guard let row = rows.first, let found = row[0].textValue else {
             throw CommandFailure(status: .usage, kind: "usage", message: "--table: the database has no table '\(name)'")
         }
         guard row[1].textValue == "table", row[2] == .integer(0) else {
-            throw CommandFailure(status: .usage, kind: "usage",
-                                 message: "--table: '\(found)' is a \(row[2] == .integer(1) ? "WITHOUT ROWID table" : row[1].textValue ?? "schema object"); watch needs a table with rowids")
+            throw CommandFailure(
+                status: .usage, kind: "usage",
+                message:
+                    "--table: '\(found)' is a \(row[2] == .integer(1) ? "WITHOUT ROWID table" : row[1].textValue ?? "schema object"); watch needs a table with rowids"
+            )
         }
         return found
     }
@@ -84,18 +92,22 @@ struct WatchRequest: Sendable {
         do {
             statement = try db.withReads(limitedTo: query.table) { try db.prepare(sql: query.fetchRequest.sql(selecting: "rowid").sql) }
         } catch let error as StoreError {
-            let reason = switch error.code {
-            case .misuse: "must be one condition, not several statements"
-            case Self.authorizationDenied: "may read only the watched table \(query.table) (\(error.message))"
-            default: error.message
-            }
+            let reason =
+                switch error.code {
+                case .misuse: "must be one condition, not several statements"
+                case Self.authorizationDenied: "may read only the watched table \(query.table) (\(error.message))"
+                default: error.message
+                }
             throw CommandFailure(status: .usage, kind: "usage", message: "--where '\(query.condition ?? "")': \(reason)", storeError: error)
         }
         guard statement.parameterCount == 0 else {
-            throw CommandFailure(status: .usage, kind: "usage", message: "--where '\(query.condition ?? "")': parameters (?) cannot be bound here; write the values into the condition")
+            throw CommandFailure(
+                status: .usage, kind: "usage",
+                message: "--where '\(query.condition ?? "")': parameters (?) cannot be bound here; write the values into the condition")
         }
         guard statement.isReadOnly else {
-            throw CommandFailure(status: .usage, kind: "usage", message: "--where '\(query.condition ?? "")': the condition would write to the database")
+            throw CommandFailure(
+                status: .usage, kind: "usage", message: "--where '\(query.condition ?? "")': the condition would write to the database")
         }
     }
 }

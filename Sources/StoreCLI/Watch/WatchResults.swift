@@ -28,7 +28,8 @@ struct WatchResults: Sendable {
     func applying(_ change: FetchedResultsChange, of query: WatchQuery, from store: Store) async throws -> (WatchResults, ChangeSet) {
         let next = Self.rowIDs(of: change.results)
         let changeSet = change.changeSet
-        let touched = WatchJSONLine.insertedRows(changeSet, new: next).map(\.1)
+        let touched =
+            WatchJSONLine.insertedRows(changeSet, new: next).map(\.1)
             + changeSet.moves.compactMap { next.id(at: $0.to) }
             + changeSet.updates.compactMap { snapshot.id(at: $0) }
         let fresh = try await Self.values(of: Set(touched), query, store)
@@ -56,7 +57,8 @@ struct WatchResults: Sendable {
         guard !ids.isEmpty else { return [:] }
         return try await store.read { db in
             var values: [Int64: [DatabaseValue]] = [:]
-            try db.forEachRow(in: query.table, columns: query.valueColumnsSQL(rowID: try db.rowIDName(of: query.table)), rowIDs: ids) { statement in
+            try db.forEachRow(in: query.table, columns: query.valueColumnsSQL(rowID: try db.rowIDName(of: query.table)), rowIDs: ids) {
+                statement in
                 guard case .integer(let rowID) = statement.value(at: 0) else { return }
                 values[rowID] = (0..<query.columns.count).map { statement.value(at: $0 + 1) }
             }

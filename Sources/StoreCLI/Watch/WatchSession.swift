@@ -1,5 +1,5 @@
-import SQLiteStore
 import Foundation
+import SQLiteStore
 
 /// Shows a query's results, then each change to them, until the task is cancelled or the
 /// controller fails to follow the store (the table was dropped, say): its `changes()`

@@ -1,5 +1,5 @@
-import SQLiteStore
 import Foundation
+import SQLiteStore
 
 /// The text display of a watched query: a table of its rows, grouped by section, with
 /// marks on the rows the last change touched, and a status line.
@@ -64,7 +64,8 @@ struct WatchTextFrame {
         let changeSet = update.changeSet
         let inserted = WatchJSONLine.insertedRows(changeSet, new: update.new.snapshot).count
         let deleted = update.old.rowCount + inserted - update.new.rowCount
-        return "+\(inserted) inserted, -\(deleted) deleted, >\(changeSet.moves.count) moved, *\(changeSet.updates.count) updated, #\(changeSet.moves.filter(\.isChanged).count) moved and updated"
+        return
+            "+\(inserted) inserted, -\(deleted) deleted, >\(changeSet.moves.count) moved, *\(changeSet.updates.count) updated, #\(changeSet.moves.filter(\.isChanged).count) moved and updated"
     }
 
     /// Each touched row's mark, by rowid.
@@ -88,7 +89,8 @@ struct WatchTextFrame {
     private static func fit(_ widths: [Int], into width: Int) -> [Int] {
         var widths = widths
         while widths.reduce(0, +) + 2 * (widths.count - 1) > width,
-              let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 3 {
+            let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > 3
+        {
             widths[widest] -= 1
         }
         return widths
@@ -106,14 +108,14 @@ struct WatchTextFrame {
     }
 }
 
-private extension String {
-    func truncated(to width: Int) -> String {
+extension String {
+    fileprivate func truncated(to width: Int) -> String {
         count <= width ? self : String(prefix(max(0, width - 1))) + "…"
     }
 
-    var singleLine: String { replacingOccurrences(of: "\n", with: "⏎") }
+    fileprivate var singleLine: String { replacingOccurrences(of: "\n", with: "⏎") }
 
-    var trimmingTrailingSpaces: String {
+    fileprivate var trimmingTrailingSpaces: String {
         String(reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -1,5 +1,5 @@
-import SQLiteStore
 import Foundation
+import SQLiteStore
 
 /// One delivered step of a watched query: the change set from the old results to the new.
 ///

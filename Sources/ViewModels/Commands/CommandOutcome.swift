@@ -39,8 +39,8 @@ extension CommandOutcome: Equatable where Output: Equatable {
     /// an `Equatable` type compare with `==`, others by type and description.
     public static func == (lhs: CommandOutcome, rhs: CommandOutcome) -> Bool {
         switch (lhs, rhs) {
-        case let (.succeeded(a), .succeeded(b)): a == b
-        case let (.failed(a), .failed(b)): errorsAreEqual(a, b)
+        case (.succeeded(let a), .succeeded(let b)): a == b
+        case (.failed(let a), .failed(let b)): errorsAreEqual(a, b)
         case (.cancelled, .cancelled), (.ignored, .ignored): true
         default: false
         }

@@ -1,6 +1,6 @@
 import Foundation
-import SQLiteStoreResults
 import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// A data source over the live results of a `FetchedResultsController`: one section per
 /// section of the results, headed by its name, and one cell view model per object, made by
@@ -76,8 +76,9 @@ public final class FetchedDataSource<M: StoreModel, CellViewModel>: DataSource {
         placeholder: @escaping @MainActor (ObjectID) -> CellViewModel,
         makeViewModel: @escaping @MainActor (M) -> CellViewModel
     ) {
-        self.init(controller: FetchedResultsController(store: store, request: request),
-                  placeholder: placeholder, makeViewModel: makeViewModel)
+        self.init(
+            controller: FetchedResultsController(store: store, request: request),
+            placeholder: placeholder, makeViewModel: makeViewModel)
     }
 
     /// Fetches the controller's results and publishes the change from what the data source

@@ -1,6 +1,6 @@
 import Foundation
-import SQLiteStoreResults
 import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// The cell view models a ``FetchedDataSource`` has made, keyed by the identity of their
 /// objects, so that a row keeps its view model wherever a change set moves it.

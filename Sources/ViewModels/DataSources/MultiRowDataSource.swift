@@ -25,10 +25,11 @@ public final class MultiRowDataSource<Item>: DataSource {
         self.children.childDidChange = { [weak self] index, oldRowCounts, changeSet in
             guard let self else { return }
             let start = self.children.rowCount(before: index)
-            self.changes.publish(changeSet.flattened(
-                oldRowCounts: oldRowCounts, newRowCounts: self.children.children[index].rowCounts,
-                oldStart: start, newStart: start, intoSection: 0
-            ))
+            self.changes.publish(
+                changeSet.flattened(
+                    oldRowCounts: oldRowCounts, newRowCounts: self.children.children[index].rowCounts,
+                    oldStart: start, newStart: start, intoSection: 0
+                ))
         }
     }
 

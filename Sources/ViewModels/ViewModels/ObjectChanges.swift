@@ -1,5 +1,5 @@
-import SQLiteStoreResults
 import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// The states of one stored object after each committed transaction that changed it, in
 /// commit order: the object as it is then, or `nil` once it is gone.

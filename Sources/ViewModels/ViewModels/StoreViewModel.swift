@@ -127,7 +127,7 @@ open class StoreViewModel<M: StoreModel> {
 
     private func receive(_ state: Result<M?, any Error>) {
         switch state {
-        case let .success(new?):
+        case .success(let new?):
             let old = object
             object = new
             for binding in bindings where old.map({ binding.hasChanged($0, new) }) ?? true {
@@ -135,7 +135,7 @@ open class StoreViewModel<M: StoreModel> {
             }
         case .success(nil):
             markDeleted()
-        case let .failure(error):
+        case .failure(let error):
             lastError = error
         }
     }

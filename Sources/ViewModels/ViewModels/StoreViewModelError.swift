@@ -11,7 +11,7 @@ public enum StoreViewModelError: Error, Sendable, Hashable, CustomStringConverti
     public var description: String {
         switch self {
         case .storeReleased: "the store of the view model has been released"
-        case let .objectDeleted(id): "\(id) no longer exists"
+        case .objectDeleted(let id): "\(id) no longer exists"
         }
     }
 }

@@ -20,20 +20,23 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: """
-            CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT NOT NULL);
-            INSERT INTO item(title, category) VALUES ('Milk', 'groceries'), ('Bread', 'groceries'), ('Report', 'work');
-            """)
+        store = try directory.makeStore(
+            schema: """
+                CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT NOT NULL);
+                INSERT INTO item(title, category) VALUES ('Milk', 'groceries'), ('Bread', 'groceries'), ('Report', 'work');
+                """)
     }
 
     @Test func fetchSnippetShowsSectionsAndTheFirstObject() throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-        let controller = FetchedResultsController(store: store, request: StoreRequest<Item>()
-            .order(Column("category").ascending, Column("title").ascending)
-            .sectioned(by: Column("category"))
-            .batchSize(50))
+        let controller = FetchedResultsController(
+            store: store,
+            request: StoreRequest<Item>()
+                .order(Column("category").ascending, Column("title").ascending)
+                .sectioned(by: Column("category"))
+                .batchSize(50))
         try controller.performFetch()
         for section in controller.sections {
             print(section.name ?? "", section.numberOfObjects)
@@ -52,7 +55,7 @@ import Testing
         try controller.performFetch()
 
         controller.didChange = { change in
-            print(change.changeSet, change.results.numberOfObjects)   // apply it in performBatchUpdates
+            print(change.changeSet, change.results.numberOfObjects)  // apply it in performBatchUpdates
         }
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title, category) VALUES ('Apples', 'groceries')") }
         #expect(await lines.next() == "ChangeSet(inserts: [0.0]) 4")
@@ -61,7 +64,7 @@ import Testing
         controller.didChange = { change in
             let new = change.results.sectionedSnapshot()
             let replayed = try? change.changeSet.applied(to: shown, new: new)
-            print(replayed == new)   // true
+            print(replayed == new)  // true
             shown = new
         }
         try await store.write { db in try db.execute(sql: "UPDATE item SET title = 'Zucchini' WHERE title = 'Bread'") }
@@ -75,10 +78,12 @@ import Testing
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-        let controller = FetchedResultsController(store: store, request: StoreRequest<Item>()
-            .order(Column("category").ascending, Column("title").ascending)
-            .sectioned(by: Column("category")).batchSize(50))
-        controller.didChange = { change in print(change.changeSet) }   // apply it in performBatchUpdates
+        let controller = FetchedResultsController(
+            store: store,
+            request: StoreRequest<Item>()
+                .order(Column("category").ascending, Column("title").ascending)
+                .sectioned(by: Column("category")).batchSize(50))
+        controller.didChange = { change in print(change.changeSet) }  // apply it in performBatchUpdates
         try controller.performFetch()
         let first = try controller.object(at: IndexPath(row: 0, section: 0))
 

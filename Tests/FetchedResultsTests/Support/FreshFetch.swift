@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreResults
+
 @testable import SQLiteStoreCore
 
 extension Store {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStoreCore
 import Testing
+
 @testable import SQLiteStoreResults
 
 /// Follows one controller as an independent consumer would: it replays every delivered
@@ -22,8 +23,10 @@ import Testing
     /// Waits for the controller, then replays what it delivered; records an issue and returns
     /// `false` at the first mismatch with SQLite. `delivered` holds the change sets.
     @discardableResult
-    func check(_ store: Store, _ context: @autoclosure () -> String = "",
-               sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
+    func check(
+        _ store: Store, _ context: @autoclosure () -> String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Bool {
         await controller.waitForChanges()
         delivered = pending.map(\.changeSet)
         var replayed = shown
@@ -34,16 +37,18 @@ import Testing
                 replayed = try change.changeSet.applied(to: replayed, new: new)
             } catch {
                 let fresh = try store.freshSnapshot(controller.request)
-                Issue.record("\(context()): \(error) in \(change.changeSet) from \(replayed) to \(new) (fresh: \(fresh)); index sections \(controller.results.index.sections.map { "\($0.value): \($0.name ?? "nil") × \($0.count)" })",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "\(context()): \(error) in \(change.changeSet) from \(replayed) to \(new) (fresh: \(fresh)); index sections \(controller.results.index.sections.map { "\($0.value): \($0.name ?? "nil") × \($0.count)" })",
+                    sourceLocation: sourceLocation)
                 return false
             }
         }
         pending = []
         let fresh = try store.freshSnapshot(controller.request)
         guard replayed.isExactly(fresh), controller.results.sectionedSnapshot().isExactly(fresh) else {
-            Issue.record("\(context()): replayed \(replayed) (names \(replayed.nameBytes)) != fresh \(fresh) (names \(fresh.nameBytes))",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(context()): replayed \(replayed) (names \(replayed.nameBytes)) != fresh \(fresh) (names \(fresh.nameBytes))",
+                sourceLocation: sourceLocation)
             return false
         }
         shown = replayed

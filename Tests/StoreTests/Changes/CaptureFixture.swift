@@ -1,5 +1,6 @@
-@testable import SQLiteStoreCore
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// A store on a temporary file whose change capture reads rows from a given source, with a
 /// recorder of what it publishes: change-capture tests run once per source the linked SQLite

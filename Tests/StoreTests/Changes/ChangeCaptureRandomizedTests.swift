@@ -1,6 +1,7 @@
 import Foundation
-@testable import SQLiteStoreCore
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// Random transactions against three related tables; after each one, the published changes
 /// must equal the difference between snapshots of the tables taken before and after.
@@ -13,11 +14,13 @@ import Testing
         let directory = try TemporaryDirectory()
         var configuration = StoreConfiguration()
         configuration.changeCaptureSource = source
-        let store = try directory.makeStore(configuration: configuration, schema: """
-            CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT UNIQUE, v INTEGER);
-            CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) ON DELETE CASCADE, v INTEGER);
-            CREATE TABLE plain(id INTEGER PRIMARY KEY, v INTEGER);
-            """)
+        let store = try directory.makeStore(
+            configuration: configuration,
+            schema: """
+                CREATE TABLE parent(id INTEGER PRIMARY KEY, name TEXT UNIQUE, v INTEGER);
+                CREATE TABLE child(id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent(id) ON DELETE CASCADE, v INTEGER);
+                CREATE TABLE plain(id INTEGER PRIMARY KEY, v INTEGER);
+                """)
         let recorder = try ChangeRecorder(store: store, tables: Set(Self.tables))
         var random = SeededGenerator()
         let seed = random.seed

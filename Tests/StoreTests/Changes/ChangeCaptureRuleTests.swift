@@ -1,6 +1,7 @@
 import Foundation
-@testable import SQLiteStoreCore
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// The rules of row-level change capture, one test each, under every capture source.
 @Suite(.timeLimit(.minutes(2))) struct ChangeCaptureRuleTests {
@@ -73,7 +74,8 @@ import Testing
 
     @Test(arguments: ChangeCapture.Source.available) func rollbackPublishesNothing(source: ChangeCapture.Source) async throws {
         let fixture = try CaptureFixture(source, schema: Self.schema)
-        let recorder = fixture.recorder, store = fixture.store
+        let recorder = fixture.recorder
+        let store = fixture.store
         struct Failure: Error {}
         await #expect(throws: Failure.self) {
             try await store.write { db in
@@ -86,7 +88,9 @@ import Testing
         #expect(next.changes(in: "b").isEmpty)
     }
 
-    @Test(arguments: ChangeCapture.Source.available) func rolledBackSavepointDropsItsRowsAndReleasedKeepsThem(source: ChangeCapture.Source) async throws {
+    @Test(arguments: ChangeCapture.Source.available) func rolledBackSavepointDropsItsRowsAndReleasedKeepsThem(source: ChangeCapture.Source)
+        async throws
+    {
         let fixture = try CaptureFixture(source, schema: Self.schema)
         let recorder = fixture.recorder
         struct Failure: Error {}
@@ -111,7 +115,8 @@ import Testing
 
     @Test(arguments: ChangeCapture.Source.available) func readOnlyTransactionPublishesNothing(source: ChangeCapture.Source) async throws {
         let fixture = try CaptureFixture(source, schema: Self.schema)
-        let recorder = fixture.recorder, store = fixture.store
+        let recorder = fixture.recorder
+        let store = fixture.store
         _ = try await store.write { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM a") }
         let next = try await recorder.commit { db in try db.execute(sql: "DELETE FROM b WHERE id = 12") }
         #expect(next.changes(in: "b") == TableChanges(deleted: [12]))
@@ -130,7 +135,7 @@ import Testing
         let recorder = fixture.recorder
         let changes = try await recorder.commit { db in
             try db.execute(sql: "INSERT OR REPLACE INTO a(id, v) VALUES (9, 'one')")  // deletes row 1 (unique v)
-            try db.execute(sql: "REPLACE INTO a(id, v) VALUES (2, 'deux')")           // replaces row 2 in place
+            try db.execute(sql: "REPLACE INTO a(id, v) VALUES (2, 'deux')")  // replaces row 2 in place
         }
         if fixture.hasPreUpdateHook {
             #expect(changes.changes(in: "a") == TableChanges(inserted: [9], updated: [2], deleted: [1]))

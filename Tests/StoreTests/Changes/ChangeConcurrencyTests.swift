@@ -8,7 +8,8 @@ import Testing
     @Test func writersReadersAndSubscribersTogether() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, writer INTEGER, n INTEGER);")
-        let writers = 4, writesPerWriter = 50
+        let writers = 4
+        let writesPerWriter = 50
         let total = writers * writesPerWriter
         let streams = (0..<3).map { _ in store.changes(in: ["t"]) }
         let observed = Locked<[Int64]>([])

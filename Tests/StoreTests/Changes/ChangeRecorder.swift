@@ -11,7 +11,8 @@ final class ChangeRecorder {
     init(store: Store, tables: Set<String>? = nil) throws {
         self.store = store
         try store.write { db in
-            try db.execute(script: "CREATE TABLE IF NOT EXISTS tick(id INTEGER PRIMARY KEY, n INTEGER); INSERT OR IGNORE INTO tick VALUES(1, 0);")
+            try db.execute(
+                script: "CREATE TABLE IF NOT EXISTS tick(id INTEGER PRIMARY KEY, n INTEGER); INSERT OR IGNORE INTO tick VALUES(1, 0);")
         }
         iterator = store.changes(in: tables.map { $0.union(["tick"]) }).makeAsyncIterator()
     }

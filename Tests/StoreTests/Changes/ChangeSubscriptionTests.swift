@@ -55,8 +55,9 @@ import Testing
             try await store.write { db in try db.execute(sql: "INSERT INTO a(v) VALUES (?)", arguments: [value]) }
         }
         let count = try await store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM a") }
-        #expect(count == 5,
-                "all writes committed while the observer was stuck")
+        #expect(
+            count == 5,
+            "all writes committed while the observer was stuck")
         for _ in 0..<5 { gate.signal() }
         observation.cancel()
     }

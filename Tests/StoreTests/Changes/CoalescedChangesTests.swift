@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-@testable import SQLiteStoreCore
 import TestSupport
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// Coalescing subscriptions: a slow consumer gets the transactions it missed merged into one
 /// `StoreChanges` that loses no row and follows each row's history across transactions.
@@ -38,8 +39,9 @@ import Testing
             }
         }
         let after = try rowIDs()
-        return TableChanges(inserted: after.subtracting(before), updated: before.intersection(after).intersection(written),
-                            deleted: before.subtracting(after))
+        return TableChanges(
+            inserted: after.subtracting(before), updated: before.intersection(after).intersection(written),
+            deleted: before.subtracting(after))
     }
 
     private func rowIDs() throws -> Set<Int64> {

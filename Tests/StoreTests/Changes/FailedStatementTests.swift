@@ -1,6 +1,7 @@
 import Foundation
-@testable import SQLiteStoreCore
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// A statement that fails inside a transaction that then commits contributes what SQLite kept
 /// of it (DESIGN.md, promise 6), under every capture source.
@@ -38,10 +39,10 @@ import Testing
         let changes = try await fixture.recorder.commit { db in
             try db.execute(sql: "INSERT INTO b(id, aid) VALUES (13, 2)")
             Self.failing(db, "INSERT INTO a(id, v, n) VALUES (4, 'four', 4), (5, 'one', 5)")  // UNIQUE on the second row
-            Self.failing(db, "UPDATE a SET n = n - 2")                                         // CHECK on row 3, after rows 1 and 2
-            Self.failing(db, "DELETE FROM a WHERE id IN (2, 3)")     // cascades to b 11, 12, 13; then keep's NO ACTION key fails
-            Self.failing(db, "UPDATE a SET id = 3 WHERE id = 1")                               // INTEGER PRIMARY KEY collision
-            Self.failing(db, "INSERT INTO r(id, v) VALUES (5, 0), (6, 1)")                     // RAISE(ABORT) after the trigger's log row
+            Self.failing(db, "UPDATE a SET n = n - 2")  // CHECK on row 3, after rows 1 and 2
+            Self.failing(db, "DELETE FROM a WHERE id IN (2, 3)")  // cascades to b 11, 12, 13; then keep's NO ACTION key fails
+            Self.failing(db, "UPDATE a SET id = 3 WHERE id = 1")  // INTEGER PRIMARY KEY collision
+            Self.failing(db, "INSERT INTO r(id, v) VALUES (5, 0), (6, 1)")  // RAISE(ABORT) after the trigger's log row
         }
         #expect(changes.changes(in: "a").isEmpty)
         #expect(changes.changes(in: "b") == TableChanges(inserted: [13]), "the row the undone cascade deleted stays inserted")
@@ -54,10 +55,10 @@ import Testing
     func failKeepsTheRowsChangedBeforeTheFailure(source: ChangeCapture.Source) async throws {
         let fixture = try CaptureFixture(source, schema: Self.schema + Self.failingTrigger)
         let changes = try await fixture.recorder.commit { db in
-            Self.failing(db, "UPDATE OR FAIL a SET n = n - 2")                                    // rows 1 and 2 stay updated
+            Self.failing(db, "UPDATE OR FAIL a SET n = n - 2")  // rows 1 and 2 stay updated
             Self.failing(db, "INSERT OR FAIL INTO a(id, v, n) VALUES (4, 'four', 4), (5, 'one', 5)")  // row 4 stays
-            Self.failing(db, "INSERT INTO r(id, v) VALUES (5, 0), (6, 2), (7, 0)")             // 5, 6 and 6's log row stay
-            Self.failing(db, "INSERT INTO r(id, v) VALUES (8, 1)")                             // ABORT still undoes, FAIL in the schema or not
+            Self.failing(db, "INSERT INTO r(id, v) VALUES (5, 0), (6, 2), (7, 0)")  // 5, 6 and 6's log row stay
+            Self.failing(db, "INSERT INTO r(id, v) VALUES (8, 1)")  // ABORT still undoes, FAIL in the schema or not
             Self.failing(db, "DELETE FROM a WHERE id IN (2, 3)")
         }
         #expect(changes.changes(in: "a") == TableChanges(inserted: [4], updated: [1, 2]))

@@ -68,29 +68,37 @@ struct FailingScript {
         let n = Int.random(in: 1...4, using: &random)
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<12:
-            return .sql("INSERT\(or) INTO parent(id, name, v) VALUES " + rows(n, using: &random) { r in
-                "(\(Int.random(in: 1...30, using: &r)), 'n\(Int.random(in: 1...20, using: &r))', \(Int.random(in: -2...50, using: &r)))"
-            })
+            return .sql(
+                "INSERT\(or) INTO parent(id, name, v) VALUES "
+                    + rows(n, using: &random) { r in
+                        "(\(Int.random(in: 1...30, using: &r)), 'n\(Int.random(in: 1...20, using: &r))', \(Int.random(in: -2...50, using: &r)))"
+                    })
         case 12..<18: return .sql("UPDATE\(or) parent SET v = v - \(value % 12) WHERE id % 3 = \(id % 3)")
         case 18..<21: return .sql("UPDATE\(or) parent SET id = \(other) WHERE id = \(id)")
         case 21..<24: return .sql("UPDATE\(or) parent SET name = 'n\(other % 20 + 1)' WHERE id = \(id)")
         case 24..<30: return .sql("DELETE FROM parent WHERE id IN (\(id), \(other), \(value % 30 + 1))")
         case 30..<38:
-            return .sql("INSERT\(or) INTO child(id, parent_id, v) VALUES " + rows(n, using: &random) { r in
-                "(\(Int.random(in: 1...60, using: &r)), \(Int.random(in: 1...32, using: &r)), \(Int.random(in: 0...9, using: &r)))"
-            })
+            return .sql(
+                "INSERT\(or) INTO child(id, parent_id, v) VALUES "
+                    + rows(n, using: &random) { r in
+                        "(\(Int.random(in: 1...60, using: &r)), \(Int.random(in: 1...32, using: &r)), \(Int.random(in: 0...9, using: &r)))"
+                    })
         case 38..<41: return .sql("INSERT\(or) INTO keeper(id, parent_id) VALUES (\(id), \(other))")
         case 41..<43: return .sql("DELETE FROM keeper WHERE id % 4 = \(id % 4)")
         case 43..<50:
-            return .sql("INSERT\(or) INTO f(id, u, v) VALUES " + rows(n, using: &random) { r in
-                let v = Int.random(in: 0..<5, using: &r) == 0 ? "NULL" : "\(Int.random(in: 0...9, using: &r))"
-                return "(\(Int.random(in: 1...30, using: &r)), \(Int.random(in: 1...12, using: &r)), \(v))"
-            })
+            return .sql(
+                "INSERT\(or) INTO f(id, u, v) VALUES "
+                    + rows(n, using: &random) { r in
+                        let v = Int.random(in: 0..<5, using: &r) == 0 ? "NULL" : "\(Int.random(in: 0...9, using: &r))"
+                        return "(\(Int.random(in: 1...30, using: &r)), \(Int.random(in: 1...12, using: &r)), \(v))"
+                    })
         case 50..<54: return .sql("UPDATE\(or) f SET u = u + \(value % 3) WHERE id >= \(id)")
         case 54..<62:
-            return .sql("INSERT\(or) INTO trig(id, v) VALUES " + rows(n, using: &random) { r in
-                "(\(Int.random(in: 1...40, using: &r)), \(Int.random(in: 0...59, using: &r)))"
-            })
+            return .sql(
+                "INSERT\(or) INTO trig(id, v) VALUES "
+                    + rows(n, using: &random) { r in
+                        "(\(Int.random(in: 1...40, using: &r)), \(Int.random(in: 0...59, using: &r)))"
+                    })
         case 62..<68:
             let target = Int.random(in: 0..<30, using: &random) == 0 ? 3 : value
             return .sql("UPDATE\(or) trig SET v = \(target) WHERE id % 5 = \(id % 5)")
@@ -102,15 +110,19 @@ struct FailingScript {
         case 80..<82: return .sql(["CREATE INDEX IF NOT EXISTS parent_v ON parent(v)", "DROP INDEX IF EXISTS parent_v"][id % 2])
         case 82..<85:
             let table = "extra\(id % 3)"
-            return .sql([
-                "CREATE TABLE IF NOT EXISTS \(table)(id INTEGER PRIMARY KEY, v)",
-                "CREATE TABLE IF NOT EXISTS \(table)(k TEXT PRIMARY KEY, v) WITHOUT ROWID",
-                "DROP TABLE IF EXISTS \(table)",
-            ][other % 3])
+            return .sql(
+                [
+                    "CREATE TABLE IF NOT EXISTS \(table)(id INTEGER PRIMARY KEY, v)",
+                    "CREATE TABLE IF NOT EXISTS \(table)(k TEXT PRIMARY KEY, v) WITHOUT ROWID",
+                    "DROP TABLE IF EXISTS \(table)",
+                ][other % 3])
         case 85..<90:
             let table = "extra\(id % 3)"
-            return .sql(["INSERT INTO \(table) VALUES ('x\(value)', \(other))", "DELETE FROM \(table) WHERE v = \(other)",
-                         "UPDATE \(table) SET v = v + 1"][id % 3])
+            return .sql(
+                [
+                    "INSERT INTO \(table) VALUES ('x\(value)', \(other))", "DELETE FROM \(table) WHERE v = \(other)",
+                    "UPDATE \(table) SET v = v + 1",
+                ][id % 3])
         default:
             guard depth < 2 else { return .sql("DELETE FROM trig WHERE id = \(id)") }
             let inner = (0..<Int.random(in: 1...3, using: &random)).map { _ in statement(using: &random, depth: depth + 1) }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SQLiteStoreCore
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// Random transactions full of statements that fail under every conflict resolution, caught
 /// errors, schema changes undone by rollbacks, cached `IF EXISTS` statements, and another
@@ -55,7 +56,9 @@ import Testing
             let script = FailingScript.make(using: &random)
             let startsProcess = Int.random(in: 0..<60, using: &random) == 0 ? FailingScript.externalWrite(using: &random) : nil
             published.withLock { $0.removeAll() }
-            let outcome = try run(script, on: store) { if let sql = startsProcess { otherProcess = try OtherProcess(path: path, sql: sql) } }
+            let outcome = try run(script, on: store) {
+                if let sql = startsProcess { otherProcess = try OtherProcess(path: path, sql: sql) }
+            }
             var received = published.withLock { $0 }
             if externalWrite {
                 if received.first?.isExternal == true && received.first?.affectsAllTables == true {
@@ -115,10 +118,11 @@ struct DatabaseSnapshot: Equatable {
     init() {}
 
     init(_ db: Database) throws {
-        let tables = try db.fetchRows(sql: """
-            SELECT l.name, l.wr, s.sql FROM pragma_table_list AS l JOIN sqlite_schema AS s ON s.name = l.name
-            WHERE l.schema = 'main' AND l.type = 'table' AND l.name NOT LIKE 'sqlite%' ORDER BY l.name
-            """)
+        let tables = try db.fetchRows(
+            sql: """
+                SELECT l.name, l.wr, s.sql FROM pragma_table_list AS l JOIN sqlite_schema AS s ON s.name = l.name
+                WHERE l.schema = 'main' AND l.type = 'table' AND l.name NOT LIKE 'sqlite%' ORDER BY l.name
+                """)
         schema = try db.fetchRows(sql: "SELECT type, name, sql FROM sqlite_schema ORDER BY name").map(\.description)
         for table in tables {
             guard case .text(let name) = table[0] else { continue }
@@ -148,7 +152,8 @@ struct SnapshotChecker {
 
     var statistics: String { counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") }
 
-    mutating func check(step: Int, outcome: TransactionOutcome, published: [StoreChanges], script: FailingScript, afterExternalWrite: Bool) {
+    mutating func check(step: Int, outcome: TransactionOutcome, published: [StoreChanges], script: FailingScript, afterExternalWrite: Bool)
+    {
         for (key, value) in outcome.statistics { counts[key, default: 0] += value }
         let context = "step \(step), script:\n  \(script.statements.map(\.description).joined(separator: "\n  "))"
         if !afterExternalWrite, let lastState, lastState != outcome.before {
@@ -171,7 +176,8 @@ struct SnapshotChecker {
     }
 
     private func compare(_ changes: StoreChanges, _ outcome: TransactionOutcome) -> String? {
-        let before = outcome.before, after = outcome.after
+        let before = outcome.before
+        let after = outcome.after
         if before.schema != after.schema {
             return changes.affectsAllTables ? nil : "the schema changed but not all tables were reported: \(changes)"
         }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SQLiteStoreCore
 import Testing
+
+@testable import SQLiteStoreCore
 
 /// What capture derives from the schema follows rollbacks, savepoints, statement
 /// re-preparation and other processes (DESIGN.md, promise 7), under every capture source.
@@ -64,8 +65,10 @@ import Testing
     @Test(arguments: ChangeCapture.Source.available)
     func cachedIfExistsStatementIsClassifiedAgainWhenSQLitePreparesItAgain(source: ChangeCapture.Source) async throws {
         let fixture = try CaptureFixture(source, schema: Self.schema)
-        for (drop, create) in [("DROP INDEX IF EXISTS t_u", "CREATE INDEX t_u ON t(u)"),
-                               ("DROP TABLE IF EXISTS gone", "CREATE TABLE gone(x)")] {
+        for (drop, create) in [
+            ("DROP INDEX IF EXISTS t_u", "CREATE INDEX t_u ON t(u)"),
+            ("DROP TABLE IF EXISTS gone", "CREATE TABLE gone(x)"),
+        ] {
             let noOp = try await fixture.recorder.commit { db in try db.execute(sql: drop) }
             #expect(noOp.isEmpty, "\(drop) of nothing changes nothing")
             _ = try await fixture.recorder.commit { db in try db.execute(sql: create) }

@@ -7,7 +7,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ChangeNotificationsArticleTests {
     @Test func changesLoopPrintsEachCommitsRows() async throws {
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);")
+        let store = try directory.makeStore(
+            schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);")
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
         // Writes until the loop below has seen one: it may subscribe after the first commits.

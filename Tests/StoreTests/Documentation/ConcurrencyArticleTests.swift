@@ -25,7 +25,7 @@ import Testing
         let (count, titles) = try store.read { db in
             let count = try db.fetchCount(StoreRequest<Item>())
             let titles = try db.fetch(StoreRequest<Item>()).map(\.title)
-            return (count, titles)   // consistent: the same snapshot
+            return (count, titles)  // consistent: the same snapshot
         }
 
         #expect(id == 1)
@@ -40,7 +40,7 @@ import Testing
                 try db.transaction {
                     var cake = Item(title: "Cake", done: false)
                     try db.insert(&cake)
-                    throw CancellationError()   // rolls back the cake only
+                    throw CancellationError()  // rolls back the cake only
                 }
             } catch is CancellationError {}
         }
@@ -56,7 +56,7 @@ import Testing
                 try db.execute(sql: "INSERT INTO item(title, done) SELECT 'copy', 0 FROM item")
             }
         }
-        task.cancel()   // the insert commits whole or not at all
+        task.cancel()  // the insert commits whole or not at all
 
         let result = await task.result
         let count = try await store.read { db in try db.fetchCount(StoreRequest<Item>()) }

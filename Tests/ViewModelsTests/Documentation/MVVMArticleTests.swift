@@ -35,10 +35,11 @@ final class SearchField {
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: """
-            CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL, pinned INTEGER NOT NULL);
-            INSERT INTO note(text, pinned) VALUES ('Buy milk', 0);
-            """)
+        store = try directory.makeStore(
+            schema: """
+                CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL, pinned INTEGER NOT NULL);
+                INSERT INTO note(text, pinned) VALUES ('Buy milk', 0);
+                """)
     }
 
     @Test func tableAdapterReloadsThenAppliesEachChangeSet() async throws {
@@ -51,7 +52,7 @@ final class SearchField {
         try notes.performFetch()
 
         let table = TableAdapter()
-        let subscription = table.show(changesOf: notes)   // keep it: releasing it stops the updates
+        let subscription = table.show(changesOf: notes)  // keep it: releasing it stops the updates
 
         try await store.write { db in try db.execute(sql: "INSERT INTO note(text, pinned) VALUES ('Answer mail', 0)") }
         await waitUntil("the batch arrives") { table.log.count == 2 }
@@ -69,7 +70,7 @@ final class SearchField {
         bindings.append(search.bindTwoWay(\.query, with: field, \.text))
         bindings.append(search.bind(\.resultCount, to: field, \.caption) { "\($0) results" })
         bindings.append(search.observe(\.query) { query in print("searching", query) })
-        field.text = "milk"   // search.query becomes "milk" after the current main-actor turn
+        field.text = "milk"  // search.query becomes "milk" after the current main-actor turn
 
         #expect(field.caption == "0 results", "one-way bindings assign the current value at once")
         await waitUntil("the query follows the field") { search.query == "milk" && printed == ["searching ", "searching milk"] }
@@ -89,7 +90,7 @@ final class SearchField {
                 return note.id ?? -1
             }
         }
-        let outcome = await add.execute("Buy bread")   // .succeeded(the new id)
+        let outcome = await add.execute("Buy bread")  // .succeeded(the new id)
         print(add.status, add.lastOutput ?? -1, outcome.output ?? -1)
 
         #expect(printed == ["succeeded 2 2"])

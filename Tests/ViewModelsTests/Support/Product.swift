@@ -1,8 +1,8 @@
 import Foundation
 import Observation
 import SQLiteStoreCore
-import Testing
 import SQLiteStoreViewModels
+import Testing
 
 /// The stored model of the view-model tests.
 struct Product: StoreModel, Equatable {
