@@ -63,6 +63,33 @@ final class WatchProcess: @unchecked Sendable {
     /// Sends a signal.
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// Waits until the process has taken `number` over (once `store watch`'s signal source
+    /// listens, the signal is caught or ignored), so that the signal sent next is handled, not
+    /// fatal. Reads the process's signal masks on Linux; elsewhere waits half a second.
+    func waitUntilHandling(_ number: Int32) -> Bool {
+        #if os(Linux)
+        for _ in 0..<3_000 {
+            if let mask = takenOverSignals(), mask & (1 << UInt64(number - 1)) != 0 { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+        #else
+        Thread.sleep(forTimeInterval: 0.5)
+        return true
+        #endif
+    }
+
+    /// The signals `/proc/<pid>/status` lists as ignored (`SigIgn`) or caught (`SigCgt`).
+    private func takenOverSignals() -> UInt64? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        else { return nil }
+        let masks = status.split(separator: "\n").compactMap { line -> UInt64? in
+            guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:") else { return nil }
+            return UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        }
+        return masks.isEmpty ? nil : masks.reduce(0, |)
+    }
+
     /// Waits up to `timeout` for the exit (a guard against hanging, not a measure of speed);
     /// kills the process with SIGKILL and returns `false` when it is still running then.
     func waitForExit(timeout: TimeInterval = 30) -> Bool {

@@ -31,6 +31,7 @@ struct WatchStopTests {
             let watch = try WatchProcess(
                 ["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition]
                     + (json ? ["--json"] : []), in: folder.url)
+            #expect(watch.waitUntilHandling(signal))
             Thread.sleep(forTimeInterval: 0.5)  // let the query start
             watch.signal(signal)
             let exited = watch.waitForExit()
@@ -76,7 +77,7 @@ struct WatchStopTests {
         let interrupted = try WatchProcess(
             ["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition],
             in: folder.url)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(interrupted.waitUntilHandling(SIGTERM))
         interrupted.signal(SIGTERM)
         #expect(interrupted.waitForExit())
         let after = try FolderState(folder.url)

@@ -15,26 +15,6 @@ import Testing
                 """)
     }
 
-    @Test func openWriteRead() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("app.sqlite")
-
-        let store = try Store(path: path)  // WAL, synchronous=NORMAL, foreign keys on, 4 readers
-        try store.write { db in
-            try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
-            var milk = Item(title: "Buy milk", done: false)
-            try db.insert(&milk)  // sets milk.id
-            milk.done = true
-            try db.update(milk)
-        }
-        let open = try store.read { db in
-            try db.fetch(StoreRequest<Item>().filter(Column("done") == false).order(Column("title").ascending))
-        }
-
-        #expect(open.isEmpty)
-        #expect(try store.read { db in try db.fetch(StoreRequest<Item>()) } == [Item(id: 1, title: "Buy milk", done: true)])
-    }
-
     @Test func describeWhatToFetch() throws {
         let firstTwo = try store.read { db in
             try db.fetch(StoreRequest<Item>().order(Column("title").ascending).limit(2))
@@ -65,5 +45,36 @@ import Testing
 
         #expect(printed == ["true 1555 UNIQUE constraint failed: item.id"])
         #expect(try store.read { db in try db.fetchCount(StoreRequest<Item>()) } == 3, "the failed write left the table as it was")
+    }
+}
+
+/// The article's "Open a store, write, read" snippet, verbatim, with the article's own `Item`
+/// (the other suites of this target share an `Item` with more columns).
+@Suite struct GettingStartedOpenWriteReadTests {
+    struct Item: StoreModel, Equatable {
+        static let tableName = "item"
+        var id: Int64?
+        var title: String
+        var done: Bool
+    }
+
+    @Test func openWriteRead() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("app.sqlite")
+
+        let store = try Store(path: path)  // WAL, synchronous=NORMAL, foreign keys on, 4 readers
+        try store.write { db in
+            try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
+            var milk = Item(title: "Buy milk", done: false)
+            try db.insert(&milk)  // sets milk.id
+            milk.done = true
+            try db.update(milk)
+        }
+        let open = try store.read { db in
+            try db.fetch(StoreRequest<Item>().filter(Column("done") == false).order(Column("title").ascending))
+        }
+
+        #expect(open.isEmpty)
+        #expect(try store.read { db in try db.fetch(StoreRequest<Item>()) } == [Item(id: 1, title: "Buy milk", done: true)])
     }
 }
