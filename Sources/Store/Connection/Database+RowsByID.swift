@@ -5,7 +5,7 @@ extension Database {
     /// The models stored in `table` whose rowids are among `rowIDs`, keyed by rowid; rows
     /// that do not exist are absent. Reads `SELECT … WHERE rowid IN (…)`, a few hundred
     /// rowids per statement, so the cost follows the number of rowids, not the table size.
-    public func fetchModels<M: StoreModel>(
+    package func fetchModels<M: StoreModel>(
         _ type: M.Type, table: String = M.tableName,
         rowIDs: some Collection<Int64>
     ) throws -> [Int64: M] {
@@ -22,7 +22,7 @@ extension Database {
     }
 
     /// The rowids among `rowIDs` that exist in `table`.
-    public func existingRowIDs(in table: String, among rowIDs: some Collection<Int64>) throws -> Set<Int64> {
+    package func existingRowIDs(in table: String, among rowIDs: some Collection<Int64>) throws -> Set<Int64> {
         var existing: Set<Int64> = []
         let rowID = try rowIDName(of: table)
         try forEachRow(in: table, columns: rowID, rowIDs: rowIDs, rowID: rowID) { statement in
@@ -37,7 +37,7 @@ extension Database {
     /// `condition` is an extra SQL condition with its arguments (such as a request's predicate).
     /// The rowid is matched under the name `rowIDName(of:)` gives (or `rowID`, when the caller
     /// has it already, sparing a schema query), which `columns` should use too.
-    public func forEachRow(
+    package func forEachRow(
         in table: String, columns: String, rowIDs: some Collection<Int64>, rowID: String? = nil,
         where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void
     ) throws {

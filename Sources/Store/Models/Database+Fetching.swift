@@ -59,7 +59,7 @@ extension Database {
 
     /// The models that `request` selects, keyed by the rowid of their row (whatever their
     /// primary key): what a fetched-results controller caches.
-    public func fetchByRowID<M: StoreModel>(_ request: StoreRequest<M>) throws -> [Int64: M] {
+    package func fetchByRowID<M: StoreModel>(_ request: StoreRequest<M>) throws -> [Int64: M] {
         let rowID = try rowIDName(of: request.tableName)
         let (sql, arguments) = try request.selectSQL(columns: M.selection + ", " + rowID, rowID: rowID)
         let statement = try cachedStatement(sql: sql)

@@ -5,7 +5,7 @@ extension StoreRequest {
     /// (`Database.rowIDName(of:)`: a column named `rowid` hides it under that name).
     ///
     /// Throws `SQLITE_RANGE` for a negative limit or offset.
-    public func sql(selecting columns: String, rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {
+    package func sql(selecting columns: String, rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {
         try selectSQL(columns: columns, rowID: rowID)
     }
 }
