@@ -39,7 +39,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
         let rowID = try db.rowIDName(of: request.tableName)
         self.rowID = rowID
         let comparators = request.orderings.map { ordering in
-            (ordering.collation?.name ?? db.declaredCollation(table: request.tableName, column: ordering.column.name))
+            (ordering.collation?.name
+                ?? db.declaredCollation(
+                    table: ordering.column.link?.parentTable ?? request.tableName, column: ordering.column.name))
                 .flatMap { KeyComparator(collationNamed: $0, registered: registered) }
         }
         ranksInSQL = comparators.contains { $0 == nil }
@@ -47,14 +49,14 @@ struct FetchPlan<M: StoreModel>: Sendable {
             let rowOrder = (request.orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
             var columns = [rowID]
             if let first = request.orderings.first, let sectionKey = request.sectionKey {
-                columns += ["dense_rank() OVER (ORDER BY \(first.sql))", sectionKey.quoted]
+                columns += ["dense_rank() OVER (ORDER BY \(first.sql))", sectionKey.sql]
             }
             columns.append("row_number() OVER (ORDER BY \(rowOrder))")
             selection = (columns + ["*"]).joined(separator: ", ")
             keyColumns = request.sectionKey == nil ? [1] : [1, 3]
             sectionColumn = 2
         } else {
-            selection = ([rowID] + request.orderings.map(\.column.quoted) + ["*"]).joined(separator: ", ")
+            selection = ([rowID] + request.orderings.map(\.column.sql) + ["*"]).joined(separator: ", ")
             keyColumns = Array(request.orderings.indices.map { $0 + 1 })
             sectionColumn = 1
         }
@@ -64,7 +66,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
             ? KeyOrder(isAscending: keyColumns.map { _ in true })
             : KeyOrder(isAscending: request.orderings.map(\.isAscending), comparators: comparators.compactMap { $0 })
         let predicateIsAnalysable = request.predicate.map { $0.referencedColumns != nil } ?? true
-        isIncremental = !ranksInSQL && predicateIsAnalysable && request.limit == nil && (request.offset ?? 0) == 0
+        isIncremental =
+            !ranksInSQL && predicateIsAnalysable && request.referencedLinks.isEmpty && request.limit == nil && (request.offset ?? 0) == 0
     }
 
     var table: String { request.tableName }

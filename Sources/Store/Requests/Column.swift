@@ -1,4 +1,5 @@
-/// A column of the table a request reads, used to build predicates and orderings.
+/// A column of the table a request reads, or of a row it points at through a to-one
+/// relationship, used to build predicates and orderings.
 ///
 /// ```swift
 /// let overdue = Column("due") < Date.now && Column("done") == false
@@ -6,14 +7,32 @@
 public struct Column: Sendable, Hashable, CustomStringConvertible {
     /// The column's name, unquoted.
     public let name: String
+    /// The to-one relationship the column is read through, or `nil` for a column of the request's own table.
+    public let link: ToOneLink?
 
-    /// The column named `name`; the name is quoted wherever it is written into SQL.
-    public init(_ name: String) { self.name = name }
+    /// The column named `name` of the request's own table; the name is quoted wherever it is written into SQL.
+    public init(_ name: String) {
+        self.name = name
+        self.link = nil
+    }
 
-    /// The quoted identifier.
+    /// The column named `name` of the row that `link` points at: `Column("name", through: itemList)`.
+    public init(_ name: String, through link: ToOneLink) {
+        self.name = name
+        self.link = link
+    }
+
+    /// The quoted identifier (the name only, also for a column read through a link).
     public var quoted: String { SQLIdentifier.quote(name) }
 
-    public var description: String { name }
+    /// The SQL expression reading the column: the quoted identifier, or for a column read
+    /// through a link the subquery on the related row (``ToOneLink/valueSQL(of:)``).
+    public var sql: String { link.map { $0.valueSQL(of: name) } ?? quoted }
+
+    /// The request's own column the value depends on: the column itself, or the link's foreign key.
+    public var ownColumn: String { link?.foreignKey ?? name }
+
+    public var description: String { link.map { "\($0.name).\(name)" } ?? name }
 
     /// Orders by this column, smallest first (NULLs first, as in SQLite), with the column's
     /// declared collation.
@@ -63,6 +82,6 @@ public struct Ordering: Sendable, Hashable {
 
     /// The `ORDER BY` term: `"column" [COLLATE "name"] ASC|DESC`.
     public var sql: String {
-        column.quoted + (collation.map { " " + $0.sql } ?? "") + (isAscending ? " ASC" : " DESC")
+        column.sql + (collation.map { " " + $0.sql } ?? "") + (isAscending ? " ASC" : " DESC")
     }
 }

@@ -9,8 +9,11 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
     public let sql: String
     /// The values bound to the placeholders, in order.
     public let arguments: [DatabaseValue]
-    /// The columns the expression reads, or `nil` for an SQL fragment that the library cannot analyse.
+    /// The columns of the request's own table the expression reads (for a column read through
+    /// a link, its foreign key), or `nil` for an SQL fragment that the library cannot analyse.
     public let referencedColumns: Set<String>?
+    /// The to-one relationships whose related rows the expression reads.
+    public let referencedLinks: Set<ToOneLink>
 
     /// An SQL fragment with `?` placeholders and their arguments, such as
     /// `SQLExpression(sql: "length(title) > ?", arguments: [3])`.
@@ -18,22 +21,29 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
         self.init(sql: sql, arguments: arguments.map(\.databaseValue), columns: nil)
     }
 
-    init(sql: String, arguments: [DatabaseValue], columns: Set<String>?) {
+    init(sql: String, arguments: [DatabaseValue], columns: Set<String>?, links: Set<ToOneLink> = []) {
         self.sql = sql
         self.arguments = arguments
         self.referencedColumns = columns
+        self.referencedLinks = links
+    }
+
+    /// An expression reading `column` only (through its link, if it has one).
+    init(sql: String, arguments: [DatabaseValue], reading column: Column) {
+        self.init(sql: sql, arguments: arguments, columns: [column.ownColumn], links: column.link.map { [$0] } ?? [])
     }
 
     public var description: String { sql }
 
     static func comparison(_ column: Column, _ op: String, _ value: some DatabaseValueConvertible) -> SQLExpression {
-        SQLExpression(sql: "\(column.quoted) \(op) ?", arguments: [value.databaseValue], columns: [column.name])
+        SQLExpression(sql: "\(column.sql) \(op) ?", arguments: [value.databaseValue], reading: column)
     }
 
     private static func combine(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
         SQLExpression(
             sql: "(\(lhs.sql)) \(op) (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments,
-            columns: lhs.referencedColumns.flatMap { left in rhs.referencedColumns.map { left.union($0) } })
+            columns: lhs.referencedColumns.flatMap { left in rhs.referencedColumns.map { left.union($0) } },
+            links: lhs.referencedLinks.union(rhs.referencedLinks))
     }
 
     /// Both conditions hold.
@@ -48,7 +58,9 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
 
     /// The condition does not hold (`NOT`; as in SQL, NOT NULL is NULL, which no row matches).
     public static prefix func ! (expression: SQLExpression) -> SQLExpression {
-        SQLExpression(sql: "NOT (\(expression.sql))", arguments: expression.arguments, columns: expression.referencedColumns)
+        SQLExpression(
+            sql: "NOT (\(expression.sql))", arguments: expression.arguments, columns: expression.referencedColumns,
+            links: expression.referencedLinks)
     }
 }
 
@@ -87,17 +99,17 @@ extension Column {
     public func `in`(_ values: [any DatabaseValueConvertible]) -> SQLExpression {
         guard !values.isEmpty else { return SQLExpression(sql: "0", arguments: [], columns: []) }
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        return SQLExpression(sql: "\(quoted) IN (\(placeholders))", arguments: values.map(\.databaseValue), columns: [name])
+        return SQLExpression(sql: "\(sql) IN (\(placeholders))", arguments: values.map(\.databaseValue), reading: self)
     }
 
     /// `column LIKE pattern ESCAPE '\'`: `%` and `_` are wildcards, `\` escapes them; ASCII case-insensitive.
     public func like(_ pattern: String) -> SQLExpression {
-        SQLExpression(sql: "\(quoted) LIKE ? ESCAPE '\\'", arguments: [.text(pattern)], columns: [name])
+        SQLExpression(sql: "\(sql) LIKE ? ESCAPE '\\'", arguments: [.text(pattern)], reading: self)
     }
 
     /// `column IS NULL`.
-    public var isNull: SQLExpression { SQLExpression(sql: "\(quoted) IS NULL", arguments: [], columns: [name]) }
+    public var isNull: SQLExpression { SQLExpression(sql: "\(sql) IS NULL", arguments: [], reading: self) }
 
     /// `column IS NOT NULL`.
-    public var isNotNull: SQLExpression { SQLExpression(sql: "\(quoted) IS NOT NULL", arguments: [], columns: [name]) }
+    public var isNotNull: SQLExpression { SQLExpression(sql: "\(sql) IS NOT NULL", arguments: [], reading: self) }
 }

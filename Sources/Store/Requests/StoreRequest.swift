@@ -73,6 +73,12 @@ public struct StoreRequest<M: StoreModel>: Sendable {
         return copy
     }
 
+    /// The to-one relationships whose related rows the predicate, the orderings or the section key read.
+    package var referencedLinks: Set<ToOneLink> {
+        let columns = orderings.map(\.column) + (sectionKey.map { [$0] } ?? [])
+        return (predicate?.referencedLinks ?? []).union(columns.compactMap(\.link))
+    }
+
     /// The `WHERE … ORDER BY … LIMIT … OFFSET …` tail of the request's queries, with its arguments.
     /// Ties are broken by rowid (read as `rowID`, see `Database.rowIDName(of:)`) so the order is total and stable.
     func clauses(includingWindow: Bool = true, rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {

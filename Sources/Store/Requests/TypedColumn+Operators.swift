@@ -2,45 +2,45 @@
 extension TypedColumn where Value: DatabaseValueConvertible {
     /// `column IS value`: equality that also matches NULL to `nil`.
     public static func == (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.quoted) IS ?", [value.databaseValue])
+        column.predicate("\(column.column.sql) IS ?", [value.databaseValue])
     }
 
     /// `column IS NOT value`.
     public static func != (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.quoted) IS NOT ?", [value.databaseValue])
+        column.predicate("\(column.column.sql) IS NOT ?", [value.databaseValue])
     }
 
     /// `column < value`.
     public static func < (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.quoted) < ?", [value.databaseValue])
+        column.predicate("\(column.column.sql) < ?", [value.databaseValue])
     }
 
     /// `column <= value`.
     public static func <= (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.quoted) <= ?", [value.databaseValue])
+        column.predicate("\(column.column.sql) <= ?", [value.databaseValue])
     }
 
     /// `column > value`.
     public static func > (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.quoted) > ?", [value.databaseValue])
+        column.predicate("\(column.column.sql) > ?", [value.databaseValue])
     }
 
     /// `column >= value`.
     public static func >= (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.quoted) >= ?", [value.databaseValue])
+        column.predicate("\(column.column.sql) >= ?", [value.databaseValue])
     }
 
     /// `column IN (values…)`; an empty sequence matches no row.
     public func `in`(_ values: some Sequence<Value>) -> ModelPredicate<Model> {
         let arguments = values.map(\.databaseValue)
-        guard !arguments.isEmpty else { return ModelPredicate(SQLExpression(sql: "0", arguments: [], columns: [name])) }
+        guard !arguments.isEmpty else { return ModelPredicate(SQLExpression(sql: "0", arguments: [], reading: column)) }
         let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
-        return predicate("\(column.quoted) IN (\(placeholders))", arguments)
+        return predicate("\(column.sql) IN (\(placeholders))", arguments)
     }
 
     /// `column BETWEEN lower AND upper`: both bounds included.
     public func between(_ lower: Value, and upper: Value) -> ModelPredicate<Model> {
-        predicate("\(column.quoted) BETWEEN ? AND ?", [lower.databaseValue, upper.databaseValue])
+        predicate("\(column.sql) BETWEEN ? AND ?", [lower.databaseValue, upper.databaseValue])
     }
 
     /// `column BETWEEN range.lowerBound AND range.upperBound`.
@@ -52,9 +52,9 @@ extension TypedColumn where Value: DatabaseValueConvertible {
 /// Tests for NULL, on optional columns only.
 extension TypedColumn where Value: ExpressibleByNilLiteral {
     /// `column IS NULL`.
-    public var isNull: ModelPredicate<Model> { predicate("\(column.quoted) IS NULL", []) }
+    public var isNull: ModelPredicate<Model> { predicate("\(column.sql) IS NULL", []) }
     /// `column IS NOT NULL`.
-    public var isNotNull: ModelPredicate<Model> { predicate("\(column.quoted) IS NOT NULL", []) }
+    public var isNotNull: ModelPredicate<Model> { predicate("\(column.sql) IS NOT NULL", []) }
 }
 
 /// Text searches, on text columns (optional or not).
@@ -64,7 +64,7 @@ extension TypedColumn where Value: TextColumnValue {
     /// with `%`, `_` and `\` in `prefix` escaped, narrowed to exact case by `instr`.
     public func hasPrefix(_ prefix: String) -> ModelPredicate<Model> {
         predicate(
-            "\(column.quoted) LIKE ? ESCAPE '\\' AND instr(\(column.quoted), ?) = 1",
+            "\(column.sql) LIKE ? ESCAPE '\\' AND instr(\(column.sql), ?) = 1",
             [.text(LikePattern.escaped(prefix) + "%"), .text(prefix)])
     }
 
@@ -72,7 +72,7 @@ extension TypedColumn where Value: TextColumnValue {
     /// `LIKE '%text%' ESCAPE '\'`, with wildcards in `text` escaped, narrowed to exact case by `instr`.
     public func contains(_ text: String) -> ModelPredicate<Model> {
         predicate(
-            "\(column.quoted) LIKE ? ESCAPE '\\' AND instr(\(column.quoted), ?) > 0",
+            "\(column.sql) LIKE ? ESCAPE '\\' AND instr(\(column.sql), ?) > 0",
             [.text("%" + LikePattern.escaped(text) + "%"), .text(text)])
     }
 

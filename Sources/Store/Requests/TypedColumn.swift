@@ -16,6 +16,9 @@ public struct TypedColumn<Model: StoreModel, Value: Codable & Sendable>: Sendabl
     /// The column named `name` (its SQL name, which may differ from the property's).
     public init(_ name: String) { self.column = Column(name) }
 
+    /// The typed view of `column`, for example a column of a related model read through a link.
+    public init(_ column: Column) { self.column = column }
+
     /// The column's SQL name.
     public var name: String { column.name }
 
@@ -32,7 +35,7 @@ public struct TypedColumn<Model: StoreModel, Value: Codable & Sendable>: Sendabl
     public func descending(collation: Collation) -> Ordering { column.collating(collation).descending }
 
     func predicate(_ sql: String, _ arguments: [DatabaseValue]) -> ModelPredicate<Model> {
-        ModelPredicate(SQLExpression(sql: sql, arguments: arguments, columns: [name]))
+        ModelPredicate(SQLExpression(sql: sql, arguments: arguments, reading: column))
     }
 }
 
