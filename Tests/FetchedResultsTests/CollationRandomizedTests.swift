@@ -55,12 +55,12 @@ import Testing
         StoreRequest<Entry>().order(Column("folded").ascending).sectioned(by: Column("folded")).batchSize(3),
         StoreRequest<Entry>().order(Column("trimmed").descending, Column("plain").ascending).sectioned(by: Column("trimmed")),
         StoreRequest<Entry>().order(Column("local").ascending).batchSize(4),
-        StoreRequest<Entry>().order(Column("plain").collating(.nocase).descending, Column("num").ascending),
+        StoreRequest<Entry>().order(Column("plain").descending(collation: .nocase), Column("num").ascending),
         StoreRequest<Entry>().order(Column("num").ascending).sectioned(by: Column("num")),
         StoreRequest<Entry>().filter(SQLExpression(sql: "length(plain) > ?", arguments: [0]))
             .order(Column("plain").ascending).sectioned(by: Column("plain")).batchSize(2),
         StoreRequest<Entry>().order(Column("hidden").ascending).sectioned(by: Column("hidden")),
-        StoreRequest<Entry>().order(Column("plain").collating(localized).descending, Column("num").descending).limit(9, offset: 2),
+        StoreRequest<Entry>().order(Column("plain").descending(collation: localized), Column("num").descending).limit(9, offset: 2),
         StoreRequest<Entry>().filter(Column("folded") != "a").order(Column("num").descending, Column("folded").ascending),
     ]
 

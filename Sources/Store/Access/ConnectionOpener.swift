@@ -19,9 +19,7 @@ struct ConnectionOpener {
             try setJournalMode(db)
         }
         try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
-        try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
-        for collation in configuration.collations { try db.register(collation) }
-        try configuration.prepareDatabase?(db)
+        try finishSetUp(db)
         return db
     }
 
@@ -35,10 +33,16 @@ struct ConnectionOpener {
         let db = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
         try configureConnection(db)
         try db.execute(sql: "PRAGMA query_only = ON")
+        try finishSetUp(db)
+        return db
+    }
+
+    /// What the writer and the readers share last: foreign keys, the registered collations,
+    /// then the configuration's own `prepareDatabase`.
+    private func finishSetUp(_ db: Database) throws {
         try db.execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeys ? "ON" : "OFF")")
         for collation in configuration.collations { try db.register(collation) }
         try configuration.prepareDatabase?(db)
-        return db
     }
 
     /// Settings every connection gets: the busy timeout, and quoted names that must name columns.

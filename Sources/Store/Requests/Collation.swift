@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// var configuration = StoreConfiguration()
 /// configuration.collations = [.localized(Locale(identifier: "sv_SE"))]
-/// let request = StoreRequest<Item>().order(Column("title").collating(.localized(Locale(identifier: "sv_SE"))).ascending)
+/// let request = StoreRequest<Item>().order(Column("title").ascending(collation: .localized(Locale(identifier: "sv_SE"))))
 /// ```
 ///
 /// Collations are identified by name, case-insensitively, as in SQLite.

@@ -41,22 +41,11 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
     /// declared collation.
     public var descending: Ordering { Ordering(column: self, isAscending: false) }
 
-    /// The column compared with `collation` instead of its declared one, for an ordering:
-    /// `Column("name").collating(.nocase).ascending`.
-    public func collating(_ collation: Collation) -> CollatedColumn { CollatedColumn(column: self, collation: collation) }
-}
-
-/// A column with the collation an ordering compares its text with.
-public struct CollatedColumn: Sendable, Hashable {
-    /// The column.
-    public let column: Column
-    /// The collation.
-    public let collation: Collation
-
-    /// Orders by the column with the collation, smallest first.
-    public var ascending: Ordering { Ordering(column: column, isAscending: true, collation: collation) }
-    /// Orders by the column with the collation, largest first.
-    public var descending: Ordering { Ordering(column: column, isAscending: false, collation: collation) }
+    /// Orders by this column with `collation` instead of its declared one, smallest first:
+    /// `Column("name").ascending(collation: .nocase)`.
+    public func ascending(collation: Collation) -> Ordering { Ordering(column: self, isAscending: true, collation: collation) }
+    /// Orders by this column with `collation` instead of its declared one, largest first.
+    public func descending(collation: Collation) -> Ordering { Ordering(column: self, isAscending: false, collation: collation) }
 }
 
 /// One key of a sort order.

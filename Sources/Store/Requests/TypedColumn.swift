@@ -30,9 +30,9 @@ public struct TypedColumn<Model: StoreModel, Value: Codable & Sendable>: Sendabl
     public var descending: Ordering { column.descending }
 
     /// Orders by this column with `collation`, smallest first.
-    public func ascending(collation: Collation) -> Ordering { column.collating(collation).ascending }
+    public func ascending(collation: Collation) -> Ordering { column.ascending(collation: collation) }
     /// Orders by this column with `collation`, largest first.
-    public func descending(collation: Collation) -> Ordering { column.collating(collation).descending }
+    public func descending(collation: Collation) -> Ordering { column.descending(collation: collation) }
 
     func predicate(_ sql: String, _ arguments: [DatabaseValue]) -> ModelPredicate<Model> {
         ModelPredicate(SQLExpression(sql: sql, arguments: arguments, reading: column))
