@@ -63,13 +63,13 @@ final class WatchProcess: @unchecked Sendable {
     /// Sends a signal.
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits until the process has taken `number` over (once `store watch`'s signal source
-    /// listens, the signal is caught or ignored), so that the signal sent next is handled, not
-    /// fatal. Reads the process's signal masks on Linux; elsewhere waits half a second.
+    /// Waits until the process catches `number` (`store watch` catches SIGINT and SIGTERM from
+    /// its first moment on, see `SignalCatcher`), so that the signal sent next is handled, not
+    /// fatal. Reads the process's caught signals on Linux; elsewhere waits half a second.
     func waitUntilHandling(_ number: Int32) -> Bool {
         #if os(Linux)
         for _ in 0..<3_000 {
-            if let mask = takenOverSignals(), mask & (1 << UInt64(number - 1)) != 0 { return true }
+            if let mask = caughtSignals(), mask & (1 << UInt64(number - 1)) != 0 { return true }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return false
@@ -79,15 +79,13 @@ final class WatchProcess: @unchecked Sendable {
         #endif
     }
 
-    /// The signals `/proc/<pid>/status` lists as ignored (`SigIgn`) or caught (`SigCgt`).
-    private func takenOverSignals() -> UInt64? {
+    /// The signals `/proc/<pid>/status` lists as caught (`SigCgt`). Not those it ignores
+    /// (`SigIgn`): a process started from a script in the background inherits SIGINT ignored.
+    private func caughtSignals() -> UInt64? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
         else { return nil }
-        let masks = status.split(separator: "\n").compactMap { line -> UInt64? in
-            guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:") else { return nil }
-            return UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16)
-        }
-        return masks.isEmpty ? nil : masks.reduce(0, |)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+        return line.flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
     }
 
     /// Waits up to `timeout` for the exit (a guard against hanging, not a measure of speed);

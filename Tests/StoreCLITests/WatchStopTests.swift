@@ -74,9 +74,13 @@ struct WatchStopTests {
             ["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url,
             standardInput: FileHandle.nullDevice)
         #expect(endOfInput.waitForExit())
-        // An endless query interrupted by SIGTERM is left out here: in one full-suite run in 2 the
-        // WAL case did not exit within 30 s (not reproduced alone in 15 tries under CPU load);
-        // see the closing note of 2026-11-22. signalInterruptsQuery covers the exit itself.
+        let interrupted = try WatchProcess(
+            ["watch", "--database", folder.database, "--table", "item", "--where", Self.endlessCondition],
+            in: folder.url)
+        #expect(interrupted.waitUntilHandling(SIGTERM))
+        interrupted.signal(SIGTERM)  // at once: a signal sent as the watch starts must stop it too
+        #expect(interrupted.waitForExit())
+        #expect(try interrupted.finish().exitCode == 0)
         let after = try FolderState(folder.url)
         #expect(after == before, "left: \(after)")
     }

@@ -9,7 +9,7 @@ import SQLiteStore
 /// (`sqlite3_interrupt`), again every `interruptInterval` until the watch lets the store go:
 /// an interrupt that lands between two statements does nothing, and a query with an endless
 /// `--where` never returns otherwise. Keep the value alive while watching.
-/// (`@unchecked Sendable`: the signal sources are set once in `init` and only cancelled in
+/// (`@unchecked Sendable`: the signal catcher is set once in `init` and only released in
 /// `deinit`; everything else is behind the lock.)
 final class WatchStop: @unchecked Sendable {
     private struct State {
@@ -20,23 +20,13 @@ final class WatchStop: @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    private let signalSources: [any DispatchSourceSignal]
+    private let signals: SignalCatcher
     private static let interruptInterval = DispatchTimeInterval.milliseconds(20)
 
-    /// Starts listening for SIGINT and SIGTERM.
+    /// Starts listening for SIGINT and SIGTERM: from now on, none is missed (see `SignalCatcher`).
     init() {
         let state = state
-        signalSources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { Self.stop(state) }
-            source.resume()
-            return source
-        }
-    }
-
-    deinit {
-        for source in signalSources { source.cancel() }
+        signals = SignalCatcher([SIGINT, SIGTERM]) { Self.stop(state) }
     }
 
     /// Whether a stop was asked for: errors that follow it (an interrupted query) end the
