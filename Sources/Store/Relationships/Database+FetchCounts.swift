@@ -5,7 +5,9 @@ extension Database {
     /// ```swift
     /// let counts = try db.fetch(StoreRequest<TodoList>(), counting: TodoList.items)
     /// ```
-    public func fetch<Parent, Child>(_ request: StoreRequest<Parent>, counting relationship: ToMany<Parent, Child>) throws -> [(Parent, Int)] {
+    public func fetch<Parent, Child>(_ request: StoreRequest<Parent>, counting relationship: ToMany<Parent, Child>) throws -> [(
+        Parent, Int
+    )] {
         try fetch(request, counting: relationship.count)
     }
 

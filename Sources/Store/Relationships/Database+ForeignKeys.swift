@@ -33,7 +33,8 @@ extension Database {
                 to: try row.decode(String?.self, column: "to"), onDelete: try row.decode(column: "on_delete"))
         }
         let referredKey = try fetchValue(
-            String.self, sql: "SELECT name FROM pragma_table_info(?) WHERE pk = 1 AND (SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0) = 1",
+            String.self,
+            sql: "SELECT name FROM pragma_table_info(?) WHERE pk = 1 AND (SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0) = 1",
             arguments: [link.parentTable, link.parentTable])
         return keys.first { $0.matches(link, referredKey: referredKey) }
     }

@@ -23,13 +23,15 @@ struct DeleteRuleTests {
             try #expect(db.deleteRule(of: TodoList.chores) == rule)
             try #expect(db.deleteRule(of: Chore.tags.target) == .cascade)
         }
-        let plain = try CaptureFixture(.preUpdateHook, schema: "CREATE TABLE list(id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE chore(list_id REFERENCES list);")
+        let plain = try CaptureFixture(
+            .preUpdateHook, schema: "CREATE TABLE list(id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE chore(list_id REFERENCES list);")
         try await plain.store.read { db in try #expect(db.deleteRule(of: Chore.list) == .noAction) }
     }
 
     @Test("A relationship without a foreign key has no delete rule")
     func noForeignKey() throws {
-        let fixture = try CaptureFixture(.preUpdateHook, schema: "CREATE TABLE list(id INTEGER PRIMARY KEY); CREATE TABLE chore(list_id INTEGER);")
+        let fixture = try CaptureFixture(
+            .preUpdateHook, schema: "CREATE TABLE list(id INTEGER PRIMARY KEY); CREATE TABLE chore(list_id INTEGER);")
         let error = #expect(throws: StoreError.self) { try fixture.store.read { db in try db.deleteRule(of: Chore.list) } }
         #expect(error?.code == .mismatch)
     }
