@@ -21,7 +21,6 @@ import Testing
 
         static let list = ToOne<Item, TodoList>("list", foreignKey: "list_id")
         static let tags = ManyToMany<Item, Tag>("tags", through: "item_tag", sourceKey: "item_id", targetKey: "tag_id")
-        static var storeRelationships: [AnyRelationship] { [AnyRelationship(list), AnyRelationship(tags)] }
     }
 
     @StoreModel
