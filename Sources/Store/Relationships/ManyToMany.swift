@@ -37,7 +37,7 @@ public struct ManyToMany<Source: StoreModel, Target: StoreModel>: Sendable, Hash
     public var joinTable: String { source.childTable }
 
     /// The source's targets, as rows correlated to the source's row in a subquery.
-    var targets: RelatedRows {
+    var targetRows: RelatedRows {
         let join = SQLIdentifier.quote(joinTable)
         let linked =
             "SELECT \(join).\(SQLIdentifier.quote(target.foreignKey)) FROM \(join) WHERE \(source.childCorrelation)"
@@ -47,16 +47,16 @@ public struct ManyToMany<Source: StoreModel, Target: StoreModel>: Sendable, Hash
 
     /// Whether the source has at least one target.
     public func any() -> ModelPredicate<Source> {
-        ModelPredicate(targets.exists(where: nil))
+        ModelPredicate(targetRows.exists(where: nil))
     }
 
     /// How many targets the source has, to compare with a number: `Item.tags.count >= 2`.
-    public var count: RelatedCount<Source> { RelatedCount(targets.count(where: nil)) }
+    public var count: RelatedCount<Source> { RelatedCount(targetRows.count(where: nil)) }
 }
 
 extension ManyToMany where Target: TypedStoreModel {
     /// Whether at least one target meets `condition`: `Item.tags.any { $0.name == "urgent" }`.
     public func any(_ condition: (Target.Columns) -> ModelPredicate<Target>) -> ModelPredicate<Source> {
-        ModelPredicate(targets.exists(where: condition(Target.columns).expression))
+        ModelPredicate(targetRows.exists(where: condition(Target.columns).expression))
     }
 }

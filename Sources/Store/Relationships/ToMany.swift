@@ -28,31 +28,31 @@ public struct ToMany<Parent: StoreModel, Child: StoreModel>: Sendable, Hashable 
     public var link: ToOneLink { inverse.link }
 
     /// The parent's children, as rows correlated to the parent's row in a subquery.
-    var children: RelatedRows {
+    var childRows: RelatedRows {
         RelatedRows(table: link.childTable, correlation: link.childCorrelation)
     }
 
     /// Whether the parent has at least one child: `EXISTS (SELECT 1 FROM child WHERE …)`.
     public func any() -> ModelPredicate<Parent> {
-        ModelPredicate(children.exists(where: nil))
+        ModelPredicate(childRows.exists(where: nil))
     }
 
     /// Whether no child points at the parent.
     public var isEmpty: ModelPredicate<Parent> { !any() }
 
     /// How many children the parent has, to compare with a number: `TodoList.items.count > 3`.
-    public var count: RelatedCount<Parent> { RelatedCount(children.count(where: nil)) }
+    public var count: RelatedCount<Parent> { RelatedCount(childRows.count(where: nil)) }
 }
 
 extension ToMany where Child: TypedStoreModel {
     /// Whether at least one child meets `condition`, built from the child's typed columns:
     /// `TodoList.items.any { $0.done == false }`.
     public func any(_ condition: (Child.Columns) -> ModelPredicate<Child>) -> ModelPredicate<Parent> {
-        ModelPredicate(children.exists(where: condition(Child.columns).expression))
+        ModelPredicate(childRows.exists(where: condition(Child.columns).expression))
     }
 
     /// How many children meet `condition`: `TodoList.items.count { $0.done == false } >= 2`.
     public func count(_ condition: (Child.Columns) -> ModelPredicate<Child>) -> RelatedCount<Parent> {
-        RelatedCount(children.count(where: condition(Child.columns).expression))
+        RelatedCount(childRows.count(where: condition(Child.columns).expression))
     }
 }
