@@ -19,12 +19,15 @@
 /// unless `table` names it or the struct declares its own), `primaryKeyColumn`,
 /// `storeColumns`, `init(row:)`, `encode(to:)`, and `Columns`/`columns`, one `TypedColumn`
 /// per stored property, for predicates, orderings and section keys that the compiler checks.
+/// When the struct declares static relationships (`static let list = ToOne<…>(…)`, `ToMany`,
+/// `ManyToMany`) in its body, it also generates `storeRelationships`, which lists them for
+/// `db.check(_:)`; relationships declared in extensions must be listed by hand.
 /// The primary key is the property named `id`, or the one marked `@PrimaryKey`, for which
 /// an `id` property is generated.
 @attached(
     extension, conformances: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable,
     names: named(tableName), named(primaryKeyColumn), named(storeColumns), named(init(row:)),
-    named(encode(to:)), named(Columns), named(columns), named(id))
+    named(encode(to:)), named(Columns), named(columns), named(id), named(storeRelationships))
 public macro StoreModel(table: String? = nil) = #externalMacro(module: "SQLiteStoreMacrosPlugin", type: "StoreModelMacro")
 
 /// Marks the primary key of a `@StoreModel` whose key property is not named `id`.

@@ -20,7 +20,7 @@ public struct StoreModelExpansion: ExtensionMacro {
         let source = ModelSource(
             model: model, typeName: structDeclaration.name.text, qualifiedTypeName: type.trimmedDescription,
             access: structDeclaration.generatedAccess, table: node.tableArgument,
-            declaredStatics: structDeclaration.staticMemberNames)
+            declaredStatics: structDeclaration.staticMemberNames, relationships: structDeclaration.relationshipNames)
         // The protocols the struct lacks, as the compiler lists them: a macro-made extension
         // conforms only to those the macro declares, the inherited ones included.
         let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
@@ -43,6 +43,8 @@ struct ModelSource {
     let table: String?
     /// Static members the struct declares itself, which the macro leaves alone.
     let declaredStatics: Set<String>
+    /// The struct's static relationship declarations, listed in `storeRelationships`.
+    let relationships: [String]
 
     var members: String {
         var members: [String] = []
@@ -53,6 +55,10 @@ struct ModelSource {
             members.append("\(access)static let primaryKeyColumn = \(literal(model.primaryKey.columnName))")
         }
         members += [storeColumns, initializer, encoder, columnsNamespace, "\(access)static let columns = Columns()"]
+        if !relationships.isEmpty, !declaredStatics.contains("storeRelationships") {
+            let list = relationships.map { "SQLiteStoreCore.AnyRelationship(Self.\($0))" }.joined(separator: ", ")
+            members.append("\(access)static var storeRelationships: [SQLiteStoreCore.AnyRelationship] { [\(list)] }")
+        }
         if model.primaryKey.name != "id" {
             members.append(
                 """

@@ -209,4 +209,49 @@ struct StoreModelExpansionTests {
                 }
                 """)
     }
+
+    @Test("Static relationship declarations in the body are listed in storeRelationships; other statics are not")
+    func relationships() {
+        expectExpansion(
+            """
+            @StoreModel
+            public struct Item {
+                public var id: Int64?
+                public static let list = ToOne<Item, TodoList>("list", foreignKey: "list_id")
+                static let tags: SQLiteStoreCore.ManyToMany<Item, Tag> = .init("tags", through: "item_tag", sourceKey: "item_id", targetKey: "tag_id")
+                static let children = SQLiteStoreCore.ToMany("children", inverse: Child.item)
+                static let limit = 3
+            }
+            """,
+            expandsTo: """
+                public struct Item {
+                    public var id: Int64?
+                    public static let list = ToOne<Item, TodoList>("list", foreignKey: "list_id")
+                    static let tags: SQLiteStoreCore.ManyToMany<Item, Tag> = .init("tags", through: "item_tag", sourceKey: "item_id", targetKey: "tag_id")
+                    static let children = SQLiteStoreCore.ToMany("children", inverse: Child.item)
+                    static let limit = 3
+                }
+
+                extension Item: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
+                    public static let tableName = "item"
+                    public static let primaryKeyColumn = "id"
+                    public static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
+                        SQLiteStoreCore.ModelColumn("id", affinity: .integer, isNullable: true, isPrimaryKey: true)
+                    ]
+                    public init(row: SQLiteStoreCore.StoreRow) throws {
+                        self.id = try row.decode((Int64?).self, at: 0)
+                    }
+                    public func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                        try bindings.bind(self.id, at: 0)
+                    }
+                    public struct Columns: Sendable {
+                        public let id = SQLiteStoreCore.TypedColumn<Item, Int64?>("id")
+                    }
+                    public static let columns = Columns()
+                    public static var storeRelationships: [SQLiteStoreCore.AnyRelationship] {
+                        [SQLiteStoreCore.AnyRelationship(Self.list), SQLiteStoreCore.AnyRelationship(Self.tags), SQLiteStoreCore.AnyRelationship(Self.children)]
+                    }
+                }
+                """)
+    }
 }

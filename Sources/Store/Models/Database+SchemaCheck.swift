@@ -11,7 +11,8 @@ extension Database {
 
     /// Every difference between `M` and its table: a missing table or column, a `WITHOUT
     /// ROWID` table, another primary key, another type affinity, another nullability, and
-    /// table columns the model does not write that need a value. Empty when they match.
+    /// table columns the model does not write that need a value, and declared relationships
+    /// (`storeRelationships`) whose foreign key the schema lacks. Empty when they match.
     ///
     /// A model read through `Codable` declares no columns: only its table and primary key are checked.
     public func schemaDifferences<M: StoreModel>(_ type: M.Type) throws -> [SchemaDifference] {
@@ -34,7 +35,19 @@ extension Database {
         {
             differences.append(.notRowIDAlias(column: key.name, declaredType: key.declaredType))
         }
-        guard let modelColumns = M.storeColumns else { return differences }
+        differences += columnDifferences(M.self, columns: columns)
+        for relationship in M.storeRelationships {
+            for link in relationship.links where try foreignKey(matching: link) == nil {
+                differences.append(.missingForeignKey(relationship: relationship.name, link: link))
+            }
+        }
+        return differences
+    }
+
+    /// The differences between `M`'s declared columns and the table's `columns`.
+    private func columnDifferences<M: StoreModel>(_ type: M.Type, columns: [TableColumnInfo]) -> [SchemaDifference] {
+        guard let modelColumns = M.storeColumns else { return [] }
+        var differences: [SchemaDifference] = []
         let byName = Dictionary(columns.map { ($0.name, $0) }) { first, _ in first }
         for column in modelColumns {
             guard let stored = byName[column.name] else {
@@ -71,6 +84,9 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case nullableButRequired(column: String)
     /// A column the model does not write is `NOT NULL` without a default: every insert fails.
     case unwrittenRequiredColumn(String)
+    /// A declared relationship follows a foreign key the schema does not declare
+    /// (`PRAGMA foreign_key_list`): its delete rule is unknown and nothing keeps it valid.
+    case missingForeignKey(relationship: String, link: ToOneLink)
 
     public var description: String {
         switch self {
@@ -86,6 +102,8 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
         case .notNullButOptional(let column): "column \(column) is NOT NULL but its property is optional"
         case .nullableButRequired(let column): "column \(column) accepts NULL but its property is not optional"
         case .unwrittenRequiredColumn(let column): "column \(column) is NOT NULL without a default, and the model does not write it"
+        case .missingForeignKey(let relationship, let link):
+            "relationship \(relationship) needs the foreign key \(link), which the schema does not declare"
         }
     }
 }

@@ -53,6 +53,10 @@ public protocol StoreModel: Codable, Sendable {
     /// `encode(to:)`; `nil` (the default) for a model read and written through `Codable`,
     /// by column name.
     static var storeColumns: [ModelColumn]? { get }
+    /// The relationships the model declares, for the schema check (`db.check(_:)` reports
+    /// one whose foreign key the schema lacks); empty unless you list them:
+    /// `static var storeRelationships: [AnyRelationship] { [AnyRelationship(list)] }`.
+    static var storeRelationships: [AnyRelationship] { get }
 
     /// The row's primary key; `nil` until the model is inserted when it is an `Int64?` rowid.
     var id: ID { get set }
@@ -70,6 +74,9 @@ extension StoreModel {
 
     /// `nil`: the model is read and written through `Codable`.
     public static var storeColumns: [ModelColumn]? { nil }
+
+    /// None.
+    public static var storeRelationships: [AnyRelationship] { [] }
 
     /// Decodes the model through `Codable`, matching columns by name.
     public init(row: StoreRow) throws {

@@ -14,6 +14,12 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
     public let referencedColumns: Set<String>?
     /// The to-one relationships whose related rows the expression reads.
     public let referencedLinks: Set<ToOneLink>
+    /// The tables other than the request's own whose rows the expression reads: the parent
+    /// tables of `referencedLinks`, and the tables that predicates across to-many and
+    /// many-to-many relationships read in subqueries (`EXISTS`, counts).
+    public var relatedTables: Set<String> { otherTables.union(referencedLinks.map(\.parentTable)) }
+    /// Tables read in subqueries, besides the links' parent tables.
+    private let otherTables: Set<String>
 
     /// An SQL fragment with `?` placeholders and their arguments, such as
     /// `SQLExpression(sql: "length(title) > ?", arguments: [3])`.
@@ -21,11 +27,12 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
         self.init(sql: sql, arguments: arguments.map(\.databaseValue), columns: nil)
     }
 
-    init(sql: String, arguments: [DatabaseValue], columns: Set<String>?, links: Set<ToOneLink> = []) {
+    init(sql: String, arguments: [DatabaseValue], columns: Set<String>?, links: Set<ToOneLink> = [], tables: Set<String> = []) {
         self.sql = sql
         self.arguments = arguments
         self.referencedColumns = columns
         self.referencedLinks = links
+        self.otherTables = tables
     }
 
     /// An expression reading `column` only (through its link, if it has one).
@@ -43,7 +50,7 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
         SQLExpression(
             sql: "(\(lhs.sql)) \(op) (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments,
             columns: lhs.referencedColumns.flatMap { left in rhs.referencedColumns.map { left.union($0) } },
-            links: lhs.referencedLinks.union(rhs.referencedLinks))
+            links: lhs.referencedLinks.union(rhs.referencedLinks), tables: lhs.otherTables.union(rhs.otherTables))
     }
 
     /// Both conditions hold.
@@ -60,7 +67,7 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
     public static prefix func ! (expression: SQLExpression) -> SQLExpression {
         SQLExpression(
             sql: "NOT (\(expression.sql))", arguments: expression.arguments, columns: expression.referencedColumns,
-            links: expression.referencedLinks)
+            links: expression.referencedLinks, tables: expression.otherTables)
     }
 }
 

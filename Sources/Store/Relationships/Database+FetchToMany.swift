@@ -1,0 +1,31 @@
+extension Database {
+    /// The parents that `request` selects, in its order, each with its children through
+    /// `relationship`: two queries, whatever the number of parents.
+    ///
+    /// ```swift
+    /// let lists = try db.fetch(StoreRequest<TodoList>(), including: TodoList.items)
+    /// for (list, items) in lists { print(list.name, items.count) }
+    /// ```
+    ///
+    /// The children are those `children` selects (all, in rowid order, by default), grouped
+    /// by parent in its order; the second query binds the parents' keys as one JSON array.
+    /// `children` may filter and order but not limit: a window would apply to all parents'
+    /// children together (`SQLITE_MISUSE`).
+    public func fetch<Parent, Child>(
+        _ request: StoreRequest<Parent>, including relationship: ToMany<Parent, Child>,
+        children: StoreRequest<Child> = StoreRequest()
+    ) throws -> [(Parent, [Child])] {
+        guard children.limit == nil, children.offset == nil else {
+            throw StoreError.misuse("the children of a to-many fetch cannot have a limit or offset; filter them instead")
+        }
+        let link = relationship.link
+        let (sql, arguments) = try request.selectSQL(columns: Parent.selection + ", " + SQLIdentifier.quote(link.referencedKey))
+        let parents = try fetchKeyed(Parent.self, sql: sql, arguments: arguments)
+        let foreignKey = SQLIdentifier.quote(link.foreignKey)
+        let ofParents = children.filter(
+            SQLExpression(sql: BoundKeys.membership(of: foreignKey), arguments: [try BoundKeys(parents.map(\.key)).argument], columns: nil))
+        let (childSQL, childArguments) = try ofParents.selectSQL(columns: Child.selection + ", " + foreignKey)
+        let byParent = Dictionary(grouping: try fetchKeyed(Child.self, sql: childSQL, arguments: childArguments), by: \.key)
+        return parents.map { parent in (parent.model, byParent[parent.key]?.map(\.model) ?? []) }
+    }
+}
