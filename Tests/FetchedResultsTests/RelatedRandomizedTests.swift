@@ -20,22 +20,22 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: Item.schema)
+        store = try directory.makeStore(schema: TodoItem.schema)
         other = try Store(path: directory.path("test.sqlite"))
     }
 
-    static let requests: [StoreRequest<Item>] = [
-        StoreRequest<Item>().order(Item.list.name.ascending, Column("title").ascending)
-            .sectioned(by: Item.list.name.column).batchSize(7),
-        StoreRequest<Item>().order(Item.owner.label.descending, Column("score").ascending)
-            .sectioned(by: Item.owner.label.column),
-        StoreRequest<Item>().filter(Item.list.name.column == "b" || Column("score") >= 4)
-            .order(Column("score").descending, Item.list.name.ascending).batchSize(5),
-        StoreRequest<Item>().filter(Item.owner.label.column.isNotNull)
-            .order(Item.owner.label.ascending, Item.list.name.descending).sectioned(by: Item.owner.label.column),
+    static let requests: [StoreRequest<TodoItem>] = [
+        StoreRequest<TodoItem>().order(TodoItem.list.name.ascending, Column("title").ascending)
+            .sectioned(by: TodoItem.list.name.column).batchSize(7),
+        StoreRequest<TodoItem>().order(TodoItem.owner.label.descending, Column("score").ascending)
+            .sectioned(by: TodoItem.owner.label.column),
+        StoreRequest<TodoItem>().filter(TodoItem.list.name.column == "b" || Column("score") >= 4)
+            .order(Column("score").descending, TodoItem.list.name.ascending).batchSize(5),
+        StoreRequest<TodoItem>().filter(TodoItem.owner.label.column.isNotNull)
+            .order(TodoItem.owner.label.ascending, TodoItem.list.name.descending).sectioned(by: TodoItem.owner.label.column),
         // Read again and diffed: an SQL fragment over the relationship.
-        StoreRequest<Item>().filter(SQLExpression(sql: "list_id IN (SELECT id FROM list WHERE name < ?)", arguments: ["c"]))
-            .order(Item.list.name.ascending).sectioned(by: Item.list.name.column),
+        StoreRequest<TodoItem>().filter(SQLExpression(sql: "list_id IN (SELECT id FROM list WHERE name < ?)", arguments: ["c"]))
+            .order(TodoItem.list.name.ascending).sectioned(by: TodoItem.list.name.column),
     ]
 
     @Test func changeSetsReplayIntoFreshReadsOfTheJoin() async throws {
@@ -43,7 +43,7 @@ import Testing
         let transactions = ProcessInfo.processInfo.environment["FRC_RELATED_TRANSACTIONS"].flatMap { Int($0) } ?? 5_000
         print("RelatedRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
         var random = SplitMix64(seed: seed)
-        var checkers: [ReplayChecker<Item>] = []
+        var checkers: [ReplayChecker<TodoItem>] = []
         for request in Self.requests {
             let controller = FetchedResultsController(store: store, request: request)
             try controller.performFetch()
@@ -59,8 +59,10 @@ import Testing
     }
 
     /// The objects at a few index paths are the rows SQLite reads for the request, in order.
-    private func checkObjects(_ controller: FetchedResultsController<Item>, _ context: String) async throws {
-        let expected = try await store.read { [request = controller.request] db in try db.fetch(request) }
+    private func checkObjects(_ controller: FetchedResultsController<TodoItem>, _ context: String) async throws {
+        let expected = try await store.read { [request = controller.request] db in
+            try db.fetch(FetchPlan(request, db: db, registered: []).request)
+        }
         var position = 0
         for (section, info) in controller.sections.enumerated() {
             for row in stride(from: 0, to: info.numberOfObjects, by: 3) {

@@ -17,7 +17,7 @@ struct TodoList: TypedStoreModel, Equatable {
 
 /// The child model: an item belongs to a list (deleted with it) and may have an owner list
 /// (forgotten when that list is deleted).
-struct Item: StoreModel, Equatable {
+struct TodoItem: StoreModel, Equatable {
     static let tableName = "item"
     var id: Int64?
     var title: String
@@ -31,10 +31,10 @@ struct Item: StoreModel, Equatable {
         case ownerID = "owner_id"
     }
 
-    /// The list the item belongs to: `Item.list.name`.
-    static let list = ToOne<Item, TodoList>("list", foreignKey: "list_id")
-    /// The list that owns the item, if any: `Item.owner.label`.
-    static let owner = ToOne<Item, TodoList>("owner", foreignKey: "owner_id")
+    /// The list the item belongs to: `TodoItem.list.name`.
+    static let list = ToOne<TodoItem, TodoList>("list", foreignKey: "list_id")
+    /// The list that owns the item, if any: `TodoItem.owner.label`.
+    static let owner = ToOne<TodoItem, TodoList>("owner", foreignKey: "owner_id")
 
     static let schema = """
         CREATE TABLE list(id INTEGER PRIMARY KEY, name TEXT, label TEXT COLLATE NOCASE);
