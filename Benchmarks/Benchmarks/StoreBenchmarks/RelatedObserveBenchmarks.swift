@@ -13,25 +13,12 @@ func registerRelatedObserveBenchmarks() -> Int {
     return registered
 }
 
-/// A live query over its own copy of a related database, and the renames still to commit.
-private final class RelatedLiveQueryState<Contender> {
-    let directory: TemporaryDirectory
-    let contender: Contender
-    var script: ListRenameScript
-
-    init(directory: TemporaryDirectory, contender: Contender, script: ListRenameScript) {
-        self.directory = directory
-        self.contender = contender
-        self.script = script
-    }
-}
-
 private func registerRelatedObserve<Contender: RelatedLiveQueryContender>(_: Contender.Type, rows: RowCount) -> Int {
     registerBenchmark(.observeRelated, rows: rows, library: Contender.library) {
         let directory = try TemporaryDirectory()
         let path = try Fixtures.makeRelatedDatabase(rows: rows.rawValue, named: "related.sqlite", in: directory)
         let contender = try await Contender(databasePath: path)
-        return RelatedLiveQueryState(directory: directory, contender: contender, script: ListRenameScript(seededRows: rows.rawValue))
+        return LiveQueryState(directory: directory, contender: contender, script: ListRenameScript(seededRows: rows.rawValue))
     } measure: { benchmark, state in
         let rename = state.script.next()
         benchmark.startMeasurement()
