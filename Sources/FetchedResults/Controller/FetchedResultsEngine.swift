@@ -31,7 +31,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
 
     // MARK: Requests (called with queue.sync by the consumer)
 
-    /// Subscribes to `request`'s table, reads its results and makes them the consumer's,
+    /// Subscribes to `request`'s table and its links' parent tables, reads its results and makes them the consumer's,
     /// dropping anything pending. Returns the results and, without a batch size, all objects.
     func start(_ request: StoreRequest<M>) throws -> (ResultIndex, [Int64: M]?) {
         dispatchPrecondition(condition: .onQueue(queue))
