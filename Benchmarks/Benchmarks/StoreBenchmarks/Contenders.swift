@@ -21,6 +21,11 @@ enum Contenders {
         [StoreLiveQuery.self, RawCLiveQuery.self, GRDBLiveQuery.self]
     }
 
+    /// `observeRelated`.
+    static var relatedLiveQueries: [any RelatedLiveQueryContender.Type] {
+        [StoreRelatedLiveQuery.self, RawCRelatedLiveQuery.self, GRDBRelatedLiveQuery.self]
+    }
+
     /// `frcMemory`.
     static var resultsHolders: [any ResultsMemoryContender.Type] {
         [StoreResultsHolder.self, RawCFetcher.self, GRDBFetcher.self]

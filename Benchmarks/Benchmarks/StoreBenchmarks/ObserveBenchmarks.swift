@@ -21,13 +21,14 @@ func registerObserveBenchmarks() -> Int {
     return registered
 }
 
-/// A live query over its own copy of a seeded database, and the changes still to commit.
-private final class LiveQueryState<Contender> {
+/// A live query over its own copy of a seeded database, and the changes still to commit
+/// (a `ChangeScript`, or the `ListRenameScript` of `observeRelated`).
+final class LiveQueryState<Contender, Script> {
     let directory: TemporaryDirectory
     let contender: Contender
-    var script: ChangeScript
+    var script: Script
 
-    init(directory: TemporaryDirectory, contender: Contender, script: ChangeScript) {
+    init(directory: TemporaryDirectory, contender: Contender, script: Script) {
         self.directory = directory
         self.contender = contender
         self.script = script

@@ -4,5 +4,6 @@
 /// Each benchmark is named `workload/rows/library`, e.g. `fetchAll/100k/GRDB`, and runs in a
 /// process of its own. `BenchmarkPlan` says which combinations run, and how long.
 func benchmarks() -> Int {
-    registerInsertBenchmarks() + registerFetchBenchmarks() + registerObserveBenchmarks() + registerMemoryBenchmarks()
+    registerInsertBenchmarks() + registerFetchBenchmarks() + registerObserveBenchmarks() + registerRelatedObserveBenchmarks()
+        + registerMemoryBenchmarks()
 }

@@ -16,6 +16,8 @@ enum Workload: String, CaseIterable {
     case observeDelete
     /// One transaction changing 1,000 random rows; time to the change set.
     case observeBulk
+    /// One transaction renaming a list of 100 items in a live query ordered by list name; time to the change set.
+    case observeRelated
     /// Peak resident memory of a list over all N rows.
     case frcMemory
     /// `frcMemory` ordered by a short text key and an integer key (SQLiteStore only).
@@ -29,7 +31,7 @@ enum Workload: String, CaseIterable {
     /// Whether this is one of the live-query workloads, which time one write transaction.
     var isObserve: Bool {
         switch self {
-        case .observeUpdate, .observeInsert, .observeDelete, .observeBulk: true
+        case .observeUpdate, .observeInsert, .observeDelete, .observeBulk, .observeRelated: true
         case .insert, .notifyOverhead, .fetchAll, .fetchPage, .frcMemory, .frcMemoryText, .frcMemoryLongText: false
         }
     }

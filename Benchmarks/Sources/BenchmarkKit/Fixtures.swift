@@ -10,7 +10,7 @@ public enum Fixtures {
     /// Bump when the schema or the generator changes, so that stale caches are not reused.
     private static let cacheVersion = 1
 
-    private static var cacheDirectory: URL {
+    static var cacheDirectory: URL {
         TemporaryDirectory.benchmarksRoot.appendingPathComponent("fixtures-v\(cacheVersion)", isDirectory: true)
     }
 
@@ -28,7 +28,7 @@ public enum Fixtures {
         return path
     }
 
-    private static func seededTemplate(rows: Int) throws -> String {
+    static func seededTemplate(rows: Int) throws -> String {
         let template = cacheDirectory.appendingPathComponent("items-\(rows).sqlite").path
         guard !FileManager.default.fileExists(atPath: template) else { return template }
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)

@@ -9,6 +9,11 @@ import SQLiteStoreCore
 /// index holds the keys and changes merge in by key. Otherwise (an unknown collation, a key
 /// that is not a column) SQLite numbers the rows (`row_number()`, and `dense_rank()` for the
 /// sections), the index holds those numbers, and every change reads the results again.
+///
+/// A key or predicate read through a to-one link (`Item.list.name`) stays incremental when
+/// the link starts at the request's table and finds its children by the parent's rowid
+/// (`Database.findsChildrenByParentRowID`): a changed parent row's children are read again
+/// by their foreign key and merged like changed rows of their own.
 struct FetchPlan<M: StoreModel>: Sendable {
     let request: StoreRequest<M>
     let order: KeyOrder
@@ -21,20 +26,27 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// Where in `selection` the sort keys, the section name value and the row's values are.
     private let keyColumns: [Int]
     private let sectionColumn: Int
-    private let firstValueColumn: Int
-    /// Whether the predicate and sort read only the table's own columns, there is no window,
-    /// and the order is reproduced in memory.
+    /// Where the fingerprinted values start: the row's values, and with links the keys too
+    /// (a child's keys change with its parent while its own values stay the same).
+    private let fingerprintedColumns: Int
+    /// The to-one links the predicate, the orderings or the section key read.
+    let links: [ToOneLink]
+    /// Whether the predicate reads a related row (a parent's change can make its children enter or leave).
+    private let predicateReadsLinks: Bool
+    /// Whether the predicate and sort read only the table's own columns or those of parents
+    /// found by rowid, there is no window, and the order is reproduced in memory.
     let isIncremental: Bool
 
     /// Checks the request: a section key must be the first sort key.
     static func validate(_ request: StoreRequest<M>) throws(FetchedResultsError) {
-        if let sectionKey = request.sectionKey, request.orderings.first?.column.name != sectionKey.name {
+        if let sectionKey = request.sectionKey, request.orderings.first?.column != sectionKey {
             throw .sectionKeyNotFirstSortKey(sectionKey: sectionKey.name, firstSortKey: request.orderings.first?.column.name)
         }
     }
 
     /// The plan of `request` against the schema of `db`, with the store's `registered` collations.
     init(_ request: StoreRequest<M>, db: Database, registered: [Collation]) throws {
+        let request = Self.namingParentCollations(request, db: db)
         self.request = request
         let rowID = try db.rowIDName(of: request.tableName)
         self.rowID = rowID
@@ -60,14 +72,41 @@ struct FetchPlan<M: StoreModel>: Sendable {
             keyColumns = Array(request.orderings.indices.map { $0 + 1 })
             sectionColumn = 1
         }
-        firstValueColumn = 1 + keyColumns.count + (ranksInSQL && request.sectionKey != nil ? 1 : 0)
+        let firstValueColumn = 1 + keyColumns.count + (ranksInSQL && request.sectionKey != nil ? 1 : 0)
+        links = Array(request.referencedLinks)
+        fingerprintedColumns = links.isEmpty || ranksInSQL ? firstValueColumn : 1
+        predicateReadsLinks = !(request.predicate?.referencedLinks.isEmpty ?? true)
         order =
             ranksInSQL
             ? KeyOrder(isAscending: keyColumns.map { _ in true })
             : KeyOrder(isAscending: request.orderings.map(\.isAscending), comparators: comparators.compactMap { $0 })
         let predicateIsAnalysable = request.predicate.map { $0.referencedColumns != nil } ?? true
         isIncremental =
-            !ranksInSQL && predicateIsAnalysable && request.referencedLinks.isEmpty && request.limit == nil && (request.offset ?? 0) == 0
+            try !ranksInSQL && predicateIsAnalysable && request.limit == nil && (request.offset ?? 0) == 0
+            && Self.followsByRowID(links, from: request.tableName, db: db)
+    }
+
+    /// `request` with each ordering through a link that names no collation given its parent
+    /// column's declared one (when not BINARY): a scalar subquery carries no collation, so SQL
+    /// would order it by bytes while the keys compare with the parent column's collation.
+    private static func namingParentCollations(_ request: StoreRequest<M>, db: Database) -> StoreRequest<M> {
+        var resolved = request
+        resolved.orderings = request.orderings.map { ordering in
+            guard ordering.collation == nil, let link = ordering.column.link,
+                let declared = db.declaredCollation(table: link.parentTable, column: ordering.column.name),
+                declared.uppercased() != "BINARY"
+            else { return ordering }
+            return Ordering(column: ordering.column, isAscending: ordering.isAscending, collation: Collation(named: declared))
+        }
+        return resolved
+    }
+
+    /// Whether every link starts at `table` (one hop) and finds its children by parent rowid.
+    private static func followsByRowID(_ links: [ToOneLink], from table: String, db: Database) throws -> Bool {
+        for link in links {
+            guard link.childTable.lowercased() == table.lowercased(), try db.findsChildrenByParentRowID(link) else { return false }
+        }
+        return true
     }
 
     var table: String { request.tableName }
@@ -88,7 +127,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
         return Row(
             rowID: rowID, keys: SortKeys(keyColumns.map { statement.value(at: $0) }),
             sectionValue: request.sectionKey == nil ? .null : statement.value(at: sectionColumn),
-            fingerprint: statement.fingerprint(columns: firstValueColumn..<statement.columnCount))
+            fingerprint: statement.fingerprint(columns: fingerprintedColumns..<statement.columnCount))
     }
 
     /// The whole index, read in order; `rowsRead` counts the rows.
@@ -116,5 +155,34 @@ struct FetchPlan<M: StoreModel>: Sendable {
             if let row = row(from: statement) { found[row.rowID] = row }
         }
         return found
+    }
+
+    /// The children of the `parents` (rowids of `link`'s parent table) that match the
+    /// predicate now, and, when the predicate reads a related row, the rowids of those that
+    /// do not (they may be leaving the results); incremental plans only. Each statement
+    /// selects by the foreign key, so the cost follows the children, given an index on it.
+    func fetchChildren(
+        _ db: Database, of link: ToOneLink, parents: Set<Int64>, rowsRead: inout Int
+    ) throws -> (rows: [Int64: Row], others: Set<Int64>) {
+        var found: [Int64: Row] = [:]
+        // Matched "under the rowid's name": any integer column works, here the foreign key.
+        let foreignKey = SQLIdentifier.quote(link.foreignKey)
+        try db.forEachRow(in: table, columns: selection, rowIDs: parents, rowID: foreignKey, where: request.predicate) { statement in
+            rowsRead += 1
+            if let row = row(from: statement) { found[row.rowID] = row }
+        }
+        var others: Set<Int64> = []
+        guard predicateReadsLinks, let predicate = request.predicate else { return (found, others) }
+        let failing = SQLExpression(sql: "NOT (CASE WHEN \(predicate.sql) THEN 1 ELSE 0 END)", arguments: predicate.arguments)
+        try db.forEachRow(in: table, columns: rowID, rowIDs: parents, rowID: foreignKey, where: failing) { statement in
+            rowsRead += 1
+            if case .integer(let rowID) = statement.value(at: 0) { others.insert(rowID) }
+        }
+        return (found, others)
+    }
+
+    /// The parents' tables and the rowids changed in each, when `changes` touches any.
+    func changedParents(in changes: StoreChanges) -> [(link: ToOneLink, changes: TableChanges)] {
+        links.map { ($0, changes.changes(in: $0.parentTable)) }.filter { !$0.changes.isEmpty }
     }
 }

@@ -29,7 +29,11 @@ import SQLiteStoreCore
 /// re-reads the changed rows by rowid (on a reader) and merges them into an in-memory
 /// index of rowids and sort keys, in O(k log n), or re-reads the whole index and diffs by
 /// rowid when the change cannot be applied row by row (SQL-fragment predicates, limit or
-/// offset, whole-table and external changes). The change set is computed on the engine's
+/// offset, whole-table and external changes). A request that orders, sections or filters by
+/// a column of a to-one related row (`Column("name", through: list)`) follows the parent
+/// table too: the children of a changed parent are re-read by their foreign key and merged the
+/// same way, in O(m log n) for m children, when the link is one hop to the parent's rowid;
+/// other links are read again and diffed. The change set is computed on the engine's
 /// queue and left in a hub, one pending change per consumer; the controller takes its own
 /// on the main actor. If a consumer has not taken its change when the next transaction
 /// arrives, the two merge into one: none is lost or reordered, and empty ones are not delivered.

@@ -19,6 +19,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// The results every consumer has once it takes what the hub holds for it.
     private var lastPosted: ResultIndex?
     private var observation: ChangeObservation?
+    /// The (lowercased) tables `observation` follows.
+    private var observedTables: Set<String> = []
 
     init(store: Store) { self.store = store }
 
@@ -29,11 +31,11 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
 
     // MARK: Requests (called with queue.sync by the consumer)
 
-    /// Subscribes to `request`'s table, reads its results and makes them the consumer's,
+    /// Subscribes to `request`'s table and its links' parent tables, reads its results and makes them the consumer's,
     /// dropping anything pending. Returns the results and, without a batch size, all objects.
     func start(_ request: StoreRequest<M>) throws -> (ResultIndex, [Int64: M]?) {
         dispatchPrecondition(condition: .onQueue(queue))
-        subscribe(to: request.tableName)
+        subscribe(to: request)
         let (plan, index, objects) = try fetch(request)
         self.plan = plan
         current = index
@@ -48,19 +50,21 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         hub.clearPersistentFailures()
         let isSameTable = plan?.table.lowercased() == request.tableName.lowercased()
-        subscribe(to: request.tableName)
+        subscribe(to: request)
         let (plan, index, objects) = try fetch(request)
         self.plan = plan
         current = index
         post(isSameTable ? .refetched : .reloaded, objects: objects)
     }
 
-    private func subscribe(to table: String) {
-        if plan?.table.lowercased() != table.lowercased() || observation == nil {
-            observation?.cancel()
-            observation = store.observeChanges(in: [table], on: queue) { [weak self] changes in
-                self?.handle(changes)
-            }
+    /// Follows the changes of `request`'s table and of every table its links read.
+    private func subscribe(to request: StoreRequest<M>) {
+        let tables = Set(([request.tableName] + request.referencedLinks.map(\.parentTable)).map { $0.lowercased() })
+        guard tables != observedTables || observation == nil else { return }
+        observation?.cancel()
+        observedTables = tables
+        observation = store.observeChanges(in: tables, on: queue) { [weak self] changes in
+            self?.handle(changes)
         }
     }
 
@@ -69,10 +73,12 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     private func handle(_ changes: StoreChanges) {
         guard let plan, let index = current else { return }
         let rows = changes.changes(in: plan.table)
-        guard !rows.isEmpty else { return }
+        let parents = plan.changedParents(in: changes)
+        guard !rows.isEmpty || !parents.isEmpty else { return }
         do {
-            let canApply = plan.isIncremental && !rows.isWhollyChanged && !changes.isExternal
-            let applied = try canApply && apply(rows.allRowIDs, to: index, plan)
+            let canApply =
+                plan.isIncremental && !rows.isWhollyChanged && !changes.isExternal && !parents.contains { $0.changes.isWhollyChanged }
+            let applied = try canApply && apply(rows.allRowIDs, parents: parents, to: index, plan)
             if !applied {
                 let (fresh, freshIndex, objects) = try fetch(plan.request)
                 self.plan = fresh
@@ -86,16 +92,26 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         }
     }
 
-    /// Re-reads only `changed` and merges those whose values changed into the index by sort
-    /// key. Returns `false`, changing nothing, when the index turns out inconsistent with its
-    /// order (the caller then reads everything again).
-    private func apply(_ changed: Set<Int64>, to index: ResultIndex, _ plan: FetchPlan<M>) throws -> Bool {
+    /// Re-reads only the `changed` rows and the children of the changed `parents`, and merges
+    /// those whose values changed into the index by sort key. Returns `false`, changing
+    /// nothing, when the index turns out inconsistent with its order (the caller then reads
+    /// everything again).
+    private func apply(
+        _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], to index: ResultIndex, _ plan: FetchPlan<M>
+    ) throws -> Bool {
         var count = 0
-        let (rows, models) = try store.read { db in
-            let rows = try plan.fetchRows(db, rowIDs: changed, rowsRead: &count)
+        let (changed, rows, models) = try store.read { db in
+            var changed = changed
+            var rows = try plan.fetchRows(db, rowIDs: changed, rowsRead: &count)
+            for (link, changes) in parents {
+                let children = try plan.fetchChildren(db, of: link, parents: changes.allRowIDs, rowsRead: &count)
+                rows.merge(children.rows) { own, _ in own }
+                changed.formUnion(children.rows.keys)
+                changed.formUnion(children.others)
+            }
             let models = plan.request.batchSize == nil ? try db.fetchModels(M.self, table: plan.table, rowIDs: rows.keys) : nil
             count += models?.count ?? 0
-            return (rows, models)
+            return (changed, rows, models)
         }
         rowsRead.withLock { $0 += count }
         var index = index

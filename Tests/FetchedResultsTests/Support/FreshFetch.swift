@@ -1,7 +1,7 @@
 import Foundation
-import SQLiteStoreResults
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreResults
 
 extension Store {
     /// What `request` selects now, read straight from SQLite, as sections of object IDs.
@@ -10,13 +10,17 @@ extension Store {
     /// ordering term numbers the sections with the collation in force (so `'a'` and `'A'`
     /// share one under NOCASE, `2` and `2.0` share one anywhere). A section is named by the
     /// value of its first row, as the controller documents.
+    ///
+    /// An ordering through a to-one link compares with the parent column's declared collation,
+    /// which the controller's plan writes into the SQL (a scalar subquery carries none).
     func freshSnapshot<M: StoreModel>(_ request: StoreRequest<M>) throws -> SectionedSnapshot<ObjectID> {
+        let request = try read { db in try FetchPlan(request, db: db, registered: configuration.collations).request }
         guard let sectionKey = request.sectionKey, let first = request.orderings.first else {
             let (sql, arguments) = try request.sql(selecting: "rowid")
             let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }
             return SectionedSnapshot(ids: rows.map { ObjectID(table: request.tableName, rowID: $0[0].integer) })
         }
-        let (sql, arguments) = try request.sql(selecting: "rowid, \(sectionKey.quoted), dense_rank() OVER (ORDER BY \(first.sql))")
+        let (sql, arguments) = try request.sql(selecting: "rowid, \(sectionKey.sql), dense_rank() OVER (ORDER BY \(first.sql))")
         let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }
         var sections: [SectionedSnapshot<ObjectID>.Section] = []
         var lastSection: Int64?
