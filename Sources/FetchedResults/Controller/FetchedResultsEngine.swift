@@ -19,6 +19,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// The results every consumer has once it takes what the hub holds for it.
     private var lastPosted: ResultIndex?
     private var observation: ChangeObservation?
+    /// The tables `observation` follows, lowercased: the request's and its links' parent tables.
+    private var observedTables: Set<String> = []
 
     init(store: Store) { self.store = store }
 
@@ -33,7 +35,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// dropping anything pending. Returns the results and, without a batch size, all objects.
     func start(_ request: StoreRequest<M>) throws -> (ResultIndex, [Int64: M]?) {
         dispatchPrecondition(condition: .onQueue(queue))
-        subscribe(to: request.tableName)
+        subscribe(to: request)
         let (plan, index, objects) = try fetch(request)
         self.plan = plan
         current = index
@@ -48,17 +50,20 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         hub.clearPersistentFailures()
         let isSameTable = plan?.table.lowercased() == request.tableName.lowercased()
-        subscribe(to: request.tableName)
+        subscribe(to: request)
         let (plan, index, objects) = try fetch(request)
         self.plan = plan
         current = index
         post(isSameTable ? .refetched : .reloaded, objects: objects)
     }
 
-    private func subscribe(to table: String) {
-        if plan?.table.lowercased() != table.lowercased() || observation == nil {
+    /// Follows the request's table and the parent tables of the relationships it reads.
+    private func subscribe(to request: StoreRequest<M>) {
+        let tables = [request.tableName] + request.referencedLinks.map(\.parentTable)
+        if Set(tables.map { $0.lowercased() }) != observedTables || observation == nil {
             observation?.cancel()
-            observation = store.observeChanges(in: [table], on: queue) { [weak self] changes in
+            observedTables = Set(tables.map { $0.lowercased() })
+            observation = store.observeChanges(in: Set(tables), on: queue) { [weak self] changes in
                 self?.handle(changes)
             }
         }
@@ -69,7 +74,10 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     private func handle(_ changes: StoreChanges) {
         guard let plan, let index = current else { return }
         let rows = changes.changes(in: plan.table)
-        guard !rows.isEmpty else { return }
+        // Interim, until the controller follows relationships incrementally: a change of a
+        // related table is answered by a re-fetch (such requests are never incremental).
+        let relatedChanged = plan.request.referencedLinks.contains { !changes.changes(in: $0.parentTable).isEmpty }
+        guard !rows.isEmpty || relatedChanged else { return }
         do {
             let canApply = plan.isIncremental && !rows.isWhollyChanged && !changes.isExternal
             let applied = try canApply && apply(rows.allRowIDs, to: index, plan)
