@@ -102,7 +102,7 @@ struct StoreViewModelRelationshipTests {
         #expect(item.listName == "Home")
     }
 
-    @Test func writesThatTouchNeitherRowDoNotRunTheBinding() async throws {
+    @Test func writesThatLeaveTheRelatedValueAloneDoNotRunTheBinding() async throws {
         let store = try makeStore()
         let item = TodoItemViewModel(store: store, id: 1)
         try item.start()
@@ -110,6 +110,8 @@ struct StoreViewModelRelationshipTests {
         try await write(store, "UPDATE item SET title = 'Stamps' WHERE id = 2")
         try await write(store, "INSERT INTO list(id, name) VALUES (3, 'Garden'); INSERT INTO item(title, list_id) VALUES ('Seeds', 3)")
         try await write(store, "UPDATE list SET name = 'Home' WHERE id = 1")  // same value: no run either
+        try await write(store, "UPDATE item SET title = 'Oat milk' WHERE id = 1")  // the object, not its list
+        await waitUntil("the object's change arrives") { item.title == "Oat milk" }
         try await write(store, "UPDATE list SET name = 'House' WHERE id = 1")
         await waitUntil("the sentinel arrives") { item.listName == "House" }
         #expect(item.runs.listName == 2)
