@@ -88,8 +88,9 @@ struct WatchRelationshipTests {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
         _ = try shell.run(Self.schema)
-        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item"] + arguments, in: folder.url)
+        let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"] + arguments, in: folder.url)
         try watch.closeInput()
+        #expect(watch.waitForExit(), "\(arguments) did not exit")
         let end = try watch.finish()
         #expect(end.exitCode == 2, "\(arguments): \(end.error)")
         #expect(end.error.contains(message), "\(arguments): \(end.error)")
@@ -103,9 +104,10 @@ struct WatchRelationshipTests {
         let watch = try WatchProcess(
             [
                 "watch", "--database", folder.database, "--table", "item", "--order-by", "list.name",
-                "--where", "list_id IN (SELECT id FROM list)",
+                "--where", "list_id IN (SELECT id FROM list)", "--json",
             ], in: folder.url)
         try watch.closeInput()
+        #expect(watch.waitForExit(), "watch did not exit")
         let end = try watch.finish()
         #expect(end.exitCode == 2, "\(end.error)")
         #expect(end.error.contains("may read only the watched table item"), "\(end.error)")
