@@ -22,7 +22,7 @@ import SQLiteStoreCore
 /// ``objectWasDeleted()`` runs once and observation stops.
 ///
 /// Bindings can also read the row the object refers to through a to-one relationship, with
-/// ``bindModel(_:_:_:)-(ToOne<M,Parent>,_,_)``: `bindModel(Item.list, \.name) { viewModel, name in … }` runs when
+/// `bindModel(_:_:_:)`: `bindModel(Item.list, \.name) { viewModel, name in … }` runs when
 /// the item's list is renamed, follows the item when it moves to another list, and gets
 /// `nil` when the item has no list; the deletion of that row is reported to
 /// ``relatedObjectWasDeleted(_:through:)``. Observation also stops with
@@ -146,7 +146,9 @@ open class StoreViewModel<M: StoreModel> {
 
     /// Called on the main actor when the row the object referred to through `link` is found
     /// deleted while the object remains (its reference nullified by `ON DELETE SET NULL`);
-    /// the bindings of that relationship have received `nil`. Does nothing by default.
+    /// the bindings of that relationship have received `nil`. The object's own update (its
+    /// foreign key set to NULL) comes from its own observation, just before or just after.
+    /// Does nothing by default.
     open func relatedObjectWasDeleted(_ objectID: ObjectID, through link: ToOneLink) {}
 
     /// Applies `edit` to the object as it is stored now and saves it, in one write transaction.
