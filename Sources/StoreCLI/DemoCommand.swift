@@ -12,7 +12,9 @@ struct DemoCommand: AsyncParsableCommand {
             (the Migrations folder, or the example schema built into the command when there \
             is no such folder), fills a list called Demo, and edits it through a command \
             while a list view over a fetched data source of its items, sectioned by category, applies each change set \
-            and a view model follows one item. Ends by itself with a summary.
+            and a view model follows one item. Then a second list joins, the items of both are \
+            shown sectioned by their list's name, and renaming a list moves its items live, \
+            while a view model follows one of them and its list's name. Ends by itself with a summary.
 
             --interactive reads edits instead: add CATEGORY TITLE, edit ID TITLE, \
             move ID CATEGORY [POSITION], done ID, delete ID, list, quit.
@@ -50,7 +52,9 @@ struct DemoCommand: AsyncParsableCommand {
             "database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "
                 + "(\(FileManager.default.fileExists(atPath: migrations) ? "from \(migrations)/" : "built-in example schema"))")
         let seed = try await DemoSeed.plant(in: store)
-        let session = try DemoSession(store: store, listID: seed.listID, watchedItemID: seed.ids["Milk"] ?? 0)
+        let session = try DemoSession(
+            store: store, request: DemoItem.sectionedByCategory(inList: seed.listID), listID: seed.listID,
+            watchedItemID: seed.ids["Milk"] ?? 0)
         print("list \"Demo\", sectioned by category; the view model follows item #\(seed.ids["Milk"] ?? 0) (Milk)")
         print(DemoChangeMarks.legend)
         session.printState()
@@ -58,6 +62,7 @@ struct DemoCommand: AsyncParsableCommand {
             await DemoPrompt.run(session)
         } else {
             for edit in DemoSeed.script(ids: seed.ids) { await session.perform(edit) }
+            try await DemoRenameScene.run(in: store, besideList: seed.listID)
         }
         session.stop()
         print("done in \((ContinuousClock.now - started).millisecondsText) ms: \(session.summary)")

@@ -28,15 +28,27 @@ struct WatchCommand: AsyncParsableCommand {
             deleted sections, the deleted rows and the moved rows, then insert the new \
             sections and then the inserted and moved rows, in ascending order.
 
+            --order-by and --section-by also take a column of the row a foreign key of the \
+            watched table refers to, as PREFIX.COLUMN: list.name is the name of the item's \
+            list. PREFIX is the table referred to by exactly one foreign key of the watched \
+            table, or the foreign-key column itself (list_id.name, needed when several foreign \
+            keys refer to the same table); the schema's foreign keys (PRAGMA foreign_key_list) \
+            resolve it. Rows whose foreign key is NULL or refers to no row get NULL. A change \
+            of the related row (a list renamed) moves its rows and sections like any other \
+            change. An unknown or ambiguous PREFIX exits 2 and lists the candidates.
+
             --where is one SQL condition on the watched table: it may use the table's columns, \
             functions and subqueries on the same table, but reading any other table or view is \
             refused (exit 2). SIGINT or SIGTERM interrupt a running query at once.
 
-            Exit codes: 0 when stopped, 2 for a table or column that does not exist or a \
-            condition that does not parse, 3 when the file is missing or not a database.
+            Exit codes: 0 when stopped, 2 for a table, column or foreign key that does not \
+            exist or a condition that does not parse, 3 when the file is missing or not a database.
 
             Example: store watch --database app.sqlite --table item --where "done = 0" \
             --order-by category,position --section-by category --columns title,due_date
+
+            Example: store watch --database app.sqlite --table item --order-by list.name,title \
+            --section-by list.name
             """
     )
 
@@ -52,10 +64,15 @@ struct WatchCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("order-by"),
-        help: ArgumentHelp("The sort order: columns, each optionally followed by :asc or :desc.", valueName: "column[:desc],…"))
+        help: ArgumentHelp(
+            "The sort order: columns (or prefix.column through a foreign key), each optionally followed by :asc or :desc.",
+            valueName: "column[:desc],…"))
     var orderBy: String?
 
-    @Option(name: .customLong("section-by"), help: ArgumentHelp("The column whose values group rows into sections.", valueName: "column"))
+    @Option(
+        name: .customLong("section-by"),
+        help: ArgumentHelp(
+            "The column whose values group rows into sections (or prefix.column through a foreign key).", valueName: "column"))
     var sectionBy: String?
 
     @Option(help: ArgumentHelp("The columns to show (all by default).", valueName: "a,b,c"))

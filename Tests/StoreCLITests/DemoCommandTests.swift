@@ -13,14 +13,33 @@ struct DemoCommandTests {
         let result = try StoreBinary.start(["demo"], in: folder.url).finish()
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.output.contains("applied 4 migrations (built-in example schema)"), "\(result)")
-        #expect(appliedChangeSets(in: result.output) == 9, "\(result)")
+        #expect(appliedChangeSets(in: result.output) == 10, "\(result)")
         #expect(result.output.contains("sectionInserts: [0]"))
         #expect(result.output.contains("moves: [2.0→1.0 changed]"), "a row moved by a change of its category is marked changed")
         #expect(result.output.contains("# #3 Report  (position 1)"), "\(result)")
-        #expect(result.output.contains("view model: \"Oat milk\" · done · 2 updates"))
+        #expect(result.output.contains("view model: \"Oat milk\" in Demo · done · 2 updates"), "\(result)")
         #expect(result.output.contains("9 change sets applied to the list view (0 that did not fit, 1 full load)"))
         #expect(result.output.contains("saw its item deleted; 0 commands failed."))
         #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.sqlite").path))
+    }
+
+    @Test("renaming a list moves its items live to the renamed section, and the view model follows the list's name")
+    func listRename() throws {
+        let folder = try WatchTestFolder()
+        let result = try StoreBinary.start(["demo"], in: folder.url).finish()
+        #expect(result.exitCode == 0, "\(result)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let rename = try #require(lines.firstIndex { $0.hasPrefix("▶ rename list #") && $0.hasSuffix("to \"Chores\"") }, "\(result)")
+        let before = lines[..<rename].suffix(10)
+        let after = lines[rename...].prefix(11)
+        #expect(before.first?.hasPrefix("lists \"Demo\" and \"Errands\", sectioned by list name") == true, "\(result)")
+        #expect(before.filter { $0.hasPrefix("  [") } == ["  [Demo]", "  [Errands]"], "\(result)")
+        #expect(after.filter { $0.hasPrefix("  [") } == ["  [Chores]", "  [Demo]"], "\(result)")
+        #expect(after.contains { $0.contains("change set ChangeSet(") && $0.contains("applied to the list view") }, "\(result)")
+        #expect(
+            Array(after.drop { $0 != "  [Chores]" }.dropFirst().prefix(2)).allSatisfy { $0.contains("Parcel") || $0.contains("Stamps") })
+        #expect(before.contains("  view model: \"Stamps\" in Errands · open · 0 updates"), "\(result)")
+        #expect(after.contains("  view model: \"Stamps\" in Chores · open · 1 update"), "\(result)")
     }
 
     @Test("reuses its database, and takes --database and the Migrations folder")
@@ -32,7 +51,8 @@ struct DemoCommandTests {
         let second = try project.store("demo", "--database", "mine.sqlite")
         #expect(second.exitCode == 0, "\(second)")
         #expect(second.output.contains("schema up to date"), "\(second)")
-        #expect(appliedChangeSets(in: second.output) == 9, "\(second)")
+        #expect(appliedChangeSets(in: second.output) == 10, "\(second)")
+        #expect(second.output.contains("view model: \"Stamps\" in Chores · open · 1 update"), "\(second)")
     }
 
     @Test("--interactive applies typed edits, reports what it cannot do, and ends at quit")

@@ -7,8 +7,10 @@ enum DemoEdit: Sendable, CustomStringConvertible {
     case move(id: Int64, category: String, position: Int?)
     case complete(id: Int64)
     case delete(id: Int64)
+    case renameList(id: Int64, name: String)
 
-    /// Writes the edit to the items of list `listID`; throws when the item is not there.
+    /// Writes the edit to the items of list `listID` (or renames the list it names); throws
+    /// when the item or list is not there.
     func apply(in db: Database, listID: Int64) throws {
         switch self {
         case .add(let title, let category):
@@ -29,14 +31,19 @@ enum DemoEdit: Sendable, CustomStringConvertible {
             try db.execute(sql: "UPDATE item SET done = 1 WHERE id = ? AND list_id = ?", arguments: [id, listID])
         case .delete(let id):
             try db.execute(sql: "DELETE FROM item WHERE id = ? AND list_id = ?", arguments: [id, listID])
+        case .renameList(let id, let name):
+            try db.execute(sql: "UPDATE list SET name = ? WHERE id = ?", arguments: [name, id])
         }
         if case .add = self { return }
-        guard db.changesCount > 0 else { throw StoreError(code: .notFound, message: "the list has no item #\(id ?? 0)") }
+        guard db.changesCount > 0 else {
+            if case .renameList(let id, _) = self { throw StoreError(code: .notFound, message: "there is no list #\(id)") }
+            throw StoreError(code: .notFound, message: "the list has no item #\(id ?? 0)")
+        }
     }
 
     private var id: Int64? {
         switch self {
-        case .add: nil
+        case .add, .renameList: nil
         case .rename(let id, _), .move(let id, _, _), .complete(let id), .delete(let id): id
         }
     }
@@ -48,6 +55,7 @@ enum DemoEdit: Sendable, CustomStringConvertible {
         case .move(let id, let category, let position): "move #\(id) to \(category)\(position.map { " at position \($0)" } ?? "")"
         case .complete(let id): "mark #\(id) done"
         case .delete(let id): "delete #\(id)"
+        case .renameList(let id, let name): "rename list #\(id) to \"\(name)\""
         }
     }
 }

@@ -10,6 +10,8 @@ final class DemoItemViewModel: StoreViewModel<DemoItem> {
     private(set) var title = ""
     /// "done", "due YYYY-MM-DD" or "open".
     private(set) var status = ""
+    /// The name of the item's list, followed through the relationship: a rename shows here.
+    private(set) var listName = ""
     /// How many times a derived property was recomputed after the first time.
     private(set) var updateCount = 0
 
@@ -17,11 +19,14 @@ final class DemoItemViewModel: StoreViewModel<DemoItem> {
         super.init(store: store, id: id)
         bindModel(\.title) { viewModel, title in viewModel.set(\.title, to: title) }
         bindModel(\.status) { viewModel, status in viewModel.set(\.status, to: status) }
+        bindModel(DemoItem.list, \.name) { viewModel, name in viewModel.set(\.listName, to: name ?? "no list") }
     }
 
     /// One line for the terminal.
     var summary: String {
-        isDeleted ? "item #\(objectID.rowID) was deleted" : "\"\(title)\" · \(status) · \(updateCount) update\(updateCount == 1 ? "" : "s")"
+        isDeleted
+            ? "item #\(objectID.rowID) was deleted"
+            : "\"\(title)\" in \(listName) · \(status) · \(updateCount) update\(updateCount == 1 ? "" : "s")"
     }
 
     private func set(_ property: ReferenceWritableKeyPath<DemoItemViewModel, String>, to value: String) {

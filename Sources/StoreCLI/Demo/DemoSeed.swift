@@ -31,6 +31,24 @@ enum DemoSeed {
         }
     }
 
+    /// Replaces the list called Errands (or Chores, its name after a previous run's rename)
+    /// with a fresh one of two items, in one transaction; its items go with it (`ON DELETE CASCADE`).
+    static func plantErrands(in store: Store) async throws -> Planted {
+        try await store.write { db in
+            try db.execute(sql: "DELETE FROM list WHERE name IN ('Errands', 'Chores')")
+            try db.execute(sql: "INSERT INTO list (name) VALUES ('Errands')")
+            let listID = db.lastInsertedRowID
+            var ids: [String: Int64] = [:]
+            for (position, title) in ["Stamps", "Parcel"].enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO item (list_id, title, category, position) VALUES (?, ?, 'post', ?)",
+                    arguments: [listID, title, position + 1])
+                ids[title] = db.lastInsertedRowID
+            }
+            return Planted(listID: listID, ids: ids)
+        }
+    }
+
     private static let items: [(String, String, Int, String?)] = [
         ("Milk", "groceries", 1, "2026-01-02"), ("Bread", "groceries", 2, nil),
         ("Report", "work", 1, "2026-02-01"), ("Slides", "work", 2, nil), ("Call the plumber", "home", 1, nil),

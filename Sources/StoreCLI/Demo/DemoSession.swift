@@ -1,8 +1,9 @@
 import Foundation
 import SQLiteStore
 
-/// The demo app: a fetched data source over the items of one list, sectioned by category,
-/// shown by a list view; a view model for one item; and a command that writes. Each edit
+/// The demo app: a fetched data source over items (those of one list, sectioned by category,
+/// or those of two lists, sectioned by list name), shown by a list view; a view model for one
+/// item; and a command that writes. Each edit
 /// prints the change set the list view applied, the list with the touched rows marked, and
 /// the view model's properties.
 @MainActor
@@ -20,9 +21,9 @@ final class DemoSession {
     private(set) var latencies: [Duration] = []
     private(set) var failures = 0
 
-    init(store: Store, listID: Int64, watchedItemID: Int64) throws {
+    init(store: Store, request: StoreRequest<DemoItem>, listID: Int64, watchedItemID: Int64) throws {
         dataSource = FetchedDataSource(
-            store: store, request: DemoItem.sectionedByCategory(inList: listID),
+            store: store, request: request,
             placeholder: { DemoItemCell(placeholderFor: $0.rowID) }, makeViewModel: DemoItemCell.init)
         try dataSource.performFetch()
         shownResults = dataSource.results
@@ -68,13 +69,19 @@ final class DemoSession {
         printState()
     }
 
-    /// Waits (at most 2 s) until the view model, which follows the item through its own
-    /// observation of the same commit, shows the item as it is stored now.
+    /// Waits (at most 2 s) until the view model, which follows the item and its list through
+    /// its own observation of the same commit, shows them as they are stored now.
     private func waitForViewModel() async {
         let id = viewModel.objectID.rowID
-        let stored = try? await store.read { db in try db.fetchOne(DemoItem.self, id: id) }
+        let stored = try? await store.read { db in
+            try db.fetchOne(DemoItem.self, id: id).map { item in
+                (item, try db.fetchOne(DemoList.self, id: item.listID)?.name ?? "no list")
+            }
+        }
         let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline, stored.map({ viewModel.object != $0 }) ?? !viewModel.isDeleted {
+        while ContinuousClock.now < deadline,
+            stored.map({ viewModel.object != $0.0 || viewModel.listName != $0.1 }) ?? !viewModel.isDeleted
+        {
             try? await Task.sleep(for: .milliseconds(1))
         }
     }

@@ -36,7 +36,7 @@ struct WatchTextDisplay: WatchDisplay {
         var parts = ["watching \(query.table)"]
         if let condition = query.condition { parts.append("where \(condition)") }
         if !query.sortKeys.isEmpty {
-            parts.append("order by " + query.sortKeys.map { $0.column + ($0.isAscending ? "" : " desc") }.joined(separator: ", "))
+            parts.append("order by " + query.sortKeys.map { "\($0.column)" + ($0.isAscending ? "" : " desc") }.joined(separator: ", "))
         }
         if let section = query.sectionColumn { parts.append("sections by \(section)") }
         return parts.joined(separator: " · ")

@@ -5,7 +5,8 @@ import SQLiteStore
 struct WatchQuery: Sendable {
     /// One key of the sort order.
     struct SortKey: Sendable {
-        let column: String
+        /// A column of the watched table, or one read through a foreign key.
+        let column: Column
         let isAscending: Bool
     }
 
@@ -17,8 +18,8 @@ struct WatchQuery: Sendable {
     let condition: String?
     /// The sort order; it starts with the section column when there is one.
     let sortKeys: [SortKey]
-    /// The column whose value groups rows into sections, if any.
-    let sectionColumn: String?
+    /// The column whose value groups rows into sections, if any (maybe read through a foreign key).
+    let sectionColumn: Column?
 
     /// The fetched-results controller's request: `--where` as an SQL fragment (in parentheses,
     /// on lines of its own, so that `OR` and a trailing `--` comment stay inside it), the sort
@@ -28,9 +29,14 @@ struct WatchQuery: Sendable {
         StoreRequest(
             tableName: table,
             predicate: condition.map { SQLExpression(sql: "(\($0)\n)") },
-            orderings: sortKeys.map { Column($0.column).ordering(ascending: $0.isAscending) },
-            sectionKey: sectionColumn.map(Column.init),
+            orderings: sortKeys.map { $0.column.ordering(ascending: $0.isAscending) },
+            sectionKey: sectionColumn,
             batchSize: 1)
+    }
+
+    /// The request with the condition alone, whose reads `WatchRequest` limits to the watched table.
+    var conditionRequest: StoreRequest<WatchRow> {
+        StoreRequest(tableName: table, predicate: fetchRequest.predicate)
     }
 
     /// `rowid, <columns>`: what `WatchResults` reads of each row, quoted; the rowid as `rowID`

@@ -6,10 +6,17 @@ struct WatchRequest: Sendable {
     let table: String
     let columns: [String]?
     let condition: String?
-    let orderBy: [WatchQuery.SortKey]
+    let orderBy: [SortPath]
     let sectionBy: String?
 
-    /// Parses the comma-separated `--columns` and `--order-by COLUMN[:asc|:desc],…` values.
+    /// One key of `--order-by` as typed: a column or a path through a foreign key, and its direction.
+    struct SortPath: Sendable {
+        let path: String
+        let isAscending: Bool
+    }
+
+    /// Parses the comma-separated `--columns` and `--order-by COLUMN[:asc|:desc],…` values; a
+    /// sort or section column may be read through a foreign key (`list.name`, see `WatchColumnPath`).
     init(table: String, columns: String?, condition: String?, orderBy: String?, sectionBy: String?) throws {
         self.table = table
         self.columns = try columns.map { try Self.names(in: $0, option: "--columns") }
@@ -26,12 +33,12 @@ struct WatchRequest: Sendable {
         return names
     }
 
-    private static func sortKey(_ text: String) throws -> WatchQuery.SortKey {
-        guard let colon = text.lastIndex(of: ":") else { return .init(column: text, isAscending: true) }
-        let column = String(text[..<colon])
+    private static func sortKey(_ text: String) throws -> SortPath {
+        guard let colon = text.lastIndex(of: ":") else { return .init(path: text, isAscending: true) }
+        let path = String(text[..<colon])
         switch text[text.index(after: colon)...].lowercased() {
-        case "asc": return .init(column: column, isAscending: true)
-        case "desc": return .init(column: column, isAscending: false)
+        case "asc": return .init(path: path, isAscending: true)
+        case "desc": return .init(path: path, isAscending: false)
         default:
             throw CommandFailure(
                 status: .usage, kind: "usage",
@@ -44,20 +51,24 @@ struct WatchRequest: Sendable {
         let table = try Self.tableName(table, in: db)
         let tableColumns = try db.fetchRows(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
             .compactMap { $0[0].textValue }
-        func column(_ name: String, option: String) throws -> String {
-            if let match = tableColumns.first(where: { $0.lowercased() == name.lowercased() }) { return match }
-            if name.lowercased() == "rowid" { return "rowid" }
-            throw CommandFailure(status: .usage, kind: "usage", message: "\(option): table \(table) has no column '\(name)'")
+        func column(_ name: String, option: String) throws -> Column {
+            try WatchColumnPath.column(name, of: table, tableColumns: tableColumns, option: option, in: db)
+        }
+        func ownColumn(_ name: String) throws -> String {
+            guard let found = WatchColumnPath.ownColumn(name, tableColumns: tableColumns) else {
+                throw CommandFailure(status: .usage, kind: "usage", message: "--columns: table \(table) has no column '\(name)'")
+            }
+            return found
         }
         let section = try sectionBy.map { try column($0, option: "--section-by") }
         var sortKeys = try orderBy.map {
-            WatchQuery.SortKey(column: try column($0.column, option: "--order-by"), isAscending: $0.isAscending)
+            WatchQuery.SortKey(column: try column($0.path, option: "--order-by"), isAscending: $0.isAscending)
         }
         if let section, sortKeys.first?.column != section {
             sortKeys.insert(.init(column: section, isAscending: true), at: 0)
         }
         let query = WatchQuery(
-            table: table, columns: try (columns ?? tableColumns).map { try column($0, option: "--columns") },
+            table: table, columns: try (columns ?? tableColumns).map { try ownColumn($0) },
             condition: condition, sortKeys: sortKeys, sectionColumn: section)
         try Self.checkParses(query, in: db)
         return query
@@ -84,13 +95,15 @@ struct WatchRequest: Sendable {
     /// `SQLITE_AUTH`: the authorizer refused a statement.
     private static let authorizationDenied = ResultCode(rawValue: 23)
 
-    /// Prepares the query the fetched-results controller runs, without running it: a
-    /// condition that does not parse, holds parameters, would write, or reads another table
-    /// than the watched one (SQLite's authorizer sees every table a statement reads) is refused.
+    /// Prepares the condition of the query the fetched-results controller runs, without
+    /// running it: a condition that does not parse, holds parameters, would write, or reads
+    /// another table than the watched one (SQLite's authorizer sees every table a statement
+    /// reads) is refused. The sort and section columns read through foreign keys are the
+    /// command's own subqueries, checked against the schema already, so they stay out of it.
     private static func checkParses(_ query: WatchQuery, in db: Database) throws {
         let statement: Statement
         do {
-            statement = try db.withReads(limitedTo: query.table) { try db.prepare(sql: query.fetchRequest.sql(selecting: "rowid").sql) }
+            statement = try db.withReads(limitedTo: query.table) { try db.prepare(sql: query.conditionRequest.sql(selecting: "rowid").sql) }
         } catch let error as StoreError {
             let reason =
                 switch error.code {

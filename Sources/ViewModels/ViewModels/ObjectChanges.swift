@@ -27,10 +27,19 @@ struct ObjectChanges<M: StoreModel> {
     /// task is cancelled. Runs on the caller's actor.
     mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Result<M?, any Error>? {
         while let event = await events.next(isolation: actor) {
-            if event.deleted.contains(objectID) { return .success(nil) }
-            if let object = event.updated[objectID] { return .success(object) }
-            if let error = event.error, event.unread.contains(objectID) { return .failure(error) }
+            if let state = event.state(of: objectID) { return state }
         }
+        return nil
+    }
+}
+
+extension ChangeWatcher.Event {
+    /// What the transaction did to the object `id`: its new value, `nil` when it was deleted,
+    /// the error that kept it from being read, or `nil` (no result) when it did not touch it.
+    func state(of id: ObjectID) -> Result<M?, any Error>? {
+        if deleted.contains(id) { return .success(nil) }
+        if let object = updated[id] { return .success(object) }
+        if let error, unread.contains(id) { return .failure(error) }
         return nil
     }
 }

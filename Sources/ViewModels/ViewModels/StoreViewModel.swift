@@ -19,7 +19,13 @@ import SQLiteStoreCore
 /// `ChangeWatcher`) and runs only the bindings whose values differ (by `==`) from the
 /// version it had; ``object``
 /// always holds the latest version. When the object is deleted, ``isDeleted`` becomes true,
-/// ``objectWasDeleted()`` runs once and observation stops. Observation also stops with
+/// ``objectWasDeleted()`` runs once and observation stops.
+///
+/// Bindings can also read the row the object refers to through a to-one relationship, with
+/// `bindModel(_:_:_:)`: `bindModel(Item.list, \.name) { viewModel, name in … }` runs when
+/// the item's list is renamed, follows the item when it moves to another list, and gets
+/// `nil` when the item has no list; the deletion of that row is reported to
+/// ``relatedObjectWasDeleted(_:through:)``. Observation also stops with
 /// ``stop()`` and when the view model is released; the store is held weakly, and a released
 /// store or a failed read never crashes the view model (failures land in ``lastError``).
 @MainActor
@@ -38,6 +44,7 @@ open class StoreViewModel<M: StoreModel> {
 
     @ObservationIgnored private weak var store: Store?
     @ObservationIgnored private var bindings: [ModelBinding<M>] = []
+    @ObservationIgnored private var related: [ToOneLink: any RelatedObjectFollowing] = [:]
     @ObservationIgnored private var observation: Task<Void, Never>?
 
     /// A view model for the object `objectID` of `store`; call ``start()`` to read it.
@@ -71,6 +78,39 @@ open class StoreViewModel<M: StoreModel> {
         if let object { binding.run(object) }
     }
 
+    /// Runs `update` with the value at `keyPath` of the row the object refers to through
+    /// `relationship` (`nil` when it refers to none) on start, and whenever that value changes:
+    /// the related row changed, or the object now refers to another row. Declare it like
+    /// ``bindModel(_:_:)``:
+    /// ```swift
+    /// bindModel(Item.list, \.name) { viewModel, name in viewModel.listName = name ?? "No list" }
+    /// ```
+    /// Transactions that touch neither the object nor its related row cost no read. When the
+    /// related row is deleted, the binding gets `nil` and ``relatedObjectWasDeleted(_:through:)``
+    /// runs (`ON DELETE SET NULL`); when the deletion cascades to the object, the object's
+    /// own deletion is reported instead (``objectWasDeleted()``).
+    public func bindModel<Parent: StoreModel, Value: Equatable>(
+        _ relationship: ToOne<M, Parent>, _ keyPath: KeyPath<Parent, Value>,
+        _ update: @escaping @MainActor (Self, Value?) -> Void
+    ) {
+        let binding = ModelBinding<Parent?>(reading: { $0?[keyPath: keyPath] }) { [weak self] value in
+            guard let owner = self as? Self else { return }
+            update(owner, value)
+        }
+        relatedObject(relationship).add(binding)
+    }
+
+    /// The follower of `relationship`'s related row, made (and started, while observing) if there is none.
+    private func relatedObject<Parent: StoreModel>(_ relationship: ToOne<M, Parent>) -> RelatedObject<Parent> {
+        if let existing = related[relationship.link] as? RelatedObject<Parent> { return existing }
+        let follower = RelatedObject<Parent>(link: relationship.link, objectID: objectID) { [weak self] report in
+            self?.receive(report, through: relationship.link)
+        }
+        related[relationship.link] = follower
+        if isObserving, let store { follower.start(in: store) }
+        return follower
+    }
+
     /// Reads the object, runs every binding once and follows the object's changes.
     /// Does nothing while already observing; after ``stop()`` it starts again afresh.
     /// Throws ``StoreViewModelError/storeReleased``, or the store's error when the read fails.
@@ -90,6 +130,7 @@ open class StoreViewModel<M: StoreModel> {
                 self.receive(state)
             }
         }
+        for follower in related.values where isObserving { follower.start(in: store) }
     }
 
     /// Stops following the object; the properties keep their values.
@@ -97,10 +138,18 @@ open class StoreViewModel<M: StoreModel> {
         observation?.cancel()
         observation = nil
         isObserving = false
+        related.values.forEach { $0.stop() }
     }
 
     /// Called once, on the main actor, when the object is found deleted; does nothing by default.
     open func objectWasDeleted() {}
+
+    /// Called on the main actor when the row the object referred to through `link` is found
+    /// deleted while the object remains (its reference nullified by `ON DELETE SET NULL`);
+    /// the bindings of that relationship have received `nil`. The object's own update (its
+    /// foreign key set to NULL) comes from its own observation, just before or just after.
+    /// Does nothing by default.
+    open func relatedObjectWasDeleted(_ objectID: ObjectID, through link: ToOneLink) {}
 
     /// Applies `edit` to the object as it is stored now and saves it, in one write transaction.
     /// The view model learns the result like any other change, after the commit.
@@ -133,10 +182,19 @@ open class StoreViewModel<M: StoreModel> {
             for binding in bindings where old.map({ binding.hasChanged($0, new) }) ?? true {
                 binding.run(new)
             }
+            related.values.forEach { $0.objectDidChange() }
         case .success(nil):
             markDeleted()
         case .failure(let error):
             lastError = error
+        }
+    }
+
+    private func receive(_ report: RelatedObjectReport, through link: ToOneLink) {
+        switch report {
+        case .objectDeleted: markDeleted()
+        case .relatedDeleted(let id): relatedObjectWasDeleted(id, through: link)
+        case .failed(let error): lastError = error
         }
     }
 

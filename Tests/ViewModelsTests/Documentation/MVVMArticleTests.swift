@@ -28,6 +28,41 @@ final class SearchField {
     var caption = ""
 }
 
+struct Folder: StoreModel {
+    static let tableName = "folder"
+    var id: Int64?
+    var name: String
+}
+
+struct FiledNote: StoreModel {
+    static let tableName = "filed_note"
+    var id: Int64?
+    var text: String
+    var folderID: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case id, text
+        case folderID = "folder_id"
+    }
+
+    static let folder = ToOne<FiledNote, Folder>("folder", foreignKey: "folder_id")
+}
+
+@MainActor
+@Observable
+final class FiledNoteViewModel: StoreViewModel<FiledNote> {
+    var folderName = ""
+
+    override init(store: Store, id: Int64) {
+        super.init(store: store, id: id)
+        bindModel(FiledNote.folder, \.name) { detail, name in detail.folderName = name ?? "Unfiled" }
+    }
+
+    override func relatedObjectWasDeleted(_ objectID: ObjectID, through link: ToOneLink) {
+        folderName = "Unfiled (its folder was deleted)"
+    }
+}
+
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct MVVMArticleTests {
     let directory: TemporaryDirectory
@@ -40,6 +75,27 @@ final class SearchField {
                 CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL, pinned INTEGER NOT NULL);
                 INSERT INTO note(text, pinned) VALUES ('Buy milk', 0);
                 """)
+    }
+
+    @Test func aBindingThroughARelationshipFollowsTheRelatedRow() async throws {
+        try await store.write { db in
+            try db.execute(
+                script: """
+                    CREATE TABLE folder(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                    CREATE TABLE filed_note(id INTEGER PRIMARY KEY, text TEXT NOT NULL,
+                                            folder_id INTEGER REFERENCES folder(id) ON DELETE SET NULL);
+                    INSERT INTO folder(id, name) VALUES (1, 'Inbox');
+                    INSERT INTO filed_note(id, text, folder_id) VALUES (1, 'Call Ada', 1);
+                    """)
+        }
+        let detail = FiledNoteViewModel(store: store, id: 1)
+        try detail.start()
+        #expect(detail.folderName == "Inbox")
+        try await store.write { db in try db.execute(sql: "UPDATE folder SET name = 'Calls' WHERE id = 1") }
+        await waitUntil("the rename arrives") { detail.folderName == "Calls" }
+        try await store.write { db in try db.execute(sql: "DELETE FROM folder WHERE id = 1") }
+        await waitUntil("the deletion arrives") { detail.folderName == "Unfiled (its folder was deleted)" }
+        await waitUntil("the nullified reference arrives") { detail.object != nil && detail.object?.folderID == nil }
     }
 
     @Test func tableAdapterReloadsThenAppliesEachChangeSet() async throws {

@@ -1,0 +1,133 @@
+import Foundation
+import SQLiteStoreCore
+import SQLiteStoreViewModels
+import Testing
+
+@MainActor
+@Suite("Store view models across a to-one relationship")
+struct StoreViewModelRelationshipTests {
+    private let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    /// A store with lists 1 "Home" and 2 "Work", and item 1 "Milk" in list 1.
+    private func makeStore(onDelete rule: String = "SET NULL") throws -> Store {
+        let store = try directory.makeStore(schema: TodoItem.schema(onDelete: rule))
+        try store.write { db in
+            try db.execute(
+                script: """
+                    INSERT INTO list(id, name) VALUES (1, 'Home'), (2, 'Work');
+                    INSERT INTO item(id, title, list_id) VALUES (1, 'Milk', 1), (2, 'Mail', 2);
+                    """)
+        }
+        return store
+    }
+
+    /// Runs `sql` in a write transaction from another task, as another part of an app would.
+    private func write(_ store: Store, _ sql: String) async throws {
+        try await Task.detached { try store.write { db in try db.execute(script: sql) } }.value
+    }
+
+    @Test func startRunsTheRelatedBindingWithTheRelatedValue() throws {
+        let store = try makeStore()
+        try store.write { db in try db.execute(sql: "INSERT INTO item(id, title) VALUES (3, 'Loose')") }
+        let item = TodoItemViewModel(store: store, id: 1)
+        let loose = TodoItemViewModel(store: store, id: 3)
+        try item.start()
+        try loose.start()
+        #expect(item.listName == "Home" && item.runs.listName == 1)
+        #expect(loose.listName == nil && loose.runs.listName == 1)
+    }
+
+    @Test func renamingTheRelatedRowRunsTheBindingOnceWithTheNewName() async throws {
+        let store = try makeStore()
+        let item = TodoItemViewModel(store: store, id: 1)
+        try item.start()
+        try await write(store, "UPDATE list SET name = 'House' WHERE id = 1")
+        await waitUntil("the new name arrives") { item.listName == "House" }
+        // A later change of the same row is the sentinel: the rename was delivered once.
+        try await write(store, "UPDATE list SET name = 'Flat' WHERE id = 1")
+        await waitUntil("the sentinel arrives") { item.listName == "Flat" }
+        #expect(item.runs.listName == 3)
+        #expect(item.title == "Milk")
+    }
+
+    @Test func movingTheObjectToAnotherRowFollowsTheNewRow() async throws {
+        let store = try makeStore()
+        let item = TodoItemViewModel(store: store, id: 1)
+        try item.start()
+        try await write(store, "UPDATE item SET list_id = 2 WHERE id = 1")
+        await waitUntil("the item follows its new list") { item.listName == "Work" }
+        try await write(store, "UPDATE list SET name = 'Old home' WHERE id = 1")
+        try await write(store, "UPDATE list SET name = 'Office' WHERE id = 2")
+        await waitUntil("the new list's rename arrives") { item.listName == "Office" }
+        #expect(item.runs.listName == 3)
+        try await write(store, "UPDATE item SET list_id = NULL WHERE id = 1")
+        await waitUntil("the item leaves its list") { item.listName == nil }
+        #expect(item.runs.relatedDeletions.isEmpty)
+    }
+
+    @Test func deletingTheRelatedRowWithSetNullGivesNilAndIsReported() async throws {
+        let store = try makeStore(onDelete: "SET NULL")
+        let item = TodoItemViewModel(store: store, id: 1)
+        try item.start()
+        try await write(store, "DELETE FROM list WHERE id = 1")
+        await waitUntil("the deletion is reported") { !item.runs.relatedDeletions.isEmpty }
+        #expect(item.listName == nil)
+        #expect(item.runs.relatedDeletions == [ObjectID(table: "list", rowID: 1)])
+        #expect(item.runs.listName == 2)
+        #expect(item.object?.listID == nil)
+        #expect(!item.isDeleted && item.isObserving)
+        // Still followed: moved to a list again, it shows that list.
+        try await write(store, "UPDATE item SET list_id = 2 WHERE id = 1")
+        await waitUntil("the item follows its new list") { item.listName == "Work" }
+        #expect(item.runs.relatedDeletions.count == 1)
+    }
+
+    @Test func deletingTheRelatedRowWithCascadeReportsTheObjectsDeletion() async throws {
+        let store = try makeStore(onDelete: "CASCADE")
+        let item = TodoItemViewModel(store: store, id: 1)
+        let other = TodoItemViewModel(store: store, id: 2)
+        try item.start()
+        try other.start()
+        try await write(store, "DELETE FROM list WHERE id = 1")
+        await waitUntil("the deletion arrives") { item.isDeleted }
+        try await write(store, "UPDATE list SET name = 'Office' WHERE id = 2")
+        await waitUntil("the sentinel arrives") { other.listName == "Office" }
+        #expect(item.runs.deletions == 1)
+        #expect(item.runs.relatedDeletions.isEmpty)
+        #expect(!item.isObserving)
+        #expect(item.listName == "Home")
+    }
+
+    @Test func writesThatLeaveTheRelatedValueAloneDoNotRunTheBinding() async throws {
+        let store = try makeStore()
+        let item = TodoItemViewModel(store: store, id: 1)
+        try item.start()
+        try await write(store, "UPDATE list SET name = 'Office' WHERE id = 2")
+        try await write(store, "UPDATE item SET title = 'Stamps' WHERE id = 2")
+        try await write(store, "INSERT INTO list(id, name) VALUES (3, 'Garden'); INSERT INTO item(title, list_id) VALUES ('Seeds', 3)")
+        try await write(store, "UPDATE list SET name = 'Home' WHERE id = 1")  // same value: no run either
+        try await write(store, "UPDATE item SET title = 'Oat milk' WHERE id = 1")  // the object, not its list
+        await waitUntil("the object's change arrives") { item.title == "Oat milk" }
+        try await write(store, "UPDATE list SET name = 'House' WHERE id = 1")
+        await waitUntil("the sentinel arrives") { item.listName == "House" }
+        #expect(item.runs.listName == 2)
+    }
+
+    @Test func stopEndsTheRelatedObservationAndStartReadsAfresh() async throws {
+        let store = try makeStore()
+        let item = TodoItemViewModel(store: store, id: 1)
+        let sentinel = TodoItemViewModel(store: store, id: 1)
+        try item.start()
+        try sentinel.start()
+        item.stop()
+        try await write(store, "UPDATE list SET name = 'House' WHERE id = 1")
+        await waitUntil("the sentinel sees the rename") { sentinel.listName == "House" }
+        #expect(item.listName == "Home")
+        try item.start()
+        #expect(item.listName == "House" && item.runs.listName == 2)
+    }
+}
