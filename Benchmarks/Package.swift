@@ -47,6 +47,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "RowCost",
+            dependencies: ["BenchmarkKit", "RawSQLiteContender", "StoreContender"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
                 "BenchmarkKit",

@@ -28,6 +28,26 @@ import Testing
         }
     }
 
+    @Test func rowidNameFollowsSchemaChangesAndTheirRollback() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.makeStore(schema: "CREATE TABLE t(v INTEGER); INSERT INTO t(v) VALUES (1)")
+        let names = try store.write { db in
+            var names = [try db.rowIDName(of: "t")]
+            _ = try? db.transaction {
+                try db.execute(sql: "ALTER TABLE t ADD COLUMN rowid TEXT")
+                names.append(try db.rowIDName(of: "t"))
+                throw CancellationError()
+            }
+            names.append(try db.rowIDName(of: "t"))
+            return names
+        }
+        #expect(names == ["rowid", "_rowid_", "rowid"], "a schema change, then its rollback to the savepoint, are seen")
+        #expect(try store.read { db in try db.rowIDName(of: "t") } == "rowid")
+        try store.write { db in try db.execute(sql: "ALTER TABLE t ADD COLUMN rowid TEXT") }
+        let afterOtherConnection = try store.read { db in try db.rowIDName(of: "t") }
+        #expect(afterOtherConnection == "_rowid_", "another connection's schema change is seen")
+    }
+
     @Test func requestOrdersTiesByTheRealRowid() throws {
         struct Odd: StoreModel {
             static let tableName = "odd"

@@ -8,12 +8,12 @@ import StoreContender
 enum Contenders {
     /// `insert` and `notifyOverhead`.
     static var inserters: [any InsertContender.Type] {
-        [StoreInserter.self, StoreMacroInserter.self, RawCInserter.self, GRDBInserter.self]
+        [StoreInserter<Item>.self, StoreInserter<MacroItem>.self, RawCInserter.self, GRDBInserter.self]
     }
 
     /// `fetchAll` and `fetchPage`.
     static var fetchers: [any FetchContender.Type] {
-        [StoreFetcher.self, StoreMacroFetcher.self, RawCFetcher.self, GRDBFetcher.self]
+        [StoreFetcher<Item>.self, StoreFetcher<MacroItem>.self, RawCFetcher.self, GRDBFetcher.self]
     }
 
     /// `observeUpdate`, `observeInsert`, `observeDelete` and `observeBulk`.

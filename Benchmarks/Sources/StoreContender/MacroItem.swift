@@ -32,5 +32,5 @@ public struct MacroItem: BenchmarkModel {
 
 extension MacroItem {
     /// `fetchAll`'s request, typed: every row by score.
-    static let allByScore = StoreRequest<MacroItem>().order { $0.score.ascending }
+    static let byScore = StoreRequest<MacroItem>().order { $0.score.ascending }
 }

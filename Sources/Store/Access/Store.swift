@@ -46,7 +46,7 @@ public final class Store: Sendable {
         self.broadcaster = broadcaster
         writerDatabase.changeCapture = try ChangeCapture(
             database: writerDatabase, source: configuration.changeCaptureSource,
-            publish: broadcaster.publish)
+            isObserved: { broadcaster.hasSubscribers }, publish: broadcaster.publish)
         writer = SerializedConnection(database: writerDatabase, role: .writer, roleKey: roleKey)
         let readerCount = inMemory ? 0 : max(0, configuration.readerCount)
         let readerConnections = try (0..<readerCount).map { [roleKey] index in

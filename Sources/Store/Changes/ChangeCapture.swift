@@ -26,9 +26,13 @@ final class ChangeCapture {
     }
 
     private unowned let database: Database
+    /// The database's connection, reached without going through the unowned reference.
+    private let connection: OpaquePointer
     let source: Source
     private let preUpdateHook: PreUpdateHook?
     private let publish: (StoreChanges) -> Void
+    /// Whether anybody receives published changes now; when not, a commit skips building them.
+    private let isObserved: () -> Bool
     private var log = RowChangeLog()
     private var commitRequested = false
     /// Authorizer answers gathered while `sqlite3_prepare` runs.
@@ -37,7 +41,8 @@ final class ChangeCapture {
     private var isStepping = false
     /// The effects of the statement being re-prepared inside `sqlite3_step`.
     private var repreparing: StatementEffects?
-    private var running: StatementEffects?
+    /// Whether the running statement may delete rows through REPLACE (see `mayReplaceRows`).
+    private var runningMayReplace = true
     /// How many of the running statement's row events were its own rows that SQLite counts in
     /// `sqlite3_changes64` (pre-update hook only: its depth tells them from triggers' rows).
     private var countedOwnRows = 0
@@ -46,12 +51,16 @@ final class ChangeCapture {
     /// Whether the open transaction changed the schema: its rollback must reload the facts.
     private var transactionChangedSchema = false
     private var dataVersion: Int64?
-    /// The table of the last row event of the running statement (`nil` name: an internal
-    /// table); cleared between statements, since a schema change may free a table name and reuse its memory.
-    private var lastTable: (pointer: UnsafePointer<CChar>, name: String?)?
+    /// The table of the last row event.
+    private var hookTable = HookTableCache()
 
-    init(database: Database, source: Source = .best, publish: @escaping (StoreChanges) -> Void) throws {
+    init(
+        database: Database, source: Source = .best, isObserved: @escaping () -> Bool = { true },
+        publish: @escaping (StoreChanges) -> Void
+    ) throws {
         self.database = database
+        self.connection = database.handle
+        self.isObserved = isObserved
         self.source = PreUpdateHook.linked == nil ? .updateHook : source
         self.preUpdateHook = self.source == .preUpdateHook ? PreUpdateHook.linked : nil
         self.publish = publish
@@ -75,8 +84,7 @@ final class ChangeCapture {
     /// Called by `Statement.step` before `sqlite3_step`.
     func willStep(_ statement: Statement) {
         if factsAreStale { try? refreshFacts() }
-        running = statement.effects
-        lastTable = nil
+        runningMayReplace = statement.effects?.mayReplace ?? true
         countedOwnRows = 0
         isStepping = true
         if let effects = statement.effects { recordStatementWideEffects(effects) }
@@ -86,7 +94,6 @@ final class ChangeCapture {
     /// commit that succeeded.
     func didStep(_ statement: Statement, result: Int32) {
         isStepping = false
-        running = nil
         if var effects = repreparing {
             // SQLite prepared the statement again: the new answers describe what just ran.
             repreparing = nil
@@ -106,10 +113,10 @@ final class ChangeCapture {
             commitRequested = false
             transactionChangedSchema = false
             // A COMMIT that failed (e.g. SQLITE_BUSY) leaves the transaction open with its events.
-            if succeeded { publishIfNotEmpty(log.takeCommitted()) }
-        } else if result == SQLITE_DONE, !database.isInsideTransaction, !log.isEmpty {
+            if succeeded { publishCommitted() }
+        } else if result == SQLITE_DONE, !log.isEmpty, sqlite3_get_autocommit(connection) != 0 {
             // Finished outside any transaction without a commit hook call: VACUUM.
-            publishIfNotEmpty(log.takeCommitted())
+            publishCommitted()
         }
     }
 
@@ -159,7 +166,7 @@ final class ChangeCapture {
     /// events none of this decides (`BEFORE` triggers that only updated rows, with `FAIL`) keeps
     /// its rows: reported as updated, a superset, never a loss.
     private func statementKeptItsChanges(_ effects: StatementEffects?) -> Bool {
-        if sqlite3_changes64(database.handle) > 0 { return true }
+        if sqlite3_changes64(connection) > 0 { return true }
         let mayReplace = (effects?.mayReplace ?? true) || facts.mayReplace
         guard facts.hasWritingBeforeTriggers || mayReplace else { return false }
         if countedOwnRows > 0 { return false }
@@ -188,13 +195,17 @@ final class ChangeCapture {
         }
     }
 
-    private func publishIfNotEmpty(_ changes: StoreChanges) {
+    /// Publishes the committed transaction's changes, if any and if anybody receives them.
+    private func publishCommitted() {
+        guard isObserved() else { return log.discard() }
+        let changes = log.takeCommitted()
         if !changes.isEmpty { publish(changes) }
     }
 
     private func refreshFacts() throws {
         facts = try SchemaFacts.load(from: database)
         factsAreStale = false
+        hookTable.forget()
     }
 
     // MARK: Other connections
@@ -227,8 +238,14 @@ final class ChangeCapture {
         operation: Int32, databaseName: UnsafePointer<CChar>?, table: UnsafePointer<CChar>?,
         oldRowID: Int64, newRowID: Int64
     ) {
-        guard let databaseName, let table, strcmp(databaseName, "main") == 0, let name = tableName(table) else { return }
-        if facts.withoutRowIDTables.contains(name) {
+        guard let databaseName, let table, strcmp(databaseName, "main") == 0 else { return }
+        let hooked = hookTable.table(named: table) { name in
+            let lowercased = name.lowercased()
+            let isInternal = StatementEffects.isInternal(name)
+            return .init(name: isInternal ? nil : lowercased, isWithoutRowID: facts.withoutRowIDTables.contains(lowercased))
+        }
+        guard let name = hooked.name else { return }
+        if hooked.isWithoutRowID {
             // The hook's rowids mean nothing for a WITHOUT ROWID table.
             log.recordWholeTable(name)
             return
@@ -237,12 +254,12 @@ final class ChangeCapture {
             // REPLACE may have deleted rows silently to make room for this one.
             log.recordWholeTable(name)
         }
-        if preUpdateHook?.isTopLevel(on: database.handle) == true, operation != SQLITE_DELETE || !mayReplaceRows {
+        if preUpdateHook?.isTopLevel(on: connection) == true, operation != SQLITE_DELETE || !mayReplaceRows {
             countedOwnRows += 1  // rows deleted by REPLACE are the statement's, but not counted
         }
         switch operation {
         case SQLITE_INSERT: log.recordInsert(table: name, rowID: newRowID)
-        case SQLITE_DELETE where preUpdateHook?.isBlobWrite(on: database.handle) == true:
+        case SQLITE_DELETE where preUpdateHook?.isBlobWrite(on: connection) == true:
             log.recordUpdate(table: name, rowID: oldRowID)
         case SQLITE_DELETE: log.recordDelete(table: name, rowID: oldRowID)
         case SQLITE_UPDATE where oldRowID != newRowID:
@@ -253,18 +270,7 @@ final class ChangeCapture {
     }
 
     /// Whether the running statement may delete rows through REPLACE conflict resolution.
-    private var mayReplaceRows: Bool { (running?.mayReplace ?? true) || facts.mayReplace }
-
-    /// The lowercased name of the table SQLite passes to the hooks, `nil` for SQLite's internal
-    /// tables (`sqlite_sequence`, `sqlite_stat1`, …), which are never published. SQLite passes
-    /// the same pointer for every row of a table, so within one statement the name is built once.
-    private func tableName(_ table: UnsafePointer<CChar>) -> String? {
-        if let cached = lastTable, cached.pointer == table { return cached.name }
-        let text = String(cString: table)
-        let name = StatementEffects.isInternal(text) ? nil : text.lowercased()
-        lastTable = (table, name)
-        return name
-    }
+    private var mayReplaceRows: Bool { runningMayReplace || facts.mayReplace }
 
     fileprivate func committing() { commitRequested = true }
 

@@ -1,187 +1,227 @@
-/// Accumulates the row events of the open transaction, level by level for savepoints,
-/// and turns them into `StoreChanges` at commit.
+/// Accumulates the row events of the open transaction, in order, and turns them into
+/// `StoreChanges` at commit.
 ///
-/// The events of the running statement can be taken back: each event notes what it replaced
-/// in an undo journal, emptied when the statement ends, so that a statement SQLite undoes
-/// (a failure under `ABORT`) leaves no trace, at the cost of one array append per event.
+/// Recording an event is one array append: the log is a list of events, so that taking back
+/// a statement SQLite undid (a failure under `ABORT`) or a `ROLLBACK TO` is cutting the list
+/// back to where the statement or savepoint began. Events are folded into each row's state
+/// before and after the transaction only at commit, and only when someone wants the changes.
 struct RowChangeLog {
-    /// A row's existence before the transaction (or savepoint level) and after its last event.
-    struct RowState: Equatable {
-        var existedBefore: Bool
-        var existsAfter: Bool
+    private enum Kind: UInt8 {
+        case insert, update, delete, wholeTable, allTables
+
+        var isRowEvent: Bool { self == .insert || self == .update || self == .delete }
     }
 
-    /// What one event of the running statement replaced, to put it back.
-    private enum Undo {
-        case row(table: String, rowID: Int64, previous: RowState?)
-        case wholeTable(String, wasMarked: Bool)
-        case allTables(wasMarked: Bool)
+    /// One event: 16 bytes, the table named by its index in `tables`.
+    private struct Event {
+        var rowID: Int64
+        var table: Int32
+        var kind: Kind
     }
 
-    private struct Level {
-        var savepointName: String?
-        var rows: [String: [Int64: RowState]] = [:]
-        var whollyChangedTables: Set<String> = []
-        var affectsAllTables = false
-
-        mutating func absorb(_ inner: Level) {
-            for (table, innerRows) in inner.rows {
-                for (rowID, state) in innerRows {
-                    rows[table, default: [:]][rowID, default: state].existsAfter = state.existsAfter
-                }
-            }
-            whollyChangedTables.formUnion(inner.whollyChangedTables)
-            affectsAllTables = affectsAllTables || inner.affectsAllTables
-        }
-    }
-
-    private var levels = [Level()]
-    private var statementUndo: [Undo] = []
+    private var events: [Event] = []
+    /// Where the running statement's events begin.
+    private var statementStart = 0
+    /// Open savepoints, innermost last, with where their events begin.
+    private var savepoints: [(name: String, start: Int)] = []
+    /// The (lowercased) names of the tables events name, and each one's index.
+    private var tables: [String] = []
+    private var tableIndexes: [String: Int32] = [:]
+    /// The table of the last event, looked up before hashing: statements write one table at a time.
+    private var lastTable: (name: String, index: Int32)?
 
     /// Whether no event is recorded.
-    var isEmpty: Bool {
-        levels.allSatisfy { $0.rows.isEmpty && $0.whollyChangedTables.isEmpty && !$0.affectsAllTables }
-    }
+    var isEmpty: Bool { events.isEmpty }
 
     // MARK: Row events
 
-    mutating func recordInsert(table: String, rowID: Int64) { record(table, rowID, existedBefore: false, existsAfter: true) }
-    mutating func recordUpdate(table: String, rowID: Int64) { record(table, rowID, existedBefore: true, existsAfter: true) }
-    mutating func recordDelete(table: String, rowID: Int64) { record(table, rowID, existedBefore: true, existsAfter: false) }
-
-    private mutating func record(_ table: String, _ rowID: Int64, existedBefore: Bool, existsAfter: Bool) {
-        let last = levels.count - 1
-        let fresh = RowState(existedBefore: existedBefore, existsAfter: existsAfter)
-        // One hash lookup for a row's first event (the common case), two for later ones.
-        if let previous = levels[last].rows[table, default: [:]].updateValue(fresh, forKey: rowID) {
-            levels[last].rows[table]?[rowID] = RowState(existedBefore: previous.existedBefore, existsAfter: existsAfter)
-            statementUndo.append(.row(table: table, rowID: rowID, previous: previous))
-        } else {
-            statementUndo.append(.row(table: table, rowID: rowID, previous: nil))
-        }
-    }
+    mutating func recordInsert(table: String, rowID: Int64) { append(.insert, table, rowID) }
+    mutating func recordUpdate(table: String, rowID: Int64) { append(.update, table, rowID) }
+    mutating func recordDelete(table: String, rowID: Int64) { append(.delete, table, rowID) }
 
     /// Marks `table` as changed in ways not described row by row.
-    mutating func recordWholeTable(_ table: String) {
-        let wasMarked = !levels[levels.count - 1].whollyChangedTables.insert(table).inserted
-        statementUndo.append(.wholeTable(table, wasMarked: wasMarked))
-    }
+    mutating func recordWholeTable(_ table: String) { append(.wholeTable, table, 0) }
 
     /// Marks every table as possibly changed.
-    mutating func recordAllTables() {
-        statementUndo.append(.allTables(wasMarked: levels[levels.count - 1].affectsAllTables))
-        levels[levels.count - 1].affectsAllTables = true
+    mutating func recordAllTables() { events.append(Event(rowID: 0, table: -1, kind: .allTables)) }
+
+    private mutating func append(_ kind: Kind, _ table: String, _ rowID: Int64) {
+        events.append(Event(rowID: rowID, table: index(of: table), kind: kind))
+    }
+
+    private mutating func index(of table: String) -> Int32 {
+        if let lastTable, lastTable.name == table { return lastTable.index }
+        let index =
+            tableIndexes[table]
+            ?? {
+                tables.append(table)
+                tableIndexes[table] = Int32(tables.count - 1)
+                return Int32(tables.count - 1)
+            }()
+        lastTable = (table, index)
+        return index
     }
 
     // MARK: The running statement
 
     /// Whether the running statement recorded anything.
-    var statementHasEvents: Bool { !statementUndo.isEmpty }
+    var statementHasEvents: Bool { events.count > statementStart }
 
     /// Keeps the running statement's events: it succeeded, or failed keeping its changes (`FAIL`).
     mutating func keepStatement() {
-        statementUndo.removeAll(keepingCapacity: true)
+        statementStart = events.count
     }
 
     /// Takes back the running statement's events: SQLite undid the statement (`ABORT`).
     mutating func undoStatement() {
-        let last = levels.count - 1
-        while let undo = statementUndo.popLast() {
-            switch undo {
-            case .row(let table, let rowID, let previous):
-                levels[last].rows[table]?[rowID] = previous
-                if levels[last].rows[table]?.isEmpty == true { levels[last].rows[table] = nil }
-            case .wholeTable(let table, let wasMarked):
-                if !wasMarked { levels[last].whollyChangedTables.remove(table) }
-            case .allTables(let wasMarked):
-                levels[last].affectsAllTables = wasMarked
-            }
-        }
+        events.removeSubrange(statementStart...)
     }
 
     /// Up to `limit` rows whose existence the running statement changed, each with whether it
     /// exists after the statement's events: looking one up in the database tells whether SQLite
     /// kept the statement. Empty when the statement only updated rows.
+    ///
+    /// A row's first event in the statement tells whether it existed before (SQLite reports an
+    /// insert only for a rowid that was free), its last whether it exists after.
     func rowsWhoseExistenceTheStatementChanged(limit: Int) -> [(table: String, rowID: Int64, exists: Bool)] {
-        let last = levels.count - 1
-        var existedBefore: [RowKey: Bool] = [:]
-        // Replayed oldest first: the first event of a row says whether it existed before the statement.
-        for undo in statementUndo {
-            guard case .row(let table, let rowID, let previous) = undo else { continue }
-            let key = RowKey(table: table, rowID: rowID)
-            if existedBefore[key] == nil {
-                existedBefore[key] = previous?.existsAfter ?? (levels[last].rows[table]?[rowID]?.existedBefore ?? true)
+        var states: [RowKey: (existedBefore: Bool, existsAfter: Bool)] = [:]
+        var order: [RowKey] = []
+        for event in events[statementStart...] where event.kind.isRowEvent {
+            let key = RowKey(table: event.table, rowID: event.rowID)
+            if states[key] == nil {
+                order.append(key)
+                states[key] = (event.kind != .insert, true)
             }
+            states[key]?.existsAfter = event.kind != .delete
         }
         var rows: [(table: String, rowID: Int64, exists: Bool)] = []
-        for (key, existed) in existedBefore where rows.count < limit {
-            guard let now = levels[last].rows[key.table]?[key.rowID]?.existsAfter, now != existed else { continue }
-            rows.append((key.table, key.rowID, now))
+        for key in order where rows.count < limit {
+            guard let state = states[key], state.existedBefore != state.existsAfter else { continue }
+            rows.append((tables[Int(key.table)], key.rowID, state.existsAfter))
         }
         return rows
     }
 
     private struct RowKey: Hashable {
-        let table: String
+        let table: Int32
         let rowID: Int64
     }
 
     // MARK: Savepoints
 
     mutating func beginSavepoint(_ name: String) {
-        levels.append(Level(savepointName: name.lowercased()))
+        savepoints.append((name.lowercased(), events.count))
     }
 
-    /// `RELEASE name`: the levels from `name` up fold into the level below it.
+    /// `RELEASE name`: the savepoints from `name` up end; their events stay.
     mutating func releaseSavepoint(_ name: String) {
-        guard let index = levelIndex(of: name) else { return }
-        while levels.count > index {
-            let inner = levels.removeLast()
-            levels[levels.count - 1].absorb(inner)
-        }
+        guard let index = savepointIndex(of: name) else { return }
+        savepoints.removeSubrange(index...)
     }
 
     /// `ROLLBACK TO name`: drops the events since `name` began; the savepoint stays open.
     mutating func rollbackToSavepoint(_ name: String) {
-        guard let index = levelIndex(of: name) else { return }
-        levels.removeLast(levels.count - index - 1)
-        levels[index] = Level(savepointName: levels[index].savepointName)
+        guard let index = savepointIndex(of: name) else { return }
+        savepoints.removeSubrange((index + 1)...)
+        events.removeSubrange(savepoints[index].start...)
+        statementStart = min(statementStart, events.count)
     }
 
-    private func levelIndex(of name: String) -> Int? {
+    private func savepointIndex(of name: String) -> Int? {
         let lowered = name.lowercased()
-        return levels.lastIndex { $0.savepointName == lowered }
+        return savepoints.lastIndex { $0.name == lowered }
     }
 
     // MARK: Transaction end
 
-    /// The transaction's changes, all levels folded; the log is emptied.
+    /// The transaction's changes; the log is emptied.
     mutating func takeCommitted() -> StoreChanges {
-        var all = levels[0]
-        for level in levels.dropFirst() { all.absorb(level) }
-        levels = [Level()]
-        statementUndo.removeAll(keepingCapacity: true)
-        var tables: [String: TableChanges] = [:]
-        for (table, rows) in all.rows {
-            var changes = TableChanges()
-            changes.inserted.reserveCapacity(rows.count)
-            for (rowID, state) in rows {
-                switch (state.existedBefore, state.existsAfter) {
-                case (false, true): changes.inserted.insert(rowID)
-                case (true, true): changes.updated.insert(rowID)
-                case (true, false): changes.deleted.insert(rowID)
-                case (false, false): break
-                }
+        var folds = tables.map { _ in TableFold() }
+        var eventCounts = [Int](repeating: 0, count: tables.count)
+        for event in events where event.table >= 0 { eventCounts[Int(event.table)] += 1 }
+        for (table, count) in eventCounts.enumerated() where count > 0 { folds[table].reserve(count) }
+        var affectsAllTables = false
+        for event in events {
+            switch event.kind {
+            case .insert: folds[Int(event.table)].record(event.rowID, existedBefore: false, existsAfter: true)
+            case .update: folds[Int(event.table)].record(event.rowID, existedBefore: true, existsAfter: true)
+            case .delete: folds[Int(event.table)].record(event.rowID, existedBefore: true, existsAfter: false)
+            case .wholeTable: folds[Int(event.table)].changes.isWhollyChanged = true
+            case .allTables: affectsAllTables = true
             }
-            if !changes.isEmpty { tables[table] = changes }
         }
-        for table in all.whollyChangedTables { tables[table, default: TableChanges()].isWhollyChanged = true }
-        return StoreChanges(tableChanges: tables, affectsAllTables: all.affectsAllTables)
+        var changes: [String: TableChanges] = [:]
+        for (index, fold) in folds.enumerated() {
+            let tableChanges = fold.finished()
+            if !tableChanges.isEmpty { changes[tables[index]] = tableChanges }
+        }
+        discard()
+        return StoreChanges(tableChanges: changes, affectsAllTables: affectsAllTables)
     }
 
-    /// Forgets everything (rollback).
+    /// Forgets everything (rollback, or a commit nobody wants the changes of).
     mutating func discard() {
-        levels = [Level()]
-        statementUndo.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: events.count <= Self.keptCapacity)
+        statementStart = 0
+        savepoints.removeAll()
+        if tables.count > Self.keptTables {
+            tables.removeAll()
+            tableIndexes.removeAll()
+            lastTable = nil
+        }
+    }
+
+    /// Events whose room is kept between transactions (1 MiB); a larger transaction's is freed.
+    private static let keptCapacity = 65_536
+    /// Table names remembered between transactions, beyond which they are forgotten.
+    private static let keptTables = 256
+}
+
+/// One table's events folded into its changes: while it has only inserts (the bulk-insert case),
+/// straight into `inserted`; from its first other event on, through each row's state.
+private struct TableFold {
+    var changes = TableChanges()
+    /// Each row's existence before the transaction and after its last event; `nil` while only inserts were seen.
+    private var states: [Int64: RowChangeLog.RowState]?
+
+    mutating func reserve(_ count: Int) { changes.inserted.reserveCapacity(count) }
+
+    mutating func record(_ rowID: Int64, existedBefore: Bool, existsAfter: Bool) {
+        if states == nil, !existedBefore, changes.inserted.insert(rowID).inserted { return }
+        if states == nil { startStates() }
+        if let previous = states?.updateValue(RowChangeLog.RowState(existedBefore: existedBefore, existsAfter: existsAfter), forKey: rowID)
+        {
+            states?[rowID]?.existedBefore = previous.existedBefore
+        }
+    }
+
+    /// Moves the rows inserted so far into `states`.
+    private mutating func startStates() {
+        var states: [Int64: RowChangeLog.RowState] = [:]
+        for rowID in changes.inserted { states[rowID] = RowChangeLog.RowState(existedBefore: false, existsAfter: true) }
+        changes.inserted = []
+        self.states = states
+    }
+
+    func finished() -> TableChanges {
+        guard let states else { return changes }
+        var result = TableChanges(isWhollyChanged: changes.isWhollyChanged)
+        for (rowID, state) in states {
+            switch (state.existedBefore, state.existsAfter) {
+            case (false, true): result.inserted.insert(rowID)
+            case (true, true): result.updated.insert(rowID)
+            case (true, false): result.deleted.insert(rowID)
+            case (false, false): break
+            }
+        }
+        return result
+    }
+}
+
+extension RowChangeLog {
+    /// A row's existence before the transaction and after its last event.
+    struct RowState: Equatable {
+        var existedBefore: Bool
+        var existsAfter: Bool
     }
 }

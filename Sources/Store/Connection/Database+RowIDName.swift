@@ -4,7 +4,12 @@ extension Database {
     /// name), else its `INTEGER PRIMARY KEY` column, quoted.
     ///
     /// Throws `SQLITE_ERROR` when the table has no rowid that any name can reach.
+    /// Cached until the schema changes (see `RowIDNameCache`).
     package func rowIDName(of table: String) throws -> String {
+        try rowIDNames.name(of: table, on: handle) { try findRowIDName(of: table) }
+    }
+
+    private func findRowIDName(of table: String) throws -> String {
         let columns = try uncapturedRows(sql: "SELECT name, type, pk FROM pragma_table_xinfo(?)", arguments: [.text(table)])
         let names = Set(columns.compactMap { $0[0]?.lowercased() })
         if let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) { return free }

@@ -9,7 +9,14 @@ public final class Database {
     /// The path of the database file (`:memory:` for an in-memory database).
     public let path: String
     let handle: OpaquePointer
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache = StatementCache()
+    /// Statements that returned a row since the transaction began: the ones that may still be
+    /// open when it ends (see `resetActiveStatements`).
+    var steppedStatements: [Statement] = []
+    /// The list's length at which `noteStepped` drops the statements no longer open.
+    var steppedStatementsLimit = Database.minimumSteppedStatementsLimit
+    /// The rowid names of tables, while the schema stays the same.
+    let rowIDNames = RowIDNameCache()
     private var savepointDepth = 0
     /// Statements and buffers for writing models.
     let modelStatements = ModelStatements()
@@ -93,12 +100,12 @@ public final class Database {
 
     /// A prepared statement for `sql`, reused across calls on this connection.
     public func cachedStatement(sql: String) throws -> Statement {
-        if let statement = statementCache[sql] {
+        if let statement = statementCache.statement(for: sql) {
             statement.reset()
             return statement
         }
         let statement = try prepare(sql: sql)
-        statementCache[sql] = statement
+        statementCache.insert(statement, for: sql)
         return statement
     }
 
@@ -157,6 +164,9 @@ public final class Database {
     }
 
     // MARK: State
+
+    /// How many statements `cachedStatement(sql:)` keeps now (at most `StatementCache.defaultCapacity`).
+    var cachedStatementCount: Int { statementCache.count }
 
     /// The rowid of the most recent successful insert on this connection.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }

@@ -44,6 +44,8 @@ public final class Statement {
     /// What running the statement does besides changing rows; known on the writer connection
     /// only, and updated when SQLite prepares the statement again after a schema change.
     var effects: StatementEffects?
+    /// Whether the statement is in its database's `steppedStatements`.
+    var isNotedAsStepped = false
 
     init(database: Database, sql: String, handle: OpaquePointer, effects: StatementEffects?) {
         self.database = database
@@ -122,7 +124,9 @@ public final class Statement {
         let code = sqlite3_step(handle)
         capture?.didStep(self, result: code)
         switch code {
-        case SQLITE_ROW: return true
+        case SQLITE_ROW:
+            if !isNotedAsStepped { database.noteStepped(self) }
+            return true
         case SQLITE_DONE: return false
         default:
             let error = StoreError(resultCode: code, connection: database.handle, sql: sql)

@@ -1,0 +1,53 @@
+/// The prepared statements that `Database.cachedStatement(sql:)` reuses: at most `capacity`,
+/// the least recently used one dropped to make room.
+///
+/// Bounded because SQL built with literals (`execute(sql: "… WHERE id = 42")`) would otherwise
+/// keep one prepared statement, with its compiled program, per distinct string for the life of
+/// the connection. 64 holds every statement an app repeats (transaction control, savepoints,
+/// its models' writes and its requests) with room to spare; Python's `sqlite3` module keeps
+/// 128 by default and Android's `SQLiteDatabase` 25. A dropped statement that a caller still
+/// holds stays valid: it is finalized when its last reference goes.
+struct StatementCache {
+    /// How many statements a connection keeps.
+    static let defaultCapacity = 64
+
+    private struct Entry {
+        let statement: Statement
+        var lastUse: UInt64
+    }
+
+    let capacity: Int
+    private var entries: [String: Entry] = [:]
+    private var clock: UInt64 = 0
+
+    init(capacity: Int = Self.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// How many statements are cached.
+    var count: Int { entries.count }
+
+    /// The statement cached for `sql`, now the most recently used, or `nil`.
+    mutating func statement(for sql: String) -> Statement? {
+        clock += 1
+        let now = clock
+        return entries[sql].map { entry in
+            entries[sql]?.lastUse = now
+            return entry.statement
+        }
+    }
+
+    /// Caches `statement` for `sql`, dropping the least recently used statement when full.
+    mutating func insert(_ statement: Statement, for sql: String) {
+        if entries.count >= capacity, entries[sql] == nil,
+            let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+        {
+            entries[oldest] = nil
+        }
+        clock += 1
+        entries[sql] = Entry(statement: statement, lastUse: clock)
+    }
+
+    /// Drops every statement.
+    mutating func removeAll() { entries.removeAll() }
+}
