@@ -41,7 +41,7 @@ final class StreamLatencyProbe {
         try await store.write { db in try db.apply(change) }
         let written = ContinuousClock.now
         var receipts = self.receipts
-        let received = await receipts.next()
+        let received = await receipts.next(isolation: #isolation)
         self.receipts = receipts
         guard let received else { throw ConsumerEndedError() }
         return Sample(write: written - start, receipt: received - start)
