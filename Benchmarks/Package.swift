@@ -52,6 +52,17 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "LiveQueryLatency",
+            dependencies: [
+                "BenchmarkKit",
+                "RawSQLiteContender",
+                "StoreContender",
+                .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
                 "BenchmarkKit",

@@ -7,58 +7,23 @@ public final class RawCLiveQuery: LiveQueryContender {
     /// Results are labelled `rawC`.
     public static let library = ContenderLibrary.rawC
 
-    private let writer: SQLiteConnection
+    private let writer: RawCChangeWriter
     private let reader: SQLiteConnection
-    private let insertStatement: PreparedStatement
-    private let updateStatement: PreparedStatement
-    private let deleteStatement: PreparedStatement
     private let queryStatement: PreparedStatement
     private var itemsByID: [Int64: Item] = [:]
 
-    /// Opens a writer and a reader, prepares the statements and fetches the initial results.
+    /// Opens a writer and a reader, prepares the query and fetches the initial results.
     public init(databasePath: String) throws {
-        writer = try SQLiteConnection(path: databasePath)
+        writer = try RawCChangeWriter(databasePath: databasePath)
         reader = try SQLiteConnection(path: databasePath)
-        insertStatement = try writer.prepare(ItemSQL.insert)
-        updateStatement = try writer.prepare(ItemSQL.updateScoreAndFlag)
-        deleteStatement = try writer.prepare(ItemSQL.deleteByID)
         queryStatement = try reader.prepare(ItemSQL.flaggedByScore)
         itemsByID = try indexByID(queryStatement.readAllItems())
     }
 
     /// Writes `change` in one transaction, re-runs the query and diffs by id.
     public func commit(_ change: ItemChange) async throws -> ChangeSummary {
-        try write(change)
+        try writer.write(change)
         return try diffAgainstLatestResults()
-    }
-
-    private func write(_ change: ItemChange) throws {
-        try writer.execute("BEGIN")
-        do {
-            try apply(change)
-            try writer.execute("COMMIT")
-        } catch {
-            try? writer.execute("ROLLBACK")
-            throw error
-        }
-    }
-
-    private func apply(_ change: ItemChange) throws {
-        switch change {
-        case .update(let updates):
-            for update in updates {
-                sqlite3_bind_double(updateStatement.handle, 1, update.score)
-                sqlite3_bind_int64(updateStatement.handle, 2, update.flag ? 1 : 0)
-                sqlite3_bind_int64(updateStatement.handle, 3, update.id)
-                try updateStatement.run()
-            }
-        case .insert(let item):
-            insertStatement.bindInsertArguments(of: item)
-            try insertStatement.run()
-        case .delete(let id):
-            sqlite3_bind_int64(deleteStatement.handle, 1, id)
-            try deleteStatement.run()
-        }
     }
 
     /// Rows absent before are insertions, rows whose values differ are updates (a new score is

@@ -23,7 +23,7 @@ public final class StoreLiveQuery: LiveQueryContender {
 
     /// Writes `change` in one `write`, then waits for the controller's next change set.
     public func commit(_ change: ItemChange) async throws -> ChangeSummary {
-        try await store.write { db in try Self.apply(change, in: db) }
+        try await store.write { db in try db.apply(change) }
         var iterator = changes
         let delivered = try await iterator.next(isolation: #isolation)
         changes = iterator
@@ -31,22 +31,6 @@ public final class StoreLiveQuery: LiveQueryContender {
         return ChangeSummary(
             insertions: changeSet.inserts.count, removals: changeSet.deletes.count,
             updates: changeSet.updates.count + changeSet.moves.count)
-    }
-
-    private nonisolated static func apply(_ change: ItemChange, in db: Database) throws {
-        switch change {
-        case .update(let updates):
-            for update in updates {
-                try db.execute(
-                    sql: "UPDATE item SET score = ?, flag = ? WHERE id = ?",
-                    arguments: [update.score, update.flag, update.id])
-            }
-        case .insert(let item):
-            var item = item
-            try db.insert(&item)
-        case .delete(let id):
-            try db.delete(Item.self, id: id)
-        }
     }
 }
 

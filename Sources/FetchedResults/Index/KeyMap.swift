@@ -31,6 +31,13 @@ struct KeyMap: Sendable {
     /// The first sort key of a row.
     func firstKey(of rowID: Int64) -> DatabaseValue? { locate(rowID).map { $0.page.firstKey(at: $0.index) } }
 
+    /// Whether row `rowID` sorts before the row `otherRowID` whose keys are `keys`, in
+    /// `order` (ties broken by rowid); a row absent from the map sorts as if its keys were NULL.
+    func precedes(_ rowID: Int64, _ keys: SortKeys, _ otherRowID: Int64, in order: KeyOrder) -> Bool {
+        let comparison = locate(rowID).map { $0.page.compare(at: $0.index, with: keys, in: order) } ?? order.compare({ _ in .null }, keys)
+        return comparison != 0 ? comparison < 0 : rowID < otherRowID
+    }
+
     func fingerprint(of rowID: Int64) -> UInt64? { locate(rowID).map { $0.page.fingerprints[$0.index] } }
 
     func contains(_ rowID: Int64) -> Bool { locate(rowID) != nil }

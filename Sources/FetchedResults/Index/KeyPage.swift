@@ -41,6 +41,11 @@ struct KeyPage: Sendable {
         SortKeys(columns.map { $0.value(at: index) })
     }
 
+    /// Three-way comparison, in `order`, of row `index`'s keys with `keys`.
+    func compare(at index: Int, with keys: SortKeys, in order: KeyOrder) -> Int {
+        order.compare({ columns[$0].value(at: index) }, keys)
+    }
+
     func firstKey(at index: Int) -> DatabaseValue {
         columns.first.map { $0.value(at: index) } ?? .null
     }

@@ -1,15 +1,16 @@
 import Foundation
 import SQLiteStoreCore
 
-/// The in-memory index of a fetched result: rowids in sort order, in chunks of at most
-/// `maxChunk`, each row's sort keys and fingerprint in a `KeyMap`, and the sections with
-/// their row counts and names.
+/// The in-memory index of a fetched result: rowids in sort order in `RowChunks`, each row's
+/// sort keys and fingerprint in a `KeyMap`, and the sections with their row counts and names.
 ///
-/// Finding, inserting or removing a row costs O(log n) key comparisons and O(log n) to
-/// count the rows before its chunk; a copy shares the chunks and key shards until written.
-/// A row is found by binary search with the request's order, then checked: an index that
-/// is not sorted by that order (a comparator that is not a total order) is reported as
-/// inconsistent, never trapped on, and the controller reads its results again.
+/// Finding a row's chunk costs O(log c) comparisons with the chunks' last keys (held in
+/// `RowChunks`, no key-map lookups), then a scan of its chunk for the rowid; inserting
+/// costs O(log chunk size) key lookups more to place it; counting the rows before a chunk
+/// is O(log c). A copy shares the chunks and key pages until written. A row is looked for
+/// only in the chunk the request's order puts it in: an index that is not sorted by that
+/// order (a comparator that is not a total order) is reported as inconsistent, never
+/// trapped on, and the controller reads its results again.
 struct ResultIndex: Sendable {
     /// One section: the section key value of its first row, its name, and how many rows it has.
     struct Section: Sendable {
@@ -18,12 +19,10 @@ struct ResultIndex: Sendable {
         var count: Int
     }
 
-    static let maxChunk = 1024
     let order: KeyOrder
     /// Whether the first sort key sections the rows; otherwise there is one section.
     let isSectioned: Bool
-    private(set) var chunks: [[Int64]] = []
-    private var counts = ChunkCounts()
+    private var rows = RowChunks()
     private(set) var keys: KeyMap
     /// The sections in order (empty when not sectioned).
     private(set) var sections: [Section] = []
@@ -43,13 +42,7 @@ struct ResultIndex: Sendable {
     /// row that starts a section names it with `sectionValue` (its section key value, or
     /// what SQLite read for it when the keys are ranks). `finishAppending()` must follow.
     mutating func append(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64, sectionValue: DatabaseValue) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.maxChunk / 2 {
-            chunks.append([])
-            chunks[chunks.count - 1].reserveCapacity(Self.maxChunk / 2)
-            counts.append(0)
-        }
-        chunks[chunks.count - 1].append(rowID)
-        counts.add(1, at: chunks.count - 1)
+        rows.append(rowID, rowKeys)
         keys.append(rowKeys, fingerprint: fingerprint, for: rowID)
         guard isSectioned else { return }
         if let last = sections.last, order.compareSections(last.value, rowKeys.first) == 0 {
@@ -64,37 +57,40 @@ struct ResultIndex: Sendable {
 
     // MARK: Queries
 
-    /// The number of leading rows for which `isBefore` holds (they must form a prefix),
-    /// with the chunk and offset where the first other row is.
-    private func partitionPoint(_ isBefore: (Int64) -> Bool) -> (flat: Int, chunk: Int, offset: Int) {
-        var low = 0
-        var high = chunks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if isBefore(chunks[middle][chunks[middle].count - 1]) { low = middle + 1 } else { high = middle }
-        }
-        let rowsBefore = counts.rowsBefore(low)
-        guard low < chunks.count else { return (rowsBefore, low, 0) }
-        let chunk = chunks[low]
+    /// The number of leading rows for which `isBefore` holds (they must form a prefix), with
+    /// the chunk and offset where the first other row is: the chunk by its last row's rowid
+    /// and keys (`chunkIsBefore`), then the row in the chunk by its rowid.
+    private func partitionPoint(
+        chunkIsBefore: (Int64, SortKeys) -> Bool, _ isBefore: (Int64) -> Bool
+    ) -> (flat: Int, chunk: Int, offset: Int) {
+        let chunk = rows.chunksBefore(chunkIsBefore)
+        let rowsBefore = rows.rowsBefore(chunk)
+        guard chunk < rows.chunkCount else { return (rowsBefore, chunk, 0) }
+        let rowIDs = rows[chunk]
         var start = 0
-        var end = chunk.count
+        var end = rowIDs.count
         while start < end {
             let middle = (start + end) / 2
-            if isBefore(chunk[middle]) { start = middle + 1 } else { end = middle }
+            if isBefore(rowIDs[middle]) { start = middle + 1 } else { end = middle }
         }
-        return (rowsBefore + start, low, start)
+        return (rowsBefore + start, chunk, start)
     }
 
-    private func keys(of rowID: Int64) -> SortKeys { keys[rowID] ?? SortKeys([]) }
+    /// Where the row (`rowID`, `rowKeys`) is, or would be inserted.
+    private func placement(of rowID: Int64, _ rowKeys: SortKeys) -> (flat: Int, chunk: Int, offset: Int) {
+        partitionPoint(chunkIsBefore: { order.precedes($1, $0, rowKeys, rowID) }) { other in
+            keys.precedes(other, rowKeys, rowID, in: order)
+        }
+    }
 
-    /// Where a present row is, or `nil` when it is absent or not where the order puts it.
+    /// Where a present row is, or `nil` when it is absent or not in the chunk where the order
+    /// puts it. The chunk is found by its last keys; the row in it by a scan of its rowids,
+    /// contiguous, which costs less than looking up the keys of a binary search's rows.
     private func location(of rowID: Int64) -> (flat: Int, chunk: Int, offset: Int)? {
         guard let rowKeys = keys[rowID] else { return nil }
-        let place = partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
-        guard place.chunk < chunks.count, place.offset < chunks[place.chunk].count,
-            chunks[place.chunk][place.offset] == rowID
-        else { return nil }
-        return place
+        let chunk = rows.chunksBefore { order.precedes($1, $0, rowKeys, rowID) }
+        guard chunk < rows.chunkCount, let offset = rows[chunk].firstIndex(of: rowID) else { return nil }
+        return (rows.rowsBefore(chunk) + offset, chunk, offset)
     }
 
     /// Whether the row is in the results.
@@ -108,17 +104,17 @@ struct ResultIndex: Sendable {
 
     /// The rowid at a position among all rows.
     func rowID(at position: Int) -> Int64? {
-        counts.locate(position).map { chunks[$0.chunk][$0.offset] }
+        rows.locate(position).map { rows[$0.chunk][$0.offset] }
     }
 
     /// The rowids at positions `range`, in order.
     func rowIDs(in range: Range<Int>) -> [Int64] {
         let range = range.clamped(to: 0..<count)
-        guard var place = counts.locate(range.lowerBound) else { return [] }
+        guard var place = rows.locate(range.lowerBound) else { return [] }
         var result: [Int64] = []
         result.reserveCapacity(range.count)
-        while result.count < range.count, place.chunk < chunks.count {
-            let rowIDs = chunks[place.chunk]
+        while result.count < range.count, place.chunk < rows.chunkCount {
+            let rowIDs = rows[place.chunk]
             let end = min(rowIDs.count, place.offset + range.count - result.count)
             result += rowIDs[place.offset..<end]
             place = (place.chunk + 1, 0)
@@ -148,7 +144,9 @@ struct ResultIndex: Sendable {
     func sectionStart(_ index: Int) -> Int {
         guard isSectioned, index < sections.count else { return isSectioned ? count : 0 }
         let value = sections[index].value
-        return partitionPoint { order.compareSections(keys.firstKey(of: $0) ?? .null, value) < 0 }.flat
+        return partitionPoint(chunkIsBefore: { order.compareSections($1.first, value) < 0 }) {
+            order.compareSections(keys.firstKey(of: $0) ?? .null, value) < 0
+        }.flat
     }
 
     /// The index path of a row given its position.
@@ -186,9 +184,7 @@ struct ResultIndex: Sendable {
 
     /// The rows' identities, section by section: O(n).
     func snapshot() -> SectionedSnapshot<Int64> {
-        var all: [Int64] = []
-        all.reserveCapacity(count)
-        for chunk in chunks { all += chunk }
+        let all = rows.all()
         guard isSectioned else { return SectionedSnapshot(ids: all) }
         var start = 0
         return SectionedSnapshot(
@@ -211,18 +207,9 @@ struct ResultIndex: Sendable {
 
     /// Inserts a row that is absent. A row that becomes its section's first names it.
     mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64) {
-        let place = partitionPoint { other in order.precedes(keys(of: other), other, rowKeys, rowID) }
+        let place = placement(of: rowID, rowKeys)
         keys.set(rowKeys, fingerprint: fingerprint, for: rowID)
-        if chunks.isEmpty {
-            chunks.append([rowID])
-            counts.append(1)
-        } else {
-            let chunk = min(place.chunk, chunks.count - 1)
-            let offset = place.chunk == chunks.count ? chunks[chunk].count : place.offset
-            chunks[chunk].insert(rowID, at: offset)
-            counts.add(1, at: chunk)
-            splitIfFull(chunk)
-        }
+        rows.insert(rowID, rowKeys, chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
         guard isSectioned else { return }
         let section = sectionIndex(of: rowKeys.first)
         if !section.exists {
@@ -236,16 +223,6 @@ struct ResultIndex: Sendable {
         }
     }
 
-    private mutating func splitIfFull(_ chunk: Int) {
-        guard chunks[chunk].count > Self.maxChunk else { return }
-        let half = chunks[chunk].count / 2
-        let tail = Array(chunks[chunk][half...])
-        chunks[chunk].removeSubrange(half...)
-        chunks.insert(tail, at: chunk + 1)
-        counts.add(-tail.count, at: chunk)
-        counts.insert(tail.count, at: chunk + 1)
-    }
-
     /// Removes a row. Returns `false`, changing nothing, when the row is in the results but
     /// not where the order puts it (the index is inconsistent and must be read again).
     @discardableResult
@@ -255,12 +232,7 @@ struct ResultIndex: Sendable {
         let section = sectionIndex(of: rowKeys.first).index
         let wasFirst = isSectioned && place.flat == sectionStart(section)
         keys.remove(rowID)
-        chunks[place.chunk].remove(at: place.offset)
-        counts.add(-1, at: place.chunk)
-        if chunks[place.chunk].isEmpty {
-            chunks.remove(at: place.chunk)
-            counts.remove(at: place.chunk)
-        }
+        rows.remove(chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
         guard isSectioned else { return true }
         sections[section].count -= 1
         if sections[section].count == 0 {

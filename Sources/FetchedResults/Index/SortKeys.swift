@@ -36,14 +36,15 @@ struct KeyOrder: Sendable {
 
     /// Whether row `a` sorts before row `b`.
     func precedes(_ a: SortKeys, _ aRowID: Int64, _ b: SortKeys, _ bRowID: Int64) -> Bool {
-        let order = compare(a, b)
+        let order = compare({ a[$0] }, b)
         return order != 0 ? order < 0 : aRowID < bRowID
     }
 
-    /// Three-way comparison of two rows' keys.
-    func compare(_ a: SortKeys, _ b: SortKeys) -> Int {
+    /// Three-way comparison of a row whose key `i` is `a(i)` with a row's keys `b`: stored
+    /// keys are compared where they are, without collecting them first.
+    func compare(_ a: (Int) -> DatabaseValue, _ b: SortKeys) -> Int {
         for (index, ascending) in isAscending.enumerated() {
-            let order = comparators[index].compare(a[index], b[index])
+            let order = comparators[index].compare(a(index), b[index])
             if order != 0 { return ascending ? order : -order }
         }
         return 0

@@ -1,0 +1,23 @@
+/// The median and 90th percentile of measured durations, in milliseconds.
+struct LatencySummary: CustomStringConvertible {
+    let median: Double
+    let p90: Double
+
+    init(_ durations: [Duration]) {
+        let sorted = durations.map(Self.milliseconds).sorted()
+        median = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        p90 = sorted.isEmpty ? .nan : sorted[(sorted.count - 1) * 9 / 10]
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15
+    }
+
+    var description: String { "\(Self.format(median)) \(Self.format(p90))" }
+
+    static func format(_ value: Double) -> String {
+        let text = String(Int((value * 1000).rounded()))
+        let padded = String(repeating: "0", count: max(0, 4 - text.count)) + text
+        return String(repeating: " ", count: max(0, 9 - padded.count - 1)) + padded.dropLast(3) + "." + padded.suffix(3)
+    }
+}

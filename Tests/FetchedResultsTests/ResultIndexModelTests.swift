@@ -1,0 +1,61 @@
+import Foundation
+import SQLiteStoreCore
+import Testing
+
+@testable import SQLiteStoreResults
+
+/// The controller's index against a plain sorted array of (key, rowid): positions, rowids at
+/// positions, ranges and sections after every insert and removal, over enough rows to split
+/// and empty chunks; copies taken along the way keep their rows while the original changes.
+@Suite struct ResultIndexModelTests {
+    private struct Row: Equatable {
+        let key: Int64
+        let rowID: Int64
+        static func < (a: Row, b: Row) -> Bool { a.key != b.key ? a.key < b.key : a.rowID < b.rowID }
+    }
+
+    @Test(arguments: [false, true]) func matchesASortedArray(sectioned: Bool) {
+        var random = SeededGenerator()
+        let order = KeyOrder(isAscending: [true])
+        var index = ResultIndex(order: order, isSectioned: sectioned)
+        var model: [Row] = []
+        var copies: [(ResultIndex, [Row])] = []
+        for step in 0..<6_000 {
+            let rowID = Int64.random(in: 0..<4_000, using: &random)
+            if let found = model.firstIndex(where: { $0.rowID == rowID }) {
+                let removed = index.remove(rowID)
+                #expect(removed, "seed \(random.seed), step \(step)")
+                model.remove(at: found)
+            } else {
+                // Few distinct keys: long sections and many ties broken by rowid.
+                let row = Row(key: Int64.random(in: 0..<40, using: &random), rowID: rowID)
+                index.insert(rowID, SortKeys(single: .integer(row.key)), fingerprint: UInt64(step))
+                model.insert(row, at: model.firstIndex { row < $0 } ?? model.count)
+            }
+            if step % 500 == 0 { copies.append((index, model)) }
+            if step % 97 == 0 { check(index, against: model, "seed \(random.seed), step \(step)") }
+        }
+        check(index, against: model, "seed \(random.seed), end")
+        for (copy, rows) in copies { check(copy, against: rows, "seed \(random.seed), copy") }
+    }
+
+    private func check(_ index: ResultIndex, against model: [Row], _ note: Comment) {
+        #expect(index.count == model.count, note)
+        #expect(index.rowIDs(in: 0..<model.count) == model.map(\.rowID), note)
+        for (position, row) in model.enumerated() where position % 7 == 0 {
+            #expect(index.position(of: row.rowID) == position, note)
+            #expect(index.rowID(at: position) == row.rowID, note)
+        }
+        let middle = model.count / 3
+        #expect(index.rowIDs(in: middle..<(middle + 1_500)) == model[middle..<min(model.count, middle + 1_500)].map(\.rowID), note)
+        guard index.isSectioned else { return }
+        var start = 0
+        for (section, key) in Set(model.map(\.key)).sorted().enumerated() {
+            let size = model.count { $0.key == key }
+            #expect(index.sectionStart(section) == start, note)
+            #expect(index.sections[section].count == size, note)
+            start += size
+        }
+        #expect(index.sectionCount == Set(model.map(\.key)).count, note)
+    }
+}
