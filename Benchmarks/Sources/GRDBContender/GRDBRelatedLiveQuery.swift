@@ -9,15 +9,15 @@ public final class GRDBRelatedLiveQuery: RelatedLiveQueryContender {
     public static let library = ContenderLibrary.grdb
 
     private let pool: DatabasePool
-    private var results: AsyncValueObservation<[Row]>.Iterator
+    private var results: AsyncValueObservation<[ItemInList]>.Iterator
     private var names: [Int64: String] = [:]
 
     /// Opens a `DatabasePool`, starts the observation and waits for its initial value.
     public init(databasePath: String) async throws {
         pool = try GRDBDatabase.openPool(atPath: databasePath)
-        let observation = ValueObservation.tracking { db in try Row.fetchAll(db, sql: RelatedSQL.itemsByListName) }
+        let observation = ValueObservation.tracking { db in try ItemInList.fetchAll(db, sql: RelatedSQL.itemsByListName) }
         results = observation.values(in: pool).makeAsyncIterator()
-        names = try Self.names(of: results.next())
+        names = try await Self.names(of: results.next())
     }
 
     /// Renames the list in one `write`, then compares each observed value with the previous
@@ -25,20 +25,26 @@ public final class GRDBRelatedLiveQuery: RelatedLiveQueryContender {
     public func commit(_ rename: ListRename) async throws -> ChangeSummary {
         try await pool.write { db in try db.execute(sql: RelatedSQL.renameList, arguments: [rename.name, rename.listID]) }
         while true {
-            let latest = try Self.names(of: results.next())
+            let latest = try await Self.names(of: results.next())
             let summary = RelatedSQL.summary(from: names, to: latest)
             names = latest
             if !summary.isEmpty { return summary }
         }
     }
 
-    private static func names(of rows: [Row]?) throws -> [Int64: String] {
+    private static func names(of rows: [ItemInList]?) throws -> [Int64: String] {
         guard let rows else { throw RelatedObservationEndedError() }
         var names: [Int64: String] = [:]
         names.reserveCapacity(rows.count)
-        for row in rows { names[row[0]] = row[1] }
+        for row in rows { names[row.id] = row.name }
         return names
     }
+}
+
+/// One row of the join: an item's id and its list's name.
+struct ItemInList: FetchableRecord, Decodable, Sendable {
+    let id: Int64
+    let name: String
 }
 
 /// The observation's sequence ended although the live query was still in use.
