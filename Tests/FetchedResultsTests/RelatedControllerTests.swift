@@ -91,6 +91,34 @@ import Testing
         #expect(try checker.controller.fetchedObjects.map(\.id) == [3])
     }
 
+    @Test func aChangeToTheChildrenOfAToManyPredicateReadsTheListsAgain() async throws {
+        let items = ToMany<TodoList, TodoItem>("items", inverse: TodoItem.list)
+        let controller = FetchedResultsController(
+            store: store, request: StoreRequest<TodoList>().filter(items.any()).order(Column("name").ascending))
+        try controller.performFetch()
+        let checker = ReplayChecker(controller)
+        #expect(controller.numberOfObjects == 3)
+        try await store.write { db in try db.execute(sql: "DELETE FROM item WHERE list_id = 3") }
+        #expect(try await checker.check(store))
+        #expect(try controller.fetchedObjects.map(\.id) == [1, 2])
+        try await store.write { db in try db.execute(sql: "INSERT INTO item(title, list_id) VALUES ('t5', 3)") }
+        #expect(try await checker.check(store))
+        #expect(try controller.fetchedObjects.map(\.id) == [1, 2, 3])
+    }
+
+    @Test func aFetchOrdersARelatedColumnWithItsParentsCollationAsTheControllerDoes() async throws {
+        try await store.write { db in
+            try db.execute(script: "UPDATE list SET label = 'B' WHERE id = 1; UPDATE list SET label = 'a' WHERE id = 2")
+        }
+        let request = StoreRequest<TodoItem>().filter(TodoItem.owner.label.column.isNotNull).order(TodoItem.owner.label.ascending)
+        let fetched = try await store.read { db in try db.fetch(request) }
+        let controller = FetchedResultsController(store: store, request: request)
+        try controller.performFetch()
+        // NOCASE puts 'a' (owner 2, item 1) before 'B' (owner 1, items 3 and 4); bytes would not.
+        #expect(fetched.map(\.id) == [1, 3, 4])
+        #expect(try controller.fetchedObjects.map(\.id) == fetched.map(\.id))
+    }
+
     @Test func aSectionKeyIsTheParentsColumnWithItsCollation() async throws {
         // `label` is NOCASE on the parent: renaming `x` to `X` renames the section, in place.
         let request = StoreRequest<TodoItem>().filter(TodoItem.owner.label.column.isNotNull).order(TodoItem.owner.label.ascending)

@@ -46,7 +46,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     /// The plan of `request` against the schema of `db`, with the store's `registered` collations.
     init(_ request: StoreRequest<M>, db: Database, registered: [Collation]) throws {
-        let request = Self.namingParentCollations(request, db: db)
+        let request = db.namingParentCollations(request)
         self.request = request
         let rowID = try db.rowIDName(of: request.tableName)
         self.rowID = rowID
@@ -84,21 +84,6 @@ struct FetchPlan<M: StoreModel>: Sendable {
         isIncremental =
             try !ranksInSQL && predicateIsAnalysable && request.limit == nil && (request.offset ?? 0) == 0
             && Self.followsByRowID(links, from: request.tableName, db: db)
-    }
-
-    /// `request` with each ordering through a link that names no collation given its parent
-    /// column's declared one (when not BINARY): a scalar subquery carries no collation, so SQL
-    /// would order it by bytes while the keys compare with the parent column's collation.
-    private static func namingParentCollations(_ request: StoreRequest<M>, db: Database) -> StoreRequest<M> {
-        var resolved = request
-        resolved.orderings = request.orderings.map { ordering in
-            guard ordering.collation == nil, let link = ordering.column.link,
-                let declared = db.declaredCollation(table: link.parentTable, column: ordering.column.name),
-                declared.uppercased() != "BINARY"
-            else { return ordering }
-            return Ordering(column: ordering.column, isAscending: ordering.isAscending, collation: Collation(named: declared))
-        }
-        return resolved
     }
 
     /// Whether every link starts at `table` (one hop) and finds its children by parent rowid.

@@ -57,9 +57,11 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         post(isSameTable ? .refetched : .reloaded, objects: objects)
     }
 
-    /// Follows the changes of `request`'s table and of every table its links read.
+    /// Follows the changes of `request`'s table, of every table its links read, and of every
+    /// other table its predicate reads (to-many and many-to-many conditions).
     private func subscribe(to request: StoreRequest<M>) {
-        let tables = Set(([request.tableName] + request.referencedLinks.map(\.parentTable)).map { $0.lowercased() })
+        let read = [request.tableName] + request.referencedLinks.map(\.parentTable) + (request.predicate?.relatedTables ?? [])
+        let tables = Set(read.map { $0.lowercased() })
         guard tables != observedTables || observation == nil else { return }
         observation?.cancel()
         observedTables = tables
@@ -74,10 +76,12 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         guard let plan, let index = current else { return }
         let rows = changes.changes(in: plan.table)
         let parents = plan.changedParents(in: changes)
-        guard !rows.isEmpty || !parents.isEmpty else { return }
+        let unfollowed = Self.unfollowedTables(of: plan.request).contains { !changes.changes(in: $0).isEmpty }
+        guard !rows.isEmpty || !parents.isEmpty || unfollowed else { return }
         do {
             let canApply =
-                plan.isIncremental && !rows.isWhollyChanged && !changes.isExternal && !parents.contains { $0.changes.isWhollyChanged }
+                plan.isIncremental && !unfollowed && !rows.isWhollyChanged && !changes.isExternal
+                && !parents.contains { $0.changes.isWhollyChanged }
             let applied = try canApply && apply(rows.allRowIDs, parents: parents, to: index, plan)
             if !applied {
                 let (fresh, freshIndex, objects) = try fetch(plan.request)
@@ -90,6 +94,12 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
             observation = nil
             hub.fail(FetchedResultsError.wrap(error))
         }
+    }
+
+    /// The tables the predicate reads other than the request's own and its links' parents:
+    /// a change there means reading the results again.
+    private static func unfollowedTables(of request: StoreRequest<M>) -> Set<String> {
+        (request.predicate?.relatedTables ?? []).subtracting(request.referencedLinks.map(\.parentTable))
     }
 
     /// Re-reads only the `changed` rows and the children of the changed `parents`, and merges

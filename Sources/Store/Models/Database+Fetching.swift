@@ -43,7 +43,7 @@ extension Database {
     /// The statement of `request`'s `SELECT`, with its arguments bound.
     @usableFromInline
     func preparedSelect<M: StoreModel>(_ request: StoreRequest<M>) throws -> Statement {
-        let (sql, arguments) = try request.selectSQL()
+        let (sql, arguments) = try selectSQL(request)
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
         return statement
@@ -61,7 +61,7 @@ extension Database {
     /// primary key): what a fetched-results controller caches.
     package func fetchByRowID<M: StoreModel>(_ request: StoreRequest<M>) throws -> [Int64: M] {
         let rowID = try rowIDName(of: request.tableName)
-        let (sql, arguments) = try request.selectSQL(columns: M.selection + ", " + rowID, rowID: rowID)
+        let (sql, arguments) = try selectSQL(request, columns: M.selection + ", " + rowID, rowID: rowID)
         let statement = try cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -76,7 +76,7 @@ extension Database {
     /// A cursor over the models that `request` selects, decoded one at a time; it has a
     /// statement of its own, so other queries may run while it is open.
     public func cursor<M: StoreModel>(_ request: StoreRequest<M>) throws -> ModelCursor<M> {
-        let (sql, arguments) = try request.selectSQL()
+        let (sql, arguments) = try selectSQL(request)
         let statement = try prepare(sql: sql)
         try statement.bind(arguments)
         return ModelCursor(statement: statement)
@@ -84,7 +84,7 @@ extension Database {
 
     /// How many rows `request` selects.
     public func fetchCount<M: StoreModel>(_ request: StoreRequest<M>) throws -> Int {
-        let (sql, arguments) = try request.selectSQL(columns: "1")
+        let (sql, arguments) = try selectSQL(request, columns: "1")
         return try fetchValue(Int.self, sql: "SELECT count(*) FROM (\(sql))", arguments: arguments) ?? 0
     }
 }

@@ -14,7 +14,7 @@ extension Database {
     /// The models that `request` selects, in its order, each with `count`, the number of its
     /// related rows that meet a condition: `counting: TodoList.items.count { $0.done == false }`.
     public func fetch<M>(_ request: StoreRequest<M>, counting count: RelatedCount<M>) throws -> [(M, Int)] {
-        let (sql, arguments) = try request.selectSQL(columns: M.selection + ", " + count.expression.sql)
+        let (sql, arguments) = try selectSQL(request, columns: M.selection + ", " + count.expression.sql)
         let counted = try fetchKeyed(M.self, sql: sql, arguments: count.expression.arguments + arguments)
         return counted.map { model, count in (model, Int.fromDatabaseValue(count) ?? 0) }
     }

@@ -14,7 +14,8 @@ extension Database {
         _ request: StoreRequest<Source>, including relationship: ManyToMany<Source, Target>
     ) throws -> [(Source, [Target])] {
         let (source, target) = (relationship.source, relationship.target)
-        let (sql, arguments) = try request.selectSQL(
+        let (sql, arguments) = try selectSQL(
+            request,
             columns: Source.selection + ", " + SQLIdentifier.quote(source.referencedKey))
         let sources = try fetchKeyed(Source.self, sql: sql, arguments: arguments)
         let join = SQLIdentifier.quote(relationship.joinTable)

@@ -19,12 +19,12 @@ extension Database {
             throw StoreError.misuse("the children of a to-many fetch cannot have a limit or offset; filter them instead")
         }
         let link = relationship.link
-        let (sql, arguments) = try request.selectSQL(columns: Parent.selection + ", " + SQLIdentifier.quote(link.referencedKey))
+        let (sql, arguments) = try selectSQL(request, columns: Parent.selection + ", " + SQLIdentifier.quote(link.referencedKey))
         let parents = try fetchKeyed(Parent.self, sql: sql, arguments: arguments)
         let foreignKey = SQLIdentifier.quote(link.foreignKey)
         let ofParents = children.filter(
             SQLExpression(sql: BoundKeys.membership(of: foreignKey), arguments: [try BoundKeys(parents.map(\.key)).argument], columns: nil))
-        let (childSQL, childArguments) = try ofParents.selectSQL(columns: Child.selection + ", " + foreignKey)
+        let (childSQL, childArguments) = try selectSQL(ofParents, columns: Child.selection + ", " + foreignKey)
         let byParent = Dictionary(grouping: try fetchKeyed(Child.self, sql: childSQL, arguments: childArguments), by: \.key)
         return parents.map { parent in (parent.model, byParent[parent.key]?.map(\.model) ?? []) }
     }

@@ -15,7 +15,7 @@ extension Database {
         _ request: StoreRequest<Child>, including relationship: ToOne<Child, Parent>
     ) throws -> [(Child, Parent?)] {
         let link = relationship.link
-        let (sql, arguments) = try request.selectSQL(columns: Child.selection + ", " + SQLIdentifier.quote(link.foreignKey))
+        let (sql, arguments) = try selectSQL(request, columns: Child.selection + ", " + SQLIdentifier.quote(link.foreignKey))
         let children = try fetchKeyed(Child.self, sql: sql, arguments: arguments)
         let parents = try fetchRows(Parent.self, table: link.parentTable, whereKey: link.referencedKey, in: children.map(\.key))
         let byKey = Dictionary(parents.map { ($0.key, $0.model) }) { first, _ in first }
