@@ -55,7 +55,7 @@ awk -F, '
         date = substr($15, 1, 10)
     }
     END {
-        split("insert notifyOverhead fetchAll fetchPage observeUpdate observeInsert observeDelete observeBulk frcMemory frcMemoryText frcMemoryLongText", workloads, " ")
+        split("insert notifyOverhead fetchAll fetchPage observeUpdate observeInsert observeDelete observeBulk observeRelated frcMemory frcMemoryText frcMemoryLongText", workloads, " ")
         split("10k 100k 1M", sizes, " ")
         printf "Medians of one run on %s (%s); frcMemory is the resident memory peak above the\n", date, machine
         printf "process baseline, everything else wall-clock time. - means not run (see BenchmarkPlan.swift).\n\n"
