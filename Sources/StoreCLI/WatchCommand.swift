@@ -82,16 +82,13 @@ struct WatchCommand: AsyncParsableCommand {
         let stop = WatchStop()
         do {
             try await watch(until: stop)
-            await stop.waitForStoreToClose()
-        } catch  where stop.isStopping || error is CancellationError {
-            await stop.waitForStoreToClose()
+        } catch where stop.isStopping || error is CancellationError {
         } catch {
             let failure = CommandFailure(error)
             if options.json {
                 try? writeToStandardOutput(WatchJSONLine.error(failure) + "\n")
             }
             CommandOutput.printError("error: \(failure.report.message)")
-            await stop.waitForStoreToClose()
             throw ExitCode(failure.status.rawValue)
         }
     }
@@ -99,6 +96,8 @@ struct WatchCommand: AsyncParsableCommand {
     private func watch(until stop: WatchStop) async throws {
         let request = try WatchRequest(table: table, columns: columns, condition: condition, orderBy: orderBy, sectionBy: sectionBy)
         let store = try WatchDatabase.open(path: options.database)
+        // Closed before the process exits, so that the -wal and -shm files it made are gone.
+        defer { try? store.close() }
         stop.interrupt(store)
         try stop.check()
         let query = try await store.read { db in try request.validated(in: db) }

@@ -27,7 +27,7 @@ final class JobCancellation: Sendable {
             if state.isCancelled { throw CancellationError() }
             state.running = connection
         }
-        connection.onQueue { db in
+        try connection.onQueue { db in
             sqlite3_progress_handler(
                 db.handle, Self.checkInterval,
                 { context in
@@ -43,7 +43,7 @@ final class JobCancellation: Sendable {
             defer { state.running = nil }
             return state.running
         }
-        connection?.onQueue { db in sqlite3_progress_handler(db.handle, 0, nil, nil) }
+        try? connection?.onQueue { db in sqlite3_progress_handler(db.handle, 0, nil, nil) }
     }
 
     private var isCancelled: Bool { state.withLock(\.isCancelled) }

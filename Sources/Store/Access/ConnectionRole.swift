@@ -11,6 +11,8 @@ enum ConnectionRole: Equatable {
 /// A serial dispatch queue that owns one connection: the connection is touched only on it.
 final class SerializedConnection: @unchecked Sendable {
     private let database: Database
+    /// Whether the connection is open: `interrupt` reads it from any thread, `close` clears it.
+    private let isOpen = Locked(true)
     let queue: DispatchQueue
     let role: ConnectionRole
 
@@ -22,16 +24,30 @@ final class SerializedConnection: @unchecked Sendable {
         database.isAccessible = false
     }
 
-    /// Stops the statement running on the connection, from any thread (`sqlite3_interrupt`).
-    func interrupt() { sqlite3_interrupt(database.handle) }
+    /// Stops the statement running on the connection, from any thread (`sqlite3_interrupt`);
+    /// does nothing once the connection is closed.
+    func interrupt() {
+        isOpen.withLock { isOpen in
+            if isOpen { sqlite3_interrupt(database.handle) }
+        }
+    }
+
+    /// Waits for the jobs queued before the call, then closes the connection: jobs queued
+    /// afterwards throw `SQLITE_MISUSE`. Call from outside the queue.
+    func close() {
+        queue.sync {
+            isOpen.withLock { $0 = false }
+            database.close()
+        }
+    }
 
     /// Runs `body` on the queue and waits for it.
-    func sync<T>(_ body: (Database) throws -> T) rethrows -> T {
+    func sync<T>(_ body: (Database) throws -> T) throws -> T {
         try queue.sync { try lend(body) }
     }
 
     /// Runs `body` with the connection when the caller is already on this queue.
-    func onQueue<T>(_ body: (Database) throws -> T) rethrows -> T {
+    func onQueue<T>(_ body: (Database) throws -> T) throws -> T {
         dispatchPrecondition(condition: .onQueue(queue))
         return try lend(body)
     }
@@ -46,8 +62,10 @@ final class SerializedConnection: @unchecked Sendable {
     }
 
     /// Runs `body` with the connection usable only until it returns: a `Database` kept beyond
-    /// its closure throws `SQLITE_MISUSE` instead of running statements outside the store's control.
-    private func lend<T>(_ body: (Database) throws -> T) rethrows -> T {
+    /// its closure throws `SQLITE_MISUSE` instead of running statements outside the store's
+    /// control. Throws `SQLITE_MISUSE` once the connection is closed.
+    private func lend<T>(_ body: (Database) throws -> T) throws -> T {
+        guard !database.isClosed else { throw StoreError.misuse("the store is closed") }
         let wasAccessible = database.isAccessible
         database.isAccessible = true
         defer { database.isAccessible = wasAccessible }

@@ -22,7 +22,7 @@ public final class Store: Sendable {
     let readers: ReaderPool?
     let roleKey = DispatchSpecificKey<ConnectionRole>()
     let broadcaster: ChangeBroadcaster
-    private let externalChangeMonitor: ExternalChangeMonitor?
+    let externalChangeMonitor: ExternalChangeMonitor?
 
     /// Opens, or creates, the database file at `path`.
     ///
@@ -61,7 +61,7 @@ public final class Store: Sendable {
             }
     }
 
-    private var currentRole: ConnectionRole? { DispatchQueue.getSpecific(key: roleKey) }
+    var currentRole: ConnectionRole? { DispatchQueue.getSpecific(key: roleKey) }
 
     // MARK: Writing
 

@@ -12,10 +12,13 @@ final class ExternalChangeMonitor: @unchecked Sendable {
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(max(1_000_000, nanoseconds)))
         timer.setEventHandler { [weak writer] in
             guard let writer, isNeeded() else { return }
-            writer.onQueue { db in try? db.changeCapture?.checkDataVersion() }
+            try? writer.onQueue { db in try db.changeCapture?.checkDataVersion() }
         }
         timer.resume()
     }
 
-    deinit { timer.cancel() }
+    deinit { stop() }
+
+    /// Stops polling.
+    func stop() { timer.cancel() }
 }

@@ -46,9 +46,25 @@ public final class Database {
         sqlite3_extended_result_codes(connection, 1)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Whether `close()` ran: the handle is gone and nothing may use it.
+    private(set) var isClosed = false
+
+    /// Finalizes the connection's statements and closes it (in WAL mode, the last connection
+    /// to a file that closes checkpoints it and removes its `-wal` and `-shm` files).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        isAccessible = false
+        steppedStatements.removeAll()
+        modelStatements.removeAll()
         statementCache.removeAll()
-        sqlite3_close_v2(handle)
+        rowIDNames.removeAll()
+        // A `Statement` kept beyond its closure still holds the connection: SQLite then
+        // closes it when that statement is finalized.
+        if sqlite3_close(handle) != SQLITE_OK { sqlite3_close_v2(handle) }
+        changeCapture = nil
     }
 
     func check(_ code: Int32, sql: String?) throws {
@@ -169,11 +185,11 @@ public final class Database {
     var cachedStatementCount: Int { statementCache.count }
 
     /// The rowid of the most recent successful insert on this connection.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var lastInsertedRowID: Int64 { isClosed ? 0 : sqlite3_last_insert_rowid(handle) }
     /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.
-    public var changesCount: Int { Int(sqlite3_changes64(handle)) }
+    public var changesCount: Int { isClosed ? 0 : Int(sqlite3_changes64(handle)) }
     /// Whether a transaction is open on this connection.
-    public var isInsideTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInsideTransaction: Bool { !isClosed && sqlite3_get_autocommit(handle) == 0 }
 
     // MARK: Guards
 

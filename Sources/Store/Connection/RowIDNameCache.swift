@@ -11,7 +11,15 @@ final class RowIDNameCache {
     private var names: [String: String] = [:]
     private var versionStatement: OpaquePointer?
 
-    deinit { sqlite3_finalize(versionStatement) }
+    deinit { removeAll() }
+
+    /// Forgets the names and finalizes the statement, before the connection closes.
+    func removeAll() {
+        names.removeAll()
+        schemaVersion = nil
+        sqlite3_finalize(versionStatement)
+        versionStatement = nil
+    }
 
     /// The cached name of `table`'s rowid, or the one `resolve` finds, cached.
     func name(of table: String, on connection: OpaquePointer, resolve: () throws -> String) throws -> String {

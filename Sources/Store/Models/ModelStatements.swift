@@ -92,6 +92,14 @@ final class ModelStatements {
         }
     }
 
+    /// Drops every statement, before the connection closes.
+    func removeAll() {
+        cache.removeAll()
+        lastUsed = nil
+        indexed.removeAll()
+        lastIndexed = nil
+    }
+
     private func cachedStatement(for key: Key) -> ModelStatement? {
         if let lastUsed, lastUsed.key == key { return lastUsed.statement }
         let statement = cache[key]

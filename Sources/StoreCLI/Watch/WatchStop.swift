@@ -14,7 +14,7 @@ import SQLiteStore
 final class WatchStop: @unchecked Sendable {
     private struct State {
         var isStopping = false
-        /// Weak: the watch must let the store close (see `waitForStoreToClose`).
+        /// Weak: interrupting stops once the watch lets the store go.
         weak var store: Store?
         var session: Task<Void, any Error>?
     }
@@ -54,18 +54,6 @@ final class WatchStop: @unchecked Sendable {
             return state.isStopping
         }
         if cancelNow { session.cancel() }
-    }
-
-    /// Forgets the session, then waits (up to `timeout`) until the store given to
-    /// `interrupt(_:)` is released: tasks of the session may still hold it for a moment, and
-    /// the store's last connection must close before the process exits to remove the
-    /// `-wal` and `-shm` files it made.
-    func waitForStoreToClose(timeout: Duration = .seconds(5)) async {
-        state.withLock { $0.session = nil }
-        let deadline = ContinuousClock.now + timeout
-        while state.withLock({ $0.store != nil }) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     /// Stops once standard input ends; call after the initial results are printed, so that
