@@ -65,7 +65,8 @@ struct CloseTests {
             try await store.read { db in
                 started.signal()
                 return try db.fetchValue(
-                    Int.self, sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT count(*) FROM n")
+                    Int.self, sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000) SELECT count(*) FROM n"
+                )
             }
         }
         await Task.detached { started.wait() }.value

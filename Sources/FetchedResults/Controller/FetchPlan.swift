@@ -29,6 +29,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// Where the fingerprinted values start: the row's values, and with links the keys too
     /// (a child's keys change with its parent while its own values stay the same).
     private let fingerprintedColumns: Int
+    /// Where the row's own values (`*`) start in `selection`.
+    private let valueColumns: Int
     /// The to-one links the predicate, the orderings or the section key read.
     let links: [ToOneLink]
     /// Whether the predicate reads a related row (a parent's change can make its children enter or leave).
@@ -74,6 +76,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
         }
         let firstValueColumn = 1 + keyColumns.count + (ranksInSQL && request.sectionKey != nil ? 1 : 0)
         links = Array(request.referencedLinks)
+        valueColumns = firstValueColumn
         fingerprintedColumns = links.isEmpty || ranksInSQL ? firstValueColumn : 1
         predicateReadsLinks = !(request.predicate?.referencedLinks.isEmpty ?? true)
         order =
@@ -98,21 +101,26 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     func emptyIndex() -> ResultIndex { ResultIndex(order: order, isSectioned: request.sectionKey != nil) }
 
-    /// One row read with `selection`.
+    /// One row read with `selection`, and its model when a re-read loads it.
     struct Row {
         let rowID: Int64
         let keys: SortKeys
         let sectionValue: DatabaseValue
         let fingerprint: UInt64
+        var model: M?
     }
 
-    /// The row at a statement selecting `selection`.
-    func row(from statement: Statement) -> Row? {
-        guard case .integer(let rowID) = statement.value(at: 0) else { return nil }
+    /// Whether the controller holds every object with the index (no batch size): then a
+    /// re-read of changed rows decodes their models from the same statement.
+    var loadsObjects: Bool { request.batchSize == nil }
+
+    /// The row at a statement selecting `selection` from column `base` on.
+    func row(from statement: Statement, base: Int = 0) -> Row? {
+        guard case .integer(let rowID) = statement.value(at: base) else { return nil }
         return Row(
-            rowID: rowID, keys: SortKeys(keyColumns.map { statement.value(at: $0) }),
-            sectionValue: request.sectionKey == nil ? .null : statement.value(at: sectionColumn),
-            fingerprint: statement.fingerprint(columns: fingerprintedColumns..<statement.columnCount))
+            rowID: rowID, keys: SortKeys(keyColumns.map { statement.value(at: base + $0) }),
+            sectionValue: request.sectionKey == nil ? .null : statement.value(at: base + sectionColumn),
+            fingerprint: statement.fingerprint(columns: (base + fingerprintedColumns)..<statement.columnCount))
     }
 
     /// The whole index, read in order; `rowsRead` counts the rows.
@@ -132,30 +140,23 @@ struct FetchPlan<M: StoreModel>: Sendable {
         return index
     }
 
-    /// The rows among `rowIDs` that match the predicate now (incremental plans only).
+    /// The rows among `rowIDs` that match the predicate now, with their models when the
+    /// plan `loadsObjects` (incremental plans only).
     func fetchRows(_ db: Database, rowIDs: Set<Int64>, rowsRead: inout Int) throws -> [Int64: Row] {
-        var found: [Int64: Row] = [:]
-        try db.forEachRow(in: table, columns: selection, rowIDs: rowIDs, rowID: rowID, where: request.predicate) { statement in
-            rowsRead += 1
-            if let row = row(from: statement) { found[row.rowID] = row }
-        }
-        return found
+        try reread(db, rowIDs: rowIDs, matchedAs: rowID, rowsRead: &rowsRead)
     }
 
     /// The children of the `parents` (rowids of `link`'s parent table) that match the
-    /// predicate now, and, when the predicate reads a related row, the rowids of those that
-    /// do not (they may be leaving the results); incremental plans only. Each statement
-    /// selects by the foreign key, so the cost follows the children, given an index on it.
+    /// predicate now, with their models when the plan `loadsObjects`, and, when the
+    /// predicate reads a related row, the rowids of those that do not (they may be leaving
+    /// the results); incremental plans only. Each statement selects by the foreign key, so
+    /// the cost follows the children, given an index on it.
     func fetchChildren(
         _ db: Database, of link: ToOneLink, parents: Set<Int64>, rowsRead: inout Int
     ) throws -> (rows: [Int64: Row], others: Set<Int64>) {
-        var found: [Int64: Row] = [:]
         // Matched "under the rowid's name": any integer column works, here the foreign key.
         let foreignKey = SQLIdentifier.quote(link.foreignKey)
-        try db.forEachRow(in: table, columns: selection, rowIDs: parents, rowID: foreignKey, where: request.predicate) { statement in
-            rowsRead += 1
-            if let row = row(from: statement) { found[row.rowID] = row }
-        }
+        let found = try reread(db, rowIDs: parents, matchedAs: foreignKey, rowsRead: &rowsRead)
         var others: Set<Int64> = []
         guard predicateReadsLinks, let predicate = request.predicate else { return (found, others) }
         let failing = SQLExpression(sql: "NOT (CASE WHEN \(predicate.sql) THEN 1 ELSE 0 END)", arguments: predicate.arguments)
@@ -164,6 +165,32 @@ struct FetchPlan<M: StoreModel>: Sendable {
             if case .integer(let rowID) = statement.value(at: 0) { others.insert(rowID) }
         }
         return (found, others)
+    }
+
+    /// The rows whose column `key` is among `keys` and that match the predicate, each read
+    /// once: the model's columns first when the plan `loadsObjects`, then `selection`.
+    private func reread(_ db: Database, rowIDs keys: Set<Int64>, matchedAs key: String, rowsRead: inout Int) throws -> [Int64: Row] {
+        var found: [Int64: Row] = [:]
+        let columns = loadsObjects ? M.selection + ", " + selection : selection
+        var models: ModelRows<M>?
+        try db.forEachRow(in: table, columns: columns, rowIDs: keys, rowID: key, where: request.predicate) { statement in
+            rowsRead += 1
+            guard loadsObjects else {
+                if let row = row(from: statement) { found[row.rowID] = row }
+                return
+            }
+            if models?.statement !== statement { models = ModelRows(statement: statement) }
+            guard var row = row(from: statement, base: modelColumnCount(in: statement)) else { return }
+            row.model = try models?.decodeRow()
+            found[row.rowID] = row
+        }
+        return found
+    }
+
+    /// How many of `statement`'s leading columns are the model's: its `storeColumns`, or for
+    /// a `Codable` model (`*`) as many as the table has, which `selection` ends with too.
+    private func modelColumnCount(in statement: Statement) -> Int {
+        M.storeColumns?.count ?? (statement.columnCount - valueColumns) / 2
     }
 
     /// The parents' tables and the rowids changed in each, when `changes` touches any.

@@ -102,15 +102,15 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         (request.predicate?.relatedTables ?? []).subtracting(request.referencedLinks.map(\.parentTable))
     }
 
-    /// Re-reads only the `changed` rows and the children of the changed `parents`, and merges
-    /// those whose values changed into the index by sort key. Returns `false`, changing
-    /// nothing, when the index turns out inconsistent with its order (the caller then reads
-    /// everything again).
+    /// Re-reads only the `changed` rows and the children of the changed `parents` (with their
+    /// objects, in the same statements), and merges those whose values changed into the
+    /// index by sort key. Returns `false`, changing nothing, when the index turns out
+    /// inconsistent with its order (the caller then reads everything again).
     private func apply(
         _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], to index: ResultIndex, _ plan: FetchPlan<M>
     ) throws -> Bool {
         var count = 0
-        let (changed, rows, models) = try store.read { db in
+        let (changed, rows) = try store.read { db in
             var changed = changed
             var rows = try plan.fetchRows(db, rowIDs: changed, rowsRead: &count)
             for (link, changes) in parents {
@@ -119,9 +119,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
                 changed.formUnion(children.rows.keys)
                 changed.formUnion(children.others)
             }
-            let models = plan.request.batchSize == nil ? try db.fetchModels(M.self, table: plan.table, rowIDs: rows.keys) : nil
-            count += models?.count ?? 0
-            return (changed, rows, models)
+            return (changed, rows)
         }
         rowsRead.withLock { $0 += count }
         var index = index
@@ -136,7 +134,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
             if let row = rows[rowID] { index.insert(rowID, row.keys, fingerprint: row.fingerprint) }
         }
         current = index
-        post(.rows(touched), objects: models.map { LoadedObjects(models: $0, replacesAll: false) })
+        let models = plan.loadsObjects ? LoadedObjects(models: rows.compactMapValues(\.model), replacesAll: false) : nil
+        post(.rows(touched), objects: models)
         return true
     }
 

@@ -91,17 +91,18 @@ extension Database {
 
 /// Decodes the rows of one statement into models: by column index for a model with
 /// `storeColumns`, else through `Codable` with one decoder for every row.
-struct ModelRows<M: StoreModel> {
-    let statement: Statement
+package struct ModelRows<M: StoreModel> {
+    package let statement: Statement
     private let decoder: RowDecoder?
 
-    init(statement: Statement) {
+    /// A reader of `statement`'s rows, whose first columns are `M.selection`'s.
+    package init(statement: Statement) {
         self.statement = statement
         self.decoder = M.storeColumns == nil ? RowDecoder(statement: statement) : nil
     }
 
     /// The model in the statement's current row.
-    func decodeRow() throws -> M {
+    package func decodeRow() throws -> M {
         if let decoder { return try decoder.decodeRow(M.self) }
         return try M(row: StoreRow(statement: statement))
     }

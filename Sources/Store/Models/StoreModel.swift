@@ -97,7 +97,7 @@ extension StoreModel {
     }
 
     /// The columns `SELECT` reads for the model: its `storeColumns`, quoted, or `*`.
-    static var selection: String {
+    package static var selection: String {
         storeColumns.map { $0.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ") } ?? "*"
     }
 }
