@@ -82,7 +82,8 @@ struct WatchCommand: AsyncParsableCommand {
         let stop = WatchStop()
         do {
             try await watch(until: stop)
-        } catch where stop.isStopping || error is CancellationError {
+        } catch  where stop.isStopping || error is CancellationError {
+            return  // a stop asked for, and what it interrupted: exit 0
         } catch {
             let failure = CommandFailure(error)
             if options.json {
