@@ -55,6 +55,7 @@ let package = Package(
             name: "LiveQueryLatency",
             dependencies: [
                 "BenchmarkKit",
+                "CSQLiteBench",
                 "RawSQLiteContender",
                 "StoreContender",
                 .product(name: "SQLiteStoreCore", package: "SQLiteStore"),

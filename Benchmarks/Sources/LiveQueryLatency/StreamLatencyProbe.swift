@@ -3,9 +3,9 @@ import SQLiteStoreCore
 import SQLiteStoreResults
 import StoreContender
 
-/// A live query as an app writes it: a controller over `flag = 1 ORDER BY score`, its changes
-/// consumed by a `for try await` loop in a task on the main actor, which stamps the time each
-/// change set reaches it.
+/// A live query as an app writes it: a controller over `request`, its changes consumed by a
+/// `for try await` loop in a task on the main actor, which stamps the time each change set
+/// reaches it.
 @MainActor
 final class StreamLatencyProbe {
     /// How long one change took: until `store.write` returned, and until the consumer held it.
@@ -20,10 +20,9 @@ final class StreamLatencyProbe {
     private let consumer: Task<Void, any Error>
 
     /// Opens the database at `databasePath`, fetches the live query and starts its consumer.
-    init(databasePath: String) throws {
+    init(databasePath: String, request: StoreRequest<Item>) throws {
         store = try Store(path: databasePath)
-        controller = FetchedResultsController(
-            store: store, request: StoreRequest<Item>().filter(Column("flag") == 1).order(Column("score").ascending))
+        controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
         let (stream, stamps) = AsyncStream<ContinuousClock.Instant>.makeStream()
         receipts = stream.makeAsyncIterator()
@@ -35,10 +34,10 @@ final class StreamLatencyProbe {
 
     isolated deinit { consumer.cancel() }
 
-    /// Stamps the time, writes `change` with `store.write`, and waits for the consumer's stamp.
-    func measure(_ change: ItemChange) async throws -> Sample {
+    /// Stamps the time, runs `change` in one `store.write`, and waits for the consumer's stamp.
+    func measure(_ change: @escaping @Sendable (Database) throws -> Void) async throws -> Sample {
         let start = ContinuousClock.now
-        try await store.write { db in try db.apply(change) }
+        try await store.write { db in try change(db) }
         let written = ContinuousClock.now
         var receipts = self.receipts
         let received = await receipts.next(isolation: #isolation)

@@ -8,13 +8,13 @@ extension Item: StoreModel {
 }
 
 /// The request of `fetchAll` and `fetchPage`: every row ordered by score.
-enum ItemRequests {
+public enum ItemRequests {
     static let allByScore = StoreRequest<Item>().order(Column("score").ascending)
 }
 
 extension ItemRequests {
     /// The live query of the observe workloads: the flagged half of the rows, by score.
-    static let flaggedByScore = StoreRequest<Item>().filter(Column("flag") == 1).order(Column("score").ascending)
+    public static let flaggedByScore = StoreRequest<Item>().filter(Column("flag") == 1).order(Column("score").ascending)
 }
 
 extension ItemRequests {

@@ -11,9 +11,10 @@ public final class StoreRelatedLiveQuery: RelatedLiveQueryContender {
     public nonisolated static let library = ContenderLibrary.sqliteStore
 
     /// The item's list: `item.list_id → list.id`.
-    private static let list = ToOneLink(name: "list", childTable: "item", foreignKey: "list_id", parentTable: "list")
-    private static let request = StoreRequest<Item>().order(Column("name", through: list).ascending)
+    /// The live query: every item ordered and sectioned by its list's name.
+    public static let request = StoreRequest<Item>().order(Column("name", through: list).ascending)
         .sectioned(by: Column("name", through: list)).batchSize(100)
+    private static let list = ToOneLink(name: "list", childTable: "item", foreignKey: "list_id", parentTable: "list")
 
     private let stream: ControllerChangeStream
 
