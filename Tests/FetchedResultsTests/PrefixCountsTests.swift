@@ -2,12 +2,13 @@ import Testing
 
 @testable import SQLiteStoreResults
 
-/// The counted chunks against a plain array of counts: rows before a chunk, the chunk of a
-/// position and the total, after appends, count changes, insertions and removals of chunks.
-@Suite struct ChunkCountsTests {
+/// The counted runs against a plain array of counts: rows before a run, the run of a
+/// position and the total, after appends, count changes, insertions and removals of runs,
+/// and when built at once from the array.
+@Suite struct PrefixCountsTests {
     @Test func matchesAnArrayOfCounts() {
         var random = SeededGenerator()
-        var counts = ChunkCounts()
+        var counts = PrefixCounts()
         var model: [Int] = []
         for step in 0..<2_000 {
             let count = Int.random(in: 1...9, using: &random)
@@ -30,11 +31,14 @@ import Testing
                 counts.remove(at: chunk)
                 model.remove(at: chunk)
             }
-            if step % 16 == 0 { check(counts, against: model, "seed \(random.seed), step \(step)") }
+            if step % 16 == 0 {
+                check(counts, against: model, "seed \(random.seed), step \(step)")
+                check(PrefixCounts(model), against: model, "built at once: seed \(random.seed), step \(step)")
+            }
         }
     }
 
-    private func check(_ counts: ChunkCounts, against model: [Int], _ note: Comment) {
+    private func check(_ counts: PrefixCounts, against model: [Int], _ note: Comment) {
         #expect(counts.total == model.reduce(0, +), note)
         #expect(counts.counts == model, note)
         var before = 0

@@ -25,12 +25,12 @@ enum IncrementalChangeSet {
     static func make(from old: ResultIndex, to new: ResultIndex, changed: Set<Int64>) -> ChangeSet {
         let before = placements(of: changed, in: old)
         let after = placements(of: changed, in: new)
-        let survives = { (value: DatabaseValue) in sectionSurvives(value, from: old, to: new) }
+        var survival = SectionSurvival(old: old, new: new)
         // A section that does not survive but is on the other side too was renamed: it is
         // deleted and inserted, whichever side its changed rows are on.
         var sectionDeletes = Set<Int>()
         var sectionInserts = Set<Int>()
-        for value in (before.values.map(\.sectionValue) + after.values.map(\.sectionValue)) where !survives(value) {
+        for (value, survives) in survival.sections(of: before.values, after.values) where !survives {
             let (oldSection, newSection) = (old.sectionIndex(of: value), new.sectionIndex(of: value))
             if oldSection.exists { sectionDeletes.insert(oldSection.index) }
             if newSection.exists { sectionInserts.insert(newSection.index) }
@@ -39,15 +39,15 @@ enum IncrementalChangeSet {
         var inserts: [IndexPath] = []
         var moves: [ChangeSet.Move] = []
         var candidates: [(from: Placement, to: Placement)] = []
-        for (rowID, from) in before where survives(from.sectionValue) {
-            guard let to = after[rowID], survives(to.sectionValue) else { deletes.append(from.path); continue }
+        for (rowID, from) in before where survival.before(from) {
+            guard let to = after[rowID], survival.after(to) else { deletes.append(from.path); continue }
             if from.gap == to.gap, old.order.compareSections(from.sectionValue, to.sectionValue) == 0 {
                 candidates.append((from, to))
             } else {
                 moves.append(ChangeSet.Move(from: from.path, to: to.path, isChanged: true))
             }
         }
-        for (rowID, to) in after where survives(to.sectionValue) && !(before[rowID].map { survives($0.sectionValue) } ?? false) {
+        for (rowID, to) in after where survival.after(to) && !(before[rowID].map { survival.before($0) } ?? false) {
             inserts.append(to.path)
         }
         candidates.sort { $0.from.position < $1.from.position }
@@ -65,14 +65,59 @@ enum IncrementalChangeSet {
             deletes: deletes, inserts: inserts, moves: moves, updates: updates)
     }
 
-    /// Whether the section of key `value` is in both results with the same name, byte for byte.
-    private static func sectionSurvives(_ value: DatabaseValue, from old: ResultIndex, to new: ResultIndex) -> Bool {
-        guard old.isSectioned else { return true }
-        guard old.sectionIndex(of: value).exists, new.sectionIndex(of: value).exists else { return false }
-        switch (old.sectionName(of: value), new.sectionName(of: value)) {
-        case (nil, nil): return true
-        case (let a?, let b?): return a.utf8.elementsEqual(b.utf8)
-        default: return false
+    /// Whether the sections of changed rows survive: in both results under the same name,
+    /// byte for byte. Each section is looked up once per side, not once per row.
+    private struct SectionSurvival {
+        let old: ResultIndex
+        let new: ResultIndex
+        private var byOldSection: [Int: Bool] = [:]
+        private var byNewSection: [Int: Bool] = [:]
+
+        init(old: ResultIndex, new: ResultIndex) {
+            self.old = old
+            self.new = new
+        }
+
+        /// Whether the section of a row placed in the old results survives.
+        mutating func before(_ placement: Placement) -> Bool {
+            if let known = byOldSection[placement.path.section] { return known }
+            let survives = Self.survives(placement.sectionValue, from: old, to: new)
+            byOldSection[placement.path.section] = survives
+            return survives
+        }
+
+        /// Whether the section of a row placed in the new results survives.
+        mutating func after(_ placement: Placement) -> Bool {
+            if let known = byNewSection[placement.path.section] { return known }
+            let survives = Self.survives(placement.sectionValue, from: old, to: new)
+            byNewSection[placement.path.section] = survives
+            return survives
+        }
+
+        /// The section key value of each section the placements are in, once, and whether it survives.
+        mutating func sections(
+            of before: some Sequence<Placement>, _ after: some Sequence<Placement>
+        ) -> [(value: DatabaseValue, survives: Bool)] {
+            var seenOld = Set<Int>()
+            var seenNew = Set<Int>()
+            var sections: [(DatabaseValue, Bool)] = []
+            for placement in before where seenOld.insert(placement.path.section).inserted {
+                sections.append((placement.sectionValue, self.before(placement)))
+            }
+            for placement in after where seenNew.insert(placement.path.section).inserted {
+                sections.append((placement.sectionValue, self.after(placement)))
+            }
+            return sections
+        }
+
+        private static func survives(_ value: DatabaseValue, from old: ResultIndex, to new: ResultIndex) -> Bool {
+            guard old.isSectioned else { return true }
+            guard old.sectionIndex(of: value).exists, new.sectionIndex(of: value).exists else { return false }
+            switch (old.sectionName(of: value), new.sectionName(of: value)) {
+            case (nil, nil): return true
+            case (let a?, let b?): return a.utf8.elementsEqual(b.utf8)
+            default: return false
+            }
         }
     }
 
@@ -88,7 +133,7 @@ enum IncrementalChangeSet {
         for (rank, row) in located.enumerated() {
             placements[row.rowID] = Placement(
                 rowID: row.rowID, position: row.position, gap: row.position - rank,
-                path: index.indexPath(ofRow: row.rowID, at: row.position),
+                path: index.indexPath(at: row.position),
                 sectionValue: index.isSectioned ? index.sectionValue(of: row.rowID) ?? .null : .null)
         }
         return placements

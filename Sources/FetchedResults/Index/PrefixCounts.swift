@@ -1,13 +1,22 @@
-/// The row counts of an index's chunks, with the rows before any chunk and the chunk of
-/// any position in O(log c) for c chunks (a Fenwick tree). Appending a chunk or changing a
-/// count costs O(log c); inserting or removing a chunk in the middle rebuilds, in O(c).
-struct ChunkCounts: Sendable {
+/// The row counts of consecutive runs of rows (an index's chunks, or its sections), with
+/// the rows before any run and the run of any position in O(log c) for c runs (a Fenwick
+/// tree). Appending a run or changing a count costs O(log c); inserting or removing a run
+/// in the middle rebuilds, in O(c).
+struct PrefixCounts: Sendable {
     private(set) var counts: [Int] = []
     /// `tree[i]` sums `counts[(i - lowbit(i))..<i]`; `tree[0]` is unused.
     private var tree: [Int] = [0]
     private(set) var total = 0
 
     var isEmpty: Bool { counts.isEmpty }
+
+    init() {}
+
+    /// The runs of `counts`, in O(c).
+    init(_ counts: [Int]) {
+        self.counts = counts
+        rebuild()
+    }
 
     /// The number of rows in the chunks before `chunk`.
     func rowsBefore(_ chunk: Int) -> Int {

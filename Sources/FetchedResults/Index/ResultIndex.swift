@@ -2,7 +2,8 @@ import Foundation
 import SQLiteStoreCore
 
 /// The in-memory index of a fetched result: rowids in sort order in `RowChunks`, each row's
-/// sort keys and fingerprint in a `KeyMap`, and the sections with their row counts and names.
+/// sort keys and fingerprint in a `KeyMap`, and the sections with their names and row
+/// counts (in `PrefixCounts`: a section's start, and the section of a position, in O(log s)).
 ///
 /// Finding a row's chunk costs O(log c) comparisons with the chunks' last keys (held in
 /// `RowChunks`, no key-map lookups), then a scan of its chunk for the rowid; inserting
@@ -12,11 +13,10 @@ import SQLiteStoreCore
 /// order (a comparator that is not a total order) is reported as inconsistent, never
 /// trapped on, and the controller reads its results again.
 struct ResultIndex: Sendable {
-    /// One section: the section key value of its first row, its name, and how many rows it has.
+    /// One section: the section key value of its first row, and its name.
     struct Section: Sendable {
         var value: DatabaseValue
         var name: String?
-        var count: Int
     }
 
     let order: KeyOrder
@@ -26,6 +26,10 @@ struct ResultIndex: Sendable {
     private(set) var keys: KeyMap
     /// The sections in order (empty when not sectioned).
     private(set) var sections: [Section] = []
+    /// The row count of each section of `sections`.
+    private(set) var sectionCounts = PrefixCounts()
+    /// The row counts of the sections while rows are appended.
+    private var appendedSectionCounts: [Int] = []
 
     var count: Int { keys.count }
     var sectionCount: Int { isSectioned ? sections.count : 1 }
@@ -46,14 +50,19 @@ struct ResultIndex: Sendable {
         keys.append(rowKeys, fingerprint: fingerprint, for: rowID)
         guard isSectioned else { return }
         if let last = sections.last, order.compareSections(last.value, rowKeys.first) == 0 {
-            sections[sections.count - 1].count += 1
+            appendedSectionCounts[appendedSectionCounts.count - 1] += 1
         } else {
-            sections.append(Section(value: rowKeys.first, name: Self.sectionName(sectionValue), count: 1))
+            sections.append(Section(value: rowKeys.first, name: Self.sectionName(sectionValue)))
+            appendedSectionCounts.append(1)
         }
     }
 
     /// Makes the appended rows searchable.
-    mutating func finishAppending() { keys.finishAppending() }
+    mutating func finishAppending() {
+        keys.finishAppending()
+        sectionCounts = PrefixCounts(appendedSectionCounts)
+        appendedSectionCounts = []
+    }
 
     // MARK: Queries
 
@@ -87,7 +96,11 @@ struct ResultIndex: Sendable {
     /// puts it. The chunk is found by its last keys; the row in it by a scan of its rowids,
     /// contiguous, which costs less than looking up the keys of a binary search's rows.
     private func location(of rowID: Int64) -> (flat: Int, chunk: Int, offset: Int)? {
-        guard let rowKeys = keys[rowID] else { return nil }
+        keys[rowID].flatMap { location(of: rowID, $0) }
+    }
+
+    /// Where a present row whose keys are `rowKeys` is (see `location(of:)`).
+    private func location(of rowID: Int64, _ rowKeys: SortKeys) -> (flat: Int, chunk: Int, offset: Int)? {
         let chunk = rows.chunksBefore { order.precedes($1, $0, rowKeys, rowID) }
         guard chunk < rows.chunkCount, let offset = rows[chunk].firstIndex(of: rowID) else { return nil }
         return (rows.rowsBefore(chunk) + offset, chunk, offset)
@@ -140,31 +153,27 @@ struct ResultIndex: Sendable {
         return isSectioned && section.exists ? sections[section.index].name : nil
     }
 
-    /// The position of the first row of section `index`.
+    /// The position of the first row of section `index`: O(log s).
     func sectionStart(_ index: Int) -> Int {
-        guard isSectioned, index < sections.count else { return isSectioned ? count : 0 }
-        let value = sections[index].value
-        return partitionPoint(chunkIsBefore: { order.compareSections($1.first, value) < 0 }) {
-            order.compareSections(keys.firstKey(of: $0) ?? .null, value) < 0
-        }.flat
+        guard isSectioned else { return 0 }
+        return index < sections.count ? sectionCounts.rowsBefore(index) : count
     }
 
-    /// The index path of a row given its position.
-    func indexPath(ofRow rowID: Int64, at position: Int) -> IndexPath {
-        guard isSectioned else { return IndexPath(row: position, section: 0) }
-        let section = sectionIndex(of: keys.firstKey(of: rowID) ?? .null).index
-        return IndexPath(row: position - sectionStart(section), section: section)
+    /// The index path of the row at `position`: O(log s).
+    func indexPath(at position: Int) -> IndexPath {
+        guard isSectioned, let (section, row) = sectionCounts.locate(position) else { return IndexPath(row: position, section: 0) }
+        return IndexPath(row: row, section: section)
     }
 
     /// The index path of a row, or `nil` if absent.
     func indexPath(of rowID: Int64) -> IndexPath? {
-        position(of: rowID).map { indexPath(ofRow: rowID, at: $0) }
+        position(of: rowID).map(indexPath(at:))
     }
 
     /// The position among all rows of an index path, or `nil` when out of bounds.
     func position(of indexPath: IndexPath) -> Int? {
         guard indexPath.count == 2, indexPath.section >= 0, indexPath.section < sectionCount, indexPath.row >= 0 else { return nil }
-        let size = isSectioned ? sections[indexPath.section].count : count
+        let size = isSectioned ? sectionCounts.counts[indexPath.section] : count
         guard indexPath.row < size else { return nil }
         return sectionStart(indexPath.section) + indexPath.row
     }
@@ -188,9 +197,9 @@ struct ResultIndex: Sendable {
         guard isSectioned else { return SectionedSnapshot(ids: all) }
         var start = 0
         return SectionedSnapshot(
-            sections: sections.map { section in
-                defer { start += section.count }
-                return .init(name: section.name, ids: Array(all[start..<(start + section.count)]))
+            sections: zip(sections, sectionCounts.counts).map { section, count in
+                defer { start += count }
+                return .init(name: section.name, ids: Array(all[start..<(start + count)]))
             })
     }
 
@@ -213,10 +222,11 @@ struct ResultIndex: Sendable {
         guard isSectioned else { return }
         let section = sectionIndex(of: rowKeys.first)
         if !section.exists {
-            sections.insert(Section(value: rowKeys.first, name: Self.sectionName(rowKeys.first), count: 1), at: section.index)
+            sections.insert(Section(value: rowKeys.first, name: Self.sectionName(rowKeys.first)), at: section.index)
+            sectionCounts.insert(1, at: section.index)
             return
         }
-        sections[section.index].count += 1
+        sectionCounts.add(1, at: section.index)
         if place.flat == sectionStart(section.index) {
             sections[section.index].value = rowKeys.first
             sections[section.index].name = Self.sectionName(rowKeys.first)
@@ -228,15 +238,16 @@ struct ResultIndex: Sendable {
     @discardableResult
     mutating func remove(_ rowID: Int64) -> Bool {
         guard let rowKeys = keys[rowID] else { return true }
-        guard let place = location(of: rowID) else { return false }
-        let section = sectionIndex(of: rowKeys.first).index
-        let wasFirst = isSectioned && place.flat == sectionStart(section)
+        guard let place = location(of: rowID, rowKeys) else { return false }
+        let (section, row) = isSectioned ? sectionCounts.locate(place.flat) ?? (0, 0) : (0, 0)
+        let wasFirst = isSectioned && row == 0
         keys.remove(rowID)
         rows.remove(chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
         guard isSectioned else { return true }
-        sections[section].count -= 1
-        if sections[section].count == 0 {
+        sectionCounts.add(-1, at: section)
+        if sectionCounts.counts[section] == 0 {
             sections.remove(at: section)
+            sectionCounts.remove(at: section)
         } else if wasFirst, let next = self.rowID(at: place.flat), let value = keys.firstKey(of: next) {
             sections[section].value = value
             sections[section].name = Self.sectionName(value)

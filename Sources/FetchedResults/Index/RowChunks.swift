@@ -1,5 +1,5 @@
 /// The rowids of a result in sort order, in chunks of at most `maxChunk`, with each chunk's
-/// row count (`ChunkCounts`: positions in O(log c) for c chunks) and the sort keys of its
+/// row count (`PrefixCounts`: positions in O(log c) for c chunks) and the sort keys of its
 /// last row, its fence. Finding the chunk of a row compares keys held here, in one small
 /// array, instead of looking up O(log c) rows scattered over the key map.
 ///
@@ -8,7 +8,7 @@
 struct RowChunks: Sendable {
     static let maxChunk = 1024
     private var chunks: [[Int64]] = []
-    private var counts = ChunkCounts()
+    private var counts = PrefixCounts()
     private var fences: [SortKeys] = []
 
     /// The number of rows.

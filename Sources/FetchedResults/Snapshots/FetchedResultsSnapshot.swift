@@ -19,7 +19,9 @@ public struct FetchedResultsSnapshot: Sendable {
     /// The sections, in order; one unnamed section when the request has no section key.
     public var sections: [FetchedSection] {
         guard index.isSectioned else { return [FetchedSection(name: nil, numberOfObjects: index.count)] }
-        return index.sections.map { FetchedSection(name: ResultIndex.sectionName($0.value), numberOfObjects: $0.count) }
+        return zip(index.sections, index.sectionCounts.counts).map { section, count in
+            FetchedSection(name: ResultIndex.sectionName(section.value), numberOfObjects: count)
+        }
     }
 
     /// The object at `indexPath`, or `nil` when it is out of bounds. O(log n).
