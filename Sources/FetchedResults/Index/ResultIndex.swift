@@ -24,8 +24,9 @@ struct ResultIndex: Sendable {
     let isSectioned: Bool
     private var rows = RowChunks()
     private(set) var keys: KeyMap
-    /// The sections in order (empty when not sectioned).
-    private(set) var sections: [Section] = []
+    /// The sections in order (empty when not sectioned), in chunks: a copy changed in a few
+    /// sections copies those chunks, not thousands of names.
+    private(set) var sections = ChunkedArray<Section>()
     /// The row count of each section of `sections`.
     private(set) var sectionCounts = PrefixCounts()
     /// The row counts of the sections while rows are appended.
