@@ -13,6 +13,9 @@ struct TodoList: TypedStoreModel, Equatable {
         let label = TypedColumn<TodoList, String?>("label")
     }
     static let columns = Columns()
+
+    /// The items of the list: `TodoList.items.any()`, `TodoList.items.count`.
+    static let items = ToMany<TodoList, TodoItem>("items", inverse: TodoItem.list)
 }
 
 /// The child model: an item belongs to a list (deleted with it) and may have an owner list
