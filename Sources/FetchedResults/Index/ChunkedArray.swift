@@ -40,13 +40,7 @@ struct ChunkedArray<Element: Sendable>: RandomAccessCollection, Sendable {
         let (chunk, offset) = locate(position)
         chunks[chunk].insert(element, at: offset)
         counts.add(1, at: chunk)
-        guard chunks[chunk].count > Self.maxChunk else { return }
-        let half = chunks[chunk].count / 2
-        let tail = Array(chunks[chunk][half...])
-        chunks[chunk].removeSubrange(half...)
-        chunks.insert(tail, at: chunk + 1)
-        counts.add(-tail.count, at: chunk)
-        counts.insert(tail.count, at: chunk + 1)
+        if chunks[chunk].count > Self.maxChunk { _ = chunks.splitChunk(at: chunk, counts: &counts) }
     }
 
     /// Removes the element at `position`, and its chunk once empty.

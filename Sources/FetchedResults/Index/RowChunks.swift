@@ -60,12 +60,7 @@ struct RowChunks: Sendable {
         counts.add(1, at: chunk)
         if offset == chunks[chunk].count - 1 { fences[chunk] = keys }
         guard chunks[chunk].count > Self.maxChunk else { return }
-        let half = chunks[chunk].count / 2
-        let tail = Array(chunks[chunk][half...])
-        chunks[chunk].removeSubrange(half...)
-        chunks.insert(tail, at: chunk + 1)
-        counts.add(-tail.count, at: chunk)
-        counts.insert(tail.count, at: chunk + 1)
+        let half = chunks.splitChunk(at: chunk, counts: &counts)
         fences.insert(fences[chunk], at: chunk + 1)
         fences[chunk] = keysOf(chunks[chunk][half - 1])
     }
