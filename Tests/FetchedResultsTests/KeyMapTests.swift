@@ -41,6 +41,24 @@ import Testing
         }
     }
 
+    @Test("A full page (every rowid of it present) finds each row, and stops being full when one leaves")
+    func fullPage() {
+        var map = KeyMap(keyCount: 1)
+        let full = Int64(KeyPage.width)..<(2 * Int64(KeyPage.width))
+        for rowID in full.reversed() { map.append(SortKeys(single: .integer(rowID * 10)), fingerprint: UInt64(rowID), for: rowID) }
+        map.finishAppending()
+        for rowID in full { #expect(map[rowID] == SortKeys(single: .integer(rowID * 10)) && map.fingerprint(of: rowID) == UInt64(rowID)) }
+        #expect(!map.contains(full.lowerBound - 1) && !map.contains(full.upperBound))
+        map.remove(full.lowerBound + 5)
+        map.set(SortKeys(single: .integer(-1)), fingerprint: 7, for: full.lowerBound + 6)
+        #expect(!map.contains(full.lowerBound + 5))
+        for rowID in full where rowID != full.lowerBound + 5 {
+            #expect(map.fingerprint(of: rowID) == (rowID == full.lowerBound + 6 ? 7 : UInt64(rowID)), "rowid \(rowID)")
+        }
+        map.set(SortKeys(single: .integer(0)), fingerprint: 5, for: full.lowerBound + 5)
+        #expect(map.fingerprint(of: full.lowerBound + 5) == 5 && map.fingerprint(of: full.upperBound - 1) == UInt64(full.upperBound - 1))
+    }
+
     /// Keys as text with byte-exact texts (Swift's `==` would equate NFC and NFD).
     private static func exact(_ keys: SortKeys) -> [String] {
         (0..<2).map { index in

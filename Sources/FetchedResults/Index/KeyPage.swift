@@ -26,8 +26,10 @@ struct KeyPage: Sendable {
 
     var count: Int { offsets.count }
 
-    /// The index of `offset`, or where it would be inserted.
+    /// The index of `offset`, or where it would be inserted: at once in a full page (every
+    /// offset present, in order), else by binary search.
     func find(_ offset: UInt16) -> (index: Int, exists: Bool) {
+        if offsets.count == Int(Self.width) { return (Int(offset), true) }
         var low = 0
         var high = offsets.count
         while low < high {
