@@ -39,6 +39,37 @@ import Testing
         for (copy, rows) in copies { check(copy, against: rows, "seed \(random.seed), copy") }
     }
 
+    @Test("replace: batches of rows given new keys, added and removed at once, as the controller applies a transaction")
+    func batchesMatchASortedArray() {
+        var random = SeededGenerator()
+        for sectioned in [false, true] {
+            var index = ResultIndex(order: KeyOrder(isAscending: [true]), isSectioned: sectioned)
+            var model: [Row] = []
+            for batch in 0..<300 {
+                var changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)] = []
+                for rowID in Set((0..<Int.random(in: 1...40, using: &random)).map { _ in Int64.random(in: 0..<3_000, using: &random) }) {
+                    model.removeAll { $0.rowID == rowID }
+                    guard Int.random(in: 0..<4, using: &random) > 0 else {
+                        changes.append((rowID, nil))
+                        continue
+                    }
+                    let row = Row(key: Int64.random(in: 0..<40, using: &random), rowID: rowID)
+                    changes.append((rowID, (SortKeys(single: .integer(row.key)), UInt64(batch))))
+                    model.append(row)
+                }
+                model.sort(by: <)
+                let replaced = index.replace(changes)
+                #expect(replaced, "seed \(random.seed), batch \(batch)")
+                for (rowID, row) in changes where row == nil { #expect(!index.contains(rowID), "seed \(random.seed), batch \(batch)") }
+                if batch % 10 == 0 { check(index, against: model, "seed \(random.seed), batch \(batch), sectioned \(sectioned)") }
+            }
+            check(index, against: model, "seed \(random.seed), end, sectioned \(sectioned)")
+            for row in model where row.rowID % 11 == 0 {
+                #expect(index.fingerprint(of: row.rowID) != nil && index.contains(row.rowID), "seed \(random.seed)")
+            }
+        }
+    }
+
     private func check(_ index: ResultIndex, against model: [Row], _ note: Comment) {
         #expect(index.count == model.count, note)
         #expect(index.rowIDs(in: 0..<model.count) == model.map(\.rowID), note)

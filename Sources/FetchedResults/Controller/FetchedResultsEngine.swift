@@ -122,17 +122,16 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
             return (changed, rows)
         }
         rowsRead.withLock { $0 += count }
-        var index = index
-        var touched: Set<Int64> = []
+        var changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)] = []
         for rowID in changed {
+            let row = rows[rowID]
             // A row rewritten with the values it had is no change.
-            if let row = rows[rowID], index.fingerprint(of: rowID) == row.fingerprint { continue }
-            guard index.remove(rowID) else { return false }
-            touched.insert(rowID)
+            if let row, index.fingerprint(of: rowID) == row.fingerprint { continue }
+            changes.append((rowID, row.map { ($0.keys, $0.fingerprint) }))
         }
-        for rowID in touched {
-            if let row = rows[rowID] { index.insert(rowID, row.keys, fingerprint: row.fingerprint) }
-        }
+        var index = index
+        guard index.replace(changes) else { return false }
+        let touched = Set(changes.map(\.rowID))
         current = index
         let models = plan.loadsObjects ? LoadedObjects(models: rows.compactMapValues(\.model), replacesAll: false) : nil
         post(.rows(touched), objects: models)

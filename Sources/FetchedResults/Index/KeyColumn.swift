@@ -59,6 +59,17 @@ struct KeyColumn: Sendable {
         tails?.insert(tail, at: index)
     }
 
+    /// Replaces row `index`'s value with `value`, in place.
+    mutating func replace(at index: Int, with value: DatabaseValue) {
+        releaseBytes(of: index)
+        let (kind, head, tail) = encode(value)
+        if kind > Self.inlineText + 8, tails == nil { tails = [UInt64](repeating: 0, count: kinds.count) }
+        kinds[index] = kind
+        heads[index] = head
+        tails?[index] = tail
+        compactIfWasteful()
+    }
+
     /// Appends `value` as the last row.
     mutating func append(_ value: DatabaseValue) { insert(value, at: kinds.count) }
 
@@ -87,10 +98,19 @@ struct KeyColumn: Sendable {
 
     /// Removes row `index`.
     mutating func remove(at index: Int) {
-        if kinds[index] == Self.longText || kinds[index] == Self.blob { garbage += Int(heads[index] & 0xFFFF_FFFF) }
+        releaseBytes(of: index)
         kinds.remove(at: index)
         heads.remove(at: index)
         tails?.remove(at: index)
+        compactIfWasteful()
+    }
+
+    /// Counts the bytes of row `index`, if it stores any, as no longer used.
+    private mutating func releaseBytes(of index: Int) {
+        if kinds[index] == Self.longText || kinds[index] == Self.blob { garbage += Int(heads[index] & 0xFFFF_FFFF) }
+    }
+
+    private mutating func compactIfWasteful() {
         if garbage > 4096, garbage > bytes.count / 2 { compactBytes() }
     }
 

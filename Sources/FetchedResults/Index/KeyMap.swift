@@ -47,8 +47,12 @@ struct KeyMap: Sendable {
         let (number, offset) = Self.split(rowID)
         var page = pages.removeValue(forKey: number) ?? KeyPage(keyCount: keyCount)
         let found = page.find(offset)
-        if found.exists { page.remove(at: found.index) } else { count += 1 }
-        page.insert(offset, keys, fingerprint: fingerprint, at: found.index)
+        if found.exists {
+            page.replace(at: found.index, keys, fingerprint: fingerprint)
+        } else {
+            page.insert(offset, keys, fingerprint: fingerprint, at: found.index)
+            count += 1
+        }
         pages[number] = page
     }
 

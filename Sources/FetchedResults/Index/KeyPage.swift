@@ -58,6 +58,12 @@ struct KeyPage: Sendable {
         for column in columns.indices { columns[column].insert(keys[column], at: index) }
     }
 
+    /// Replaces the keys and fingerprint of row `index`, in place.
+    mutating func replace(at index: Int, _ keys: SortKeys, fingerprint: UInt64) {
+        fingerprints[index] = fingerprint
+        for column in columns.indices { columns[column].replace(at: index, with: keys[column]) }
+    }
+
     /// Adds a row in any order; `sort()` must run before the page is searched.
     mutating func append(_ offset: UInt16, _ keys: SortKeys, fingerprint: UInt64) {
         if let last = offsets.last, last > offset { isUnsorted = true }

@@ -32,7 +32,7 @@ struct ResultIndex: Sendable {
     /// The row counts of the sections while rows are appended.
     private var appendedSectionCounts: [Int] = []
 
-    var count: Int { keys.count }
+    var count: Int { rows.count }
     var sectionCount: Int { isSectioned ? sections.count : 1 }
 
     init(order: KeyOrder, isSectioned: Bool) {
@@ -215,7 +215,8 @@ struct ResultIndex: Sendable {
 
     // MARK: Changes
 
-    /// Inserts a row that is absent. A row that becomes its section's first names it.
+    /// Inserts a row that is absent from the chunks (absent, or taken out by `replace`). A
+    /// row that becomes its section's first names it.
     mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64) {
         let place = placement(of: rowID, rowKeys)
         keys.set(rowKeys, fingerprint: fingerprint, for: rowID)
@@ -238,11 +239,32 @@ struct ResultIndex: Sendable {
     /// not where the order puts it (the index is inconsistent and must be read again).
     @discardableResult
     mutating func remove(_ rowID: Int64) -> Bool {
+        guard detach(rowID) else { return false }
+        keys.remove(rowID)
+        return true
+    }
+
+    /// Gives each row of `changes` its new keys and fingerprint, placing it anew, or removes
+    /// it when they are `nil`: every row is taken out first, then put back. Cheaper than a
+    /// remove and an insert per row, since a row that stays keeps its key-map entry,
+    /// rewritten in place. Returns `false` when a row is in the results but not where the
+    /// order puts it: the index is then inconsistent, and must be discarded.
+    mutating func replace(_ changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)]) -> Bool {
+        for change in changes where !detach(change.rowID) { return false }
+        for (rowID, row) in changes {
+            if let row { insert(rowID, row.keys, fingerprint: row.fingerprint) } else { keys.remove(rowID) }
+        }
+        return true
+    }
+
+    /// Takes a row out of the chunks and the sections, keeping its key-map entry (which
+    /// `insert` rewrites); `true` when it is absent. `false`, changing nothing, when it is not
+    /// where the order puts it.
+    private mutating func detach(_ rowID: Int64) -> Bool {
         guard let rowKeys = keys[rowID] else { return true }
         guard let place = location(of: rowID, rowKeys) else { return false }
         let (section, row) = isSectioned ? sectionCounts.locate(place.flat) ?? (0, 0) : (0, 0)
         let wasFirst = isSectioned && row == 0
-        keys.remove(rowID)
         rows.remove(chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
         guard isSectioned else { return true }
         sectionCounts.add(-1, at: section)
