@@ -33,7 +33,13 @@ final class ChangeCapture {
     private let publish: (StoreChanges) -> Void
     /// Whether anybody receives published changes now; when not, a commit skips building them.
     private let isObserved: () -> Bool
-    private var log = RowChangeLog()
+    /// Unchecked exclusivity (here and on `hookTable`): each row event modifies these, and the
+    /// runtime's dynamic check cost more than the rest of the event. It is safe because no two
+    /// accesses can overlap: the capture is used on its connection's queue alone, and neither
+    /// `RowChangeLog` nor `HookTableCache` calls out while one of its methods runs (the hooks
+    /// that modify them fire inside `sqlite3_step`, COMMIT and ROLLBACK, never from within them;
+    /// `hookTable`'s `resolve` closure reads `facts` only).
+    @exclusivity(unchecked) private var log = RowChangeLog()
     private var commitRequested = false
     /// Authorizer answers gathered while `sqlite3_prepare` runs.
     private var preparing: StatementEffects?
@@ -52,7 +58,7 @@ final class ChangeCapture {
     private var transactionChangedSchema = false
     private var dataVersion: Int64?
     /// The table of the last row event.
-    private var hookTable = HookTableCache()
+    @exclusivity(unchecked) private var hookTable = HookTableCache()
 
     init(
         database: Database, source: Source = .best, isObserved: @escaping () -> Bool = { true },
@@ -87,7 +93,10 @@ final class ChangeCapture {
         runningMayReplace = statement.effects?.mayReplace ?? true
         countedOwnRows = 0
         isStepping = true
-        if let effects = statement.effects { recordStatementWideEffects(effects) }
+        // Fields are tested in place first: binding `effects` copies it (its sets and dictionaries).
+        if statement.effects?.changesSchema == true || source == .updateHook, let effects = statement.effects {
+            recordStatementWideEffects(effects)
+        }
     }
 
     /// Called by `Statement.step` after `sqlite3_step` with its result code; publishes a

@@ -34,9 +34,7 @@ extension Database {
         guard M.storeColumns != nil else { return try decodeCodableRows(M.self, from: statement) }
         let row = StoreRow(statement: statement)
         var models: [M] = []
-        while try statement.step() {
-            models.append(try M(row: row))
-        }
+        try statement.forEachRow { models.append(try M(row: row)) }
         return models
     }
 
