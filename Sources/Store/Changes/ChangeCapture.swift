@@ -54,6 +54,8 @@ final class ChangeCapture {
     private var countedOwnRows = 0
     private var facts = SchemaFacts()
     private var factsAreStale = true
+    /// Counts the loads of `facts`: it changes whenever the schema may have changed.
+    private var factsGeneration: Int64 = 0
     /// Whether the open transaction changed the schema: its rollback must reload the facts.
     private var transactionChangedSchema = false
     private var dataVersion: Int64?
@@ -211,8 +213,15 @@ final class ChangeCapture {
         if !changes.isEmpty { publish(changes) }
     }
 
+    /// The generation of the schema facts, loaded again first when a schema change made them stale.
+    func currentFactsGeneration() throws -> Int64 {
+        if factsAreStale { try refreshFacts() }
+        return factsGeneration
+    }
+
     private func refreshFacts() throws {
         facts = try SchemaFacts.load(from: database)
+        factsGeneration += 1
         factsAreStale = false
         hookTable.forget()
     }
