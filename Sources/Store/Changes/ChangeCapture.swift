@@ -33,11 +33,12 @@ final class ChangeCapture {
     private let publish: (StoreChanges) -> Void
     /// Whether anybody receives published changes now; when not, a commit skips building them.
     private let isObserved: () -> Bool
-    /// Unchecked exclusivity (here and on `hookTable`): each row event modifies these, and the
-    /// runtime's dynamic check cost more than the rest of the event. It is safe because no two
-    /// accesses can overlap: the capture is used on its connection's queue alone, and neither
-    /// `RowChangeLog` nor `HookTableCache` calls out while one of its methods runs (the hooks
-    /// that modify them fire inside `sqlite3_step`, COMMIT and ROLLBACK, never from within them;
+    /// Unchecked exclusivity (here, on `repreparing` and on `hookTable`): every step or row event
+    /// accesses these, and the runtime's dynamic check cost more than the rest of the event. It is
+    /// safe because no two accesses can overlap: the capture is used on its connection's queue
+    /// alone, and neither `RowChangeLog`, `StatementEffects` nor `HookTableCache` calls out while
+    /// one of its methods runs (the hooks and the authorizer that modify them fire inside
+    /// `sqlite3_prepare`, `sqlite3_step`, COMMIT and ROLLBACK, never from within them;
     /// `hookTable`'s `resolve` closure reads `facts` only).
     @exclusivity(unchecked) private var log = RowChangeLog()
     private var commitRequested = false
@@ -46,7 +47,7 @@ final class ChangeCapture {
     /// Whether `sqlite3_step` is running; authorizer calls then come from a re-preparation.
     private var isStepping = false
     /// The effects of the statement being re-prepared inside `sqlite3_step`.
-    private var repreparing: StatementEffects?
+    @exclusivity(unchecked) private var repreparing: StatementEffects?
     /// Whether the running statement may delete rows through REPLACE (see `mayReplaceRows`).
     private var runningMayReplace = true
     /// How many of the running statement's row events were its own rows that SQLite counts in
