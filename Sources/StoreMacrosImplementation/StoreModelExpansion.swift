@@ -84,11 +84,15 @@ struct ModelSource {
         return "\(access)static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [\n\(columns.joined(separator: ",\n"))\n]"
     }
 
+    /// Reads every column into a local first and assigns the properties after the last read:
+    /// assigning each property as it is read makes the optimizer build the model in a temporary
+    /// and copy it out (a copy and a destroy of every property per row).
     private var initializer: String {
         let reads = model.columns.enumerated().map { index, property in
-            "    self.\(property.name) = try row.decode((\(property.type.trimmedDescription)).self, at: \(index))"
+            "    let value\(index) = try row.decode((\(property.type.trimmedDescription)).self, at: \(index))"
         }
-        return "\(access)init(row: SQLiteStoreCore.StoreRow) throws {\n\(reads.joined(separator: "\n"))\n}"
+        let assignments = model.columns.enumerated().map { index, property in "    self.\(property.name) = value\(index)" }
+        return "\(access)init(row: SQLiteStoreCore.StoreRow) throws {\n\((reads + assignments).joined(separator: "\n"))\n}"
     }
 
     private var encoder: String {

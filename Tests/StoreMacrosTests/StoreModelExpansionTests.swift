@@ -30,9 +30,12 @@ struct StoreModelExpansionTests {
                         SQLiteStoreCore.ModelColumn("done", affinity: .integer)
                     ]
                     init(row: SQLiteStoreCore.StoreRow) throws {
-                        self.id = try row.decode((Int64?).self, at: 0)
-                        self.title = try row.decode((String).self, at: 1)
-                        self.done = try row.decode((Bool).self, at: 2)
+                        let value0 = try row.decode((Int64?).self, at: 0)
+                        let value1 = try row.decode((String).self, at: 1)
+                        let value2 = try row.decode((Bool).self, at: 2)
+                        self.id = value0
+                        self.title = value1
+                        self.done = value2
                     }
                     func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
                         try bindings.bind(self.id, at: 0)
@@ -86,11 +89,16 @@ struct StoreModelExpansionTests {
                         SQLiteStoreCore.ModelColumn("stamp", affinity: .real)
                     ]
                     public init(row: SQLiteStoreCore.StoreRow) throws {
-                        self.id = try row.decode((UUID).self, at: 0)
-                        self.body = try row.decode((String).self, at: 1)
-                        self.tags = try row.decode(([String]).self, at: 2)
-                        self.mood = try row.decode((Mood?).self, at: 3)
-                        self.stamp = try row.decode((Foundation.Date).self, at: 4)
+                        let value0 = try row.decode((UUID).self, at: 0)
+                        let value1 = try row.decode((String).self, at: 1)
+                        let value2 = try row.decode(([String]).self, at: 2)
+                        let value3 = try row.decode((Mood?).self, at: 3)
+                        let value4 = try row.decode((Foundation.Date).self, at: 4)
+                        self.id = value0
+                        self.body = value1
+                        self.tags = value2
+                        self.mood = value3
+                        self.stamp = value4
                     }
                     public func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
                         try bindings.bind(self.id, at: 0)
@@ -136,8 +144,10 @@ struct StoreModelExpansionTests {
                         SQLiteStoreCore.ModelColumn("name", affinity: .text)
                     ]
                     init(row: SQLiteStoreCore.StoreRow) throws {
-                        self.code = try row.decode((String).self, at: 0)
-                        self.name = try row.decode((String).self, at: 1)
+                        let value0 = try row.decode((String).self, at: 0)
+                        let value1 = try row.decode((String).self, at: 1)
+                        self.code = value0
+                        self.name = value1
                     }
                     func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
                         try bindings.bind(self.code, at: 0)
@@ -188,10 +198,14 @@ struct StoreModelExpansionTests {
                         SQLiteStoreCore.ModelColumn("label", affinity: .text, isNullable: true)
                     ]
                     init(row: SQLiteStoreCore.StoreRow) throws {
-                        self.id = try row.decode((Int64).self, at: 0)
-                        self.x = try row.decode((Double).self, at: 1)
-                        self.y = try row.decode((Double).self, at: 2)
-                        self.label = try row.decode((String?).self, at: 3)
+                        let value0 = try row.decode((Int64).self, at: 0)
+                        let value1 = try row.decode((Double).self, at: 1)
+                        let value2 = try row.decode((Double).self, at: 2)
+                        let value3 = try row.decode((String?).self, at: 3)
+                        self.id = value0
+                        self.x = value1
+                        self.y = value2
+                        self.label = value3
                     }
                     func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
                         try bindings.bind(self.id, at: 0)
@@ -239,7 +253,8 @@ struct StoreModelExpansionTests {
                         SQLiteStoreCore.ModelColumn("id", affinity: .integer, isNullable: true, isPrimaryKey: true)
                     ]
                     public init(row: SQLiteStoreCore.StoreRow) throws {
-                        self.id = try row.decode((Int64?).self, at: 0)
+                        let value0 = try row.decode((Int64?).self, at: 0)
+                        self.id = value0
                     }
                     public func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
                         try bindings.bind(self.id, at: 0)

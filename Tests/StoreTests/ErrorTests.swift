@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import SQLiteStoreCore
+import SQLiteStoreMacros
 import Testing
 
 /// Every failure is a `StoreError` with SQLite's codes, message and SQL, and the store keeps working.
@@ -119,19 +120,35 @@ struct ErrorTests {
         try expectStoreWorks()
     }
 
+    /// A store with one reader, which every read then uses, and a table `child(id, name)` with `names`.
+    private func oneReaderStore(named name: String, names: String) throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.readerCount = 1
+        return try directory.makeStore(
+            named: name, configuration: configuration,
+            schema: "CREATE TABLE child(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO child(name) VALUES \(names)")
+    }
+
     @Test("A read that stops half-way through a query does not pin its reader to an old snapshot")
     func halfReadQueryReleasesSnapshot() throws {
-        var configuration = StoreConfiguration()
-        configuration.readerCount = 1  // every read uses the same reader connection
-        let store = try directory.makeStore(
-            named: "one-reader.sqlite", configuration: configuration,
-            schema: "CREATE TABLE child(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO child(name) VALUES ('a'), ('b')")
+        let store = try oneReaderStore(named: "one-reader.sqlite", names: "('a'), ('b')")
         #expect(throws: StoreError.self) { _ = try store.read { db in try db.fetch(StoreRequest<WrongType>()) } }
         try store.write { db in try db.execute(sql: "INSERT INTO child(name) VALUES ('c')") }
         #expect(try store.read { db in try db.count("child") } == 3)
         _ = try store.read { db in try db.cachedStatement(sql: "SELECT name FROM child").step() }  // left on its first row
         try store.write { db in try db.execute(sql: "INSERT INTO child(name) VALUES ('d')") }
         #expect(try store.read { db in try db.count("child") } == 4)
+    }
+
+    @Test("A model fetch that fails on a later row, on a reader, leaves no statement pinning an old snapshot")
+    func halfDecodedModelFetchReleasesSnapshot() throws {
+        let store = try oneReaderStore(named: "one-reader-model.sqlite", names: "('a'), ('b'), (NULL)")
+        // Rows after the first are stepped without the per-step checks: the failure comes from one of them.
+        let error = #expect(throws: StoreError.self) { _ = try store.read { db in try db.fetch(StoreRequest<NamedChild>()) } }
+        #expect(error?.code == .mismatch)
+        try store.write { db in try db.execute(sql: "INSERT INTO child(name) VALUES ('d')") }
+        #expect(try store.read { db in try db.count("child") } == 4)
+        #expect(try store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM child WHERE name = 'd'") } == 1)
     }
 
     @Test("A decoding failure inside a write rolls it back; the writer then commits normally")
@@ -199,4 +216,11 @@ struct ErrorTests {
         }
         #expect(try store.read { db in try db.count("parent") } == 1)
     }
+}
+
+/// A row of `child` read by column index: the fast path of `Database.fetch`.
+@StoreModel(table: "child")
+private struct NamedChild {
+    var id: Int64?
+    var name: String
 }

@@ -33,14 +33,21 @@ final class ChangeCapture {
     private let publish: (StoreChanges) -> Void
     /// Whether anybody receives published changes now; when not, a commit skips building them.
     private let isObserved: () -> Bool
-    private var log = RowChangeLog()
+    /// Unchecked exclusivity (here, on `repreparing` and on `hookTable`): every step or row event
+    /// accesses these, and the runtime's dynamic check cost more than the rest of the event. It is
+    /// safe because no two accesses can overlap: the capture is used on its connection's queue
+    /// alone, and neither `RowChangeLog`, `StatementEffects` nor `HookTableCache` calls out while
+    /// one of its methods runs (the hooks and the authorizer that modify them fire inside
+    /// `sqlite3_prepare`, `sqlite3_step`, COMMIT and ROLLBACK, never from within them;
+    /// `hookTable`'s `resolve` closure reads `facts` only).
+    @exclusivity(unchecked) private var log = RowChangeLog()
     private var commitRequested = false
     /// Authorizer answers gathered while `sqlite3_prepare` runs.
     private var preparing: StatementEffects?
     /// Whether `sqlite3_step` is running; authorizer calls then come from a re-preparation.
     private var isStepping = false
     /// The effects of the statement being re-prepared inside `sqlite3_step`.
-    private var repreparing: StatementEffects?
+    @exclusivity(unchecked) private var repreparing: StatementEffects?
     /// Whether the running statement may delete rows through REPLACE (see `mayReplaceRows`).
     private var runningMayReplace = true
     /// How many of the running statement's row events were its own rows that SQLite counts in
@@ -48,11 +55,13 @@ final class ChangeCapture {
     private var countedOwnRows = 0
     private var facts = SchemaFacts()
     private var factsAreStale = true
+    /// Counts the loads of `facts`: it changes whenever the schema may have changed.
+    private var factsGeneration: Int64 = 0
     /// Whether the open transaction changed the schema: its rollback must reload the facts.
     private var transactionChangedSchema = false
     private var dataVersion: Int64?
     /// The table of the last row event.
-    private var hookTable = HookTableCache()
+    @exclusivity(unchecked) private var hookTable = HookTableCache()
 
     init(
         database: Database, source: Source = .best, isObserved: @escaping () -> Bool = { true },
@@ -87,7 +96,10 @@ final class ChangeCapture {
         runningMayReplace = statement.effects?.mayReplace ?? true
         countedOwnRows = 0
         isStepping = true
-        if let effects = statement.effects { recordStatementWideEffects(effects) }
+        // Fields are tested in place first: binding `effects` copies it (its sets and dictionaries).
+        if statement.effects?.changesSchema == true || source == .updateHook, let effects = statement.effects {
+            recordStatementWideEffects(effects)
+        }
     }
 
     /// Called by `Statement.step` after `sqlite3_step` with its result code; publishes a
@@ -202,8 +214,15 @@ final class ChangeCapture {
         if !changes.isEmpty { publish(changes) }
     }
 
+    /// The generation of the schema facts, loaded again first when a schema change made them stale.
+    func currentFactsGeneration() throws -> Int64 {
+        if factsAreStale { try refreshFacts() }
+        return factsGeneration
+    }
+
     private func refreshFacts() throws {
         facts = try SchemaFacts.load(from: database)
+        factsGeneration += 1
         factsAreStale = false
         hookTable.forget()
     }

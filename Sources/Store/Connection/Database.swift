@@ -17,6 +17,10 @@ public final class Database {
     var steppedStatementsLimit = Database.minimumSteppedStatementsLimit
     /// The rowid names of tables, while the schema stays the same.
     let rowIDNames = RowIDNameCache()
+    /// The tables known to be rowid tables (see `requireRowIDTable`), by change capture's schema
+    /// generation in the store's write transactions on the writer, by schema version elsewhere.
+    let rowIDTablesByCapture = RowIDTableCache()
+    let rowIDTablesByVersion = RowIDTableCache()
     private var savepointDepth = 0
     /// Statements and buffers for writing models.
     let modelStatements = ModelStatements()
@@ -61,6 +65,8 @@ public final class Database {
         modelStatements.removeAll()
         statementCache.removeAll()
         rowIDNames.removeAll()
+        rowIDTablesByCapture.removeAll()
+        rowIDTablesByVersion.removeAll()
         // A `Statement` kept beyond its closure still holds the connection: SQLite then
         // closes it when that statement is finalized.
         if sqlite3_close(handle) != SQLITE_OK { sqlite3_close_v2(handle) }

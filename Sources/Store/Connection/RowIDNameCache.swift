@@ -23,7 +23,7 @@ final class RowIDNameCache {
 
     /// The cached name of `table`'s rowid, or the one `resolve` finds, cached.
     func name(of table: String, on connection: OpaquePointer, resolve: () throws -> String) throws -> String {
-        let version = try currentSchemaVersion(on: connection)
+        let version = try schemaVersion(on: connection)
         if version != schemaVersion {
             names.removeAll()
             schemaVersion = version
@@ -35,8 +35,12 @@ final class RowIDNameCache {
         return name
     }
 
-    private func currentSchemaVersion(on connection: OpaquePointer) throws -> Int64 {
-        let sql = "PRAGMA schema_version"
+    /// The SQL that `schemaVersion(on:)` runs.
+    static let schemaVersionSQL = "PRAGMA schema_version"
+
+    /// The connection's `PRAGMA schema_version` now.
+    func schemaVersion(on connection: OpaquePointer) throws -> Int64 {
+        let sql = Self.schemaVersionSQL
         if versionStatement == nil {
             let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &versionStatement, nil)
             guard code == SQLITE_OK else { throw StoreError(resultCode: code, connection: connection, sql: sql) }

@@ -11,7 +11,7 @@ let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 public final class Statement {
     /// The SQL text, as prepared.
     public let sql: String
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
     unowned let database: Database
 
     /// The number of result columns.
@@ -123,16 +123,48 @@ public final class Statement {
         capture?.willStep(self)
         let code = sqlite3_step(handle)
         capture?.didStep(self, result: code)
-        switch code {
-        case SQLITE_ROW:
-            if !isNotedAsStepped { database.noteStepped(self) }
-            return true
-        case SQLITE_DONE: return false
-        default:
-            let error = StoreError(resultCode: code, connection: database.handle, sql: sql)
-            sqlite3_reset(handle)
-            throw error
+        guard code == SQLITE_ROW else { return try stepEnded(code) }
+        if !isNotedAsStepped { database.noteStepped(self) }
+        return true
+    }
+
+    /// Steps through every row, calling `body` on each, as `while try step() { try body() }`.
+    ///
+    /// The first step is a full `step()`: it checks that the statement may run, goes through
+    /// change capture and notes the statement as open. On a connection without change capture
+    /// (a reader) the next rows come from `sqlite3_step` alone, since nothing those checks guard
+    /// can change between two rows of one loop: the connection stays the caller's until its
+    /// closure returns, and SQLite re-prepares a statement only before its first row.
+    @inlinable
+    func forEachRow(_ body: () throws -> Void) throws {
+        guard try step() else { return }
+        try body()
+        if isCaptured {
+            while try step() { try body() }
+            return
         }
+        while true {
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_ROW else {
+                _ = try stepEnded(code)
+                return
+            }
+            try body()
+        }
+    }
+
+    /// Whether the statement's connection records changes (the writer): each step then goes through `step()`.
+    @usableFromInline
+    var isCaptured: Bool { database.changeCapture != nil }
+
+    /// The end of stepping, for a result code other than `SQLITE_ROW`: `false` for `SQLITE_DONE`,
+    /// else the statement is reset and the error thrown.
+    @usableFromInline
+    func stepEnded(_ code: Int32) throws -> Bool {
+        guard code != SQLITE_DONE else { return false }
+        let error = StoreError(resultCode: code, connection: database.handle, sql: sql)
+        sqlite3_reset(handle)
+        throw error
     }
 
     /// Runs the statement to completion, ignoring any rows.

@@ -25,6 +25,7 @@ extension Database {
             throw StoreError.misuse("\(M.self) has no column \(unknown)")
         }
         guard !chosen.isEmpty else { return }
+        try requireRowIDTable(M.tableName, of: M.self)
         // Parameters in the order of the SET list, then the key.
         var parameters = [Int32](repeating: 0, count: all.count)
         let assignments = chosen.enumerated().map { offset, name in
@@ -50,6 +51,7 @@ extension Database {
         where predicate: ModelPredicate<M>? = nil
     ) throws -> Int {
         guard !assignments.isEmpty else { return 0 }
+        try requireRowIDTable(M.tableName, of: M.self)
         var sql =
             "UPDATE \(SQLIdentifier.quote(M.tableName)) SET "
             + assignments.map { "\($0.column.quoted) = ?" }.joined(separator: ", ")
@@ -75,6 +77,7 @@ extension Database {
     /// Requires a model that binds by column index (`@StoreModel` or a hand-written `storeColumns`).
     public func upsert<M: StoreModel>(_ model: inout M, onConflictOf key: [String]) throws {
         let storeColumns = try requireStoreColumns(M.self, for: "upsert(_:onConflictOf:)")
+        try requireRowIDTable(M.tableName, of: M.self)
         let names = storeColumns.map(\.name)
         if let unknown = key.first(where: { !names.contains($0) }) {
             throw StoreError.misuse("\(M.self) has no column \(unknown)")

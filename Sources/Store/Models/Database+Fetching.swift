@@ -10,6 +10,7 @@ extension Database {
     }
 
     private func fetchOne<M: StoreModel>(_ type: M.Type, where column: String, is value: DatabaseValue) throws -> M? {
+        try requireRowIDTable(M.tableName, of: M.self)
         let sql = "SELECT \(M.selection) FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(column)) = ?"
         let statement = try cachedStatement(sql: sql)
         try statement.bind([value])
@@ -19,6 +20,7 @@ extension Database {
 
     /// Whether a row of `M` has the primary key `id`.
     public func exists<M: StoreModel>(_ type: M.Type, id: M.ID.Value) throws -> Bool {
+        try requireRowIDTable(M.tableName, of: M.self)
         let sql = "SELECT 1 FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(M.primaryKeyColumn)) = ?"
         return try fetchValue(Int.self, sql: sql, arguments: [id]) != nil
     }
@@ -34,9 +36,7 @@ extension Database {
         guard M.storeColumns != nil else { return try decodeCodableRows(M.self, from: statement) }
         let row = StoreRow(statement: statement)
         var models: [M] = []
-        while try statement.step() {
-            models.append(try M(row: row))
-        }
+        try statement.forEachRow { models.append(try M(row: row)) }
         return models
     }
 

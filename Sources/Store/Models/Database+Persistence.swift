@@ -51,6 +51,7 @@ extension Database {
     }
 
     private func delete<M: StoreModel>(_ type: M.Type, where column: String, is value: DatabaseValue) throws -> Bool {
+        try requireRowIDTable(M.tableName, of: M.self)
         let sql = "DELETE FROM \(SQLIdentifier.quote(M.tableName)) WHERE \(SQLIdentifier.quote(column)) = ?"
         try execute(sql: sql, arguments: [value])
         return changesCount > 0
@@ -59,6 +60,7 @@ extension Database {
     /// Deletes every row of `M` that matches `predicate` (all rows when `nil`); returns how many.
     @discardableResult
     public func deleteAll<M: StoreModel>(_ type: M.Type, matching predicate: SQLExpression? = nil) throws -> Int {
+        try requireRowIDTable(M.tableName, of: M.self)
         var sql = "DELETE FROM \(SQLIdentifier.quote(M.tableName))"
         if let predicate { sql += " WHERE \(predicate.sql)" }
         try execute(sql: sql, arguments: predicate?.arguments ?? [])
@@ -82,6 +84,7 @@ extension Database {
 
     /// Encodes `model` and binds its values to the statement for `operation`.
     private func writeStatement<M: StoreModel>(_ operation: ModelStatements.Operation, for model: M) throws -> Statement {
-        try modelStatements.statement(operation, binding: model, in: self)
+        try requireRowIDTable(M.tableName, of: M.self)
+        return try modelStatements.statement(operation, binding: model, in: self)
     }
 }

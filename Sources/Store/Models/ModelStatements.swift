@@ -21,6 +21,10 @@ final class ModelStatements {
     /// first parameters, in column order.
     func statement<M: StoreModel>(_ operation: Operation, binding model: M, in db: Database) throws -> Statement {
         let key = Key(operation: operation, model: ObjectIdentifier(M.self))
+        if let lastIndexed, lastIndexed.key == key {
+            // Only models with `storeColumns` have indexed statements: the repeated write skips reading them.
+            return try bind(model, to: lastIndexed.statement)
+        }
         if let columns = M.storeColumns {
             return try indexedStatement(key, columns: columns, binding: model, in: db)
         }
@@ -52,9 +56,7 @@ final class ModelStatements {
         in db: Database
     ) throws -> Statement {
         let statement: Statement
-        if let lastIndexed, lastIndexed.key == key {
-            statement = lastIndexed.statement
-        } else if let cached = indexed[key] {
+        if let cached = indexed[key] {
             statement = cached
         } else {
             let sql = Self.indexedSQL(
@@ -64,6 +66,11 @@ final class ModelStatements {
             indexed[key] = statement
         }
         lastIndexed = (key, statement)
+        return try bind(model, to: statement)
+    }
+
+    /// `statement`, rewound, with `model` bound by column index.
+    private func bind<M: StoreModel>(_ model: M, to statement: Statement) throws -> Statement {
         statement.reset()
         try model.encode(to: StoreBindings(statement: statement))
         return statement

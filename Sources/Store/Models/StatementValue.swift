@@ -7,6 +7,13 @@ import Foundation
 /// The library's own value types conform: `Bool`, the integer types, `Double`, `Float`,
 /// `String`, `Data`, `Date` and `UUID`. Their implementations are `@inlinable`, so generated
 /// and hand-written model code compiles down to the C calls.
+///
+/// They read a column through `sqlite3_column_value` once, then its type and contents from
+/// that value: each `sqlite3_column_*` call locates the column again, so this costs one such
+/// call per column instead of two or three. The value is "unprotected" (read without the
+/// connection's mutex), which is safe here: the store opens its connections without mutexes
+/// (`SQLITE_OPEN_NOMUTEX`) and uses each from one queue at a time, and the value is read at once,
+/// before the statement steps again.
 public protocol StatementValue: DatabaseValueConvertible, Codable {
     /// Column `index` of the current row when it holds the type's own storage class, else `nil`
     /// (then `fromDatabaseValue` converts, as for any stored value).
@@ -19,7 +26,8 @@ public protocol StatementValue: DatabaseValueConvertible, Codable {
 extension Int64: StatementValue {
     @inlinable
     public static func read(column index: Int32, of statement: OpaquePointer) -> Int64? {
-        sqlite3_column_type(statement, index) == SQLITE_INTEGER ? sqlite3_column_int64(statement, index) : nil
+        let value = sqlite3_column_value(statement, index)
+        return sqlite3_value_type(value) == SQLITE_INTEGER ? sqlite3_value_int64(value) : nil
     }
 
     @inlinable
@@ -70,7 +78,8 @@ extension UInt64: StatementValue {}
 extension Double: StatementValue {
     @inlinable
     public static func read(column index: Int32, of statement: OpaquePointer) -> Double? {
-        sqlite3_column_type(statement, index) == SQLITE_FLOAT ? sqlite3_column_double(statement, index) : nil
+        let value = sqlite3_column_value(statement, index)
+        return sqlite3_value_type(value) == SQLITE_FLOAT ? sqlite3_value_double(value) : nil
     }
 
     /// Throws for NaN, which SQLite would silently store as NULL.
@@ -108,9 +117,10 @@ extension Date: StatementValue {
 extension String: StatementValue {
     @inlinable
     public static func read(column index: Int32, of statement: OpaquePointer) -> String? {
-        guard sqlite3_column_type(statement, index) == SQLITE_TEXT else { return nil }
-        guard let text = sqlite3_column_text(statement, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, index))
+        let value = sqlite3_column_value(statement, index)
+        guard sqlite3_value_type(value) == SQLITE_TEXT else { return nil }
+        guard let text = sqlite3_value_text(value) else { return "" }
+        let count = Int(sqlite3_value_bytes(value))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
@@ -148,9 +158,10 @@ extension UUID: StatementValue {
 extension Data: StatementValue {
     @inlinable
     public static func read(column index: Int32, of statement: OpaquePointer) -> Data? {
-        guard sqlite3_column_type(statement, index) == SQLITE_BLOB else { return nil }
-        let count = Int(sqlite3_column_bytes(statement, index))
-        guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return Data() }
+        let value = sqlite3_column_value(statement, index)
+        guard sqlite3_value_type(value) == SQLITE_BLOB else { return nil }
+        let count = Int(sqlite3_value_bytes(value))
+        guard count > 0, let bytes = sqlite3_value_blob(value) else { return Data() }
         return Data(bytes: bytes, count: count)
     }
 

@@ -24,9 +24,14 @@
 ///         ModelColumn("done", affinity: .integer),
 ///     ]
 ///     init(row: StoreRow) throws {
-///         id = try row.decode(Int64?.self, at: 0)
-///         title = try row.decode(String.self, at: 1)
-///         done = try row.decode(Bool.self, at: 2)
+///         // Every column read before any property is assigned, as the macro does: assigning
+///         // each property as it is read makes the optimizer build the model in a temporary and copy it.
+///         let id = try row.decode(Int64?.self, at: 0)
+///         let title = try row.decode(String.self, at: 1)
+///         let done = try row.decode(Bool.self, at: 2)
+///         self.id = id
+///         self.title = title
+///         self.done = done
 ///     }
 ///     func encode(to bindings: StoreBindings) throws {
 ///         try bindings.bind(id, at: 0)

@@ -16,10 +16,12 @@ extension Database {
     }
 
     /// `request`'s `SELECT` (`StoreRequest.selectSQL(columns:rowID:)`), related columns
-    /// ordered with their parent column's collation.
+    /// ordered with their parent column's collation; throws for a `WITHOUT ROWID` table (see
+    /// `requireRowIDTable`), as every model fetch builds its SQL here.
     func selectSQL<M>(_ request: StoreRequest<M>, columns: String? = nil, rowID: String = "rowid") throws -> (
         sql: String, arguments: [DatabaseValue]
     ) {
-        try namingParentCollations(request).selectSQL(columns: columns, rowID: rowID)
+        try requireRowIDTable(request.tableName, of: M.self)
+        return try namingParentCollations(request).selectSQL(columns: columns, rowID: rowID)
     }
 }
