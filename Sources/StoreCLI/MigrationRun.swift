@@ -20,6 +20,7 @@ struct MigrationRun {
                 try dryRun
                 ? options.openStoreForReading(ifMissing: direction == .up ? .useEmpty : .fail)
                 : options.openStore(ifMissing: direction == .up ? .create : .fail)
+            defer { try? store.close() }  // runs last: the files are closed before the command ends
             defer { report.currentVersion = try? migrator.status(store).currentVersion }
             let planned = try plan(migrator, store)
             output.warn(about: direction == .up ? planned : [])

@@ -21,7 +21,7 @@ struct SchemaCommand: ParsableCommand {
         let output = CommandOutput(options)
         var report = SchemaReport()
         let failure = CommandFailure.catching {
-            let objects = try options.openStoreForReading(ifMissing: .fail).read { db in try db.schema() }
+            let objects = try options.withStoreForReading(ifMissing: .fail) { store in try store.read { db in try db.schema() } }
             report = SchemaReport(objects)
             if !objects.isEmpty { output.say(report.sql) }
         }

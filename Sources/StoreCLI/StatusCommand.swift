@@ -23,7 +23,8 @@ struct StatusCommand: ParsableCommand {
         let output = CommandOutput(options)
         var report = StatusReport()
         let failure = CommandFailure.catching {
-            let status = try options.loadMigrator().status(options.openStoreForReading(ifMissing: .useEmpty))
+            let migrator = try options.loadMigrator()
+            let status = try options.withStoreForReading(ifMissing: .useEmpty) { try migrator.status($0) }
             report = StatusReport(currentVersion: status.currentVersion, migrations: status.entries.map(MigrationEntryReport.init))
             output.say(Self.table(report.migrations))
         }

@@ -48,6 +48,14 @@ struct StoreOptions: ParsableArguments {
         return try file.openStore(at: file.readOnlyURI(followsChanges: false), configuration: configuration)
     }
 
+    /// Runs `body` with the store `openStoreForReading(ifMissing:)` opens, then closes it: the
+    /// `-wal` and `-shm` files a read of a WAL database may make are gone before the command ends.
+    func withStoreForReading<T>(ifMissing: MissingDatabase, _ body: (Store) throws -> T) throws -> T {
+        let store = try openStoreForReading(ifMissing: ifMissing)
+        defer { try? store.close() }
+        return try body(store)
+    }
+
     /// An empty in-memory store for `.useEmpty`; otherwise the exit-3 failure for a missing file.
     private func substitute(_ ifMissing: MissingDatabase) throws -> Store {
         guard ifMissing == .useEmpty else {

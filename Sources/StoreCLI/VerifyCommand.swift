@@ -21,7 +21,8 @@ struct VerifyCommand: ParsableCommand {
         let output = CommandOutput(options)
         var report = VerifyReport()
         var failure = CommandFailure.catching {
-            let status = try options.loadMigrator().status(options.openStoreForReading(ifMissing: .useEmpty))
+            let migrator = try options.loadMigrator()
+            let status = try options.withStoreForReading(ifMissing: .useEmpty) { try migrator.status($0) }
             report.differences = status.differences.map(MigrationEntryReport.init)
             for entry in status.differences {
                 output.say("\(entry.label): \(entry.state.explanation)")
