@@ -23,13 +23,14 @@ import Testing
         for step in 0..<6_000 {
             let rowID = Int64.random(in: 0..<4_000, using: &random)
             if let found = model.firstIndex(where: { $0.rowID == rowID }) {
-                let removed = index.remove(rowID)
+                let removed = index.replace([(rowID, nil)])
                 #expect(removed, "seed \(random.seed), step \(step)")
                 model.remove(at: found)
             } else {
                 // Few distinct keys: long sections and many ties broken by rowid.
                 let row = Row(key: Int64.random(in: 0..<40, using: &random), rowID: rowID)
-                index.insert(rowID, SortKeys(single: .integer(row.key)), fingerprint: UInt64(step))
+                let inserted = index.replace([(rowID, (SortKeys(single: .integer(row.key)), UInt64(step)))])
+                #expect(inserted, "seed \(random.seed), step \(step)")
                 model.insert(row, at: model.firstIndex { row < $0 } ?? model.count)
             }
             if step % 500 == 0 { copies.append((index, model)) }

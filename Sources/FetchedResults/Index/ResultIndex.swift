@@ -217,7 +217,7 @@ struct ResultIndex: Sendable {
 
     /// Inserts a row that is absent from the chunks (absent, or taken out by `replace`). A
     /// row that becomes its section's first names it.
-    mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64) {
+    private mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64) {
         let place = placement(of: rowID, rowKeys)
         keys.set(rowKeys, fingerprint: fingerprint, for: rowID)
         rows.insert(rowID, rowKeys, chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
@@ -233,15 +233,6 @@ struct ResultIndex: Sendable {
             sections[section.index].value = rowKeys.first
             sections[section.index].name = Self.sectionName(rowKeys.first)
         }
-    }
-
-    /// Removes a row. Returns `false`, changing nothing, when the row is in the results but
-    /// not where the order puts it (the index is inconsistent and must be read again).
-    @discardableResult
-    mutating func remove(_ rowID: Int64) -> Bool {
-        guard detach(rowID) else { return false }
-        keys.remove(rowID)
-        return true
     }
 
     /// Gives each row of `changes` its new keys and fingerprint, placing it anew, or removes
