@@ -30,7 +30,7 @@ enum IncrementalChangeSet {
         // deleted and inserted, whichever side its changed rows are on.
         var sectionDeletes = Set<Int>()
         var sectionInserts = Set<Int>()
-        for (value, survives) in survival.sections(of: before.values, after.values) where !survives {
+        for value in survival.lostSectionValues(before: before.values, after: after.values) {
             let (oldSection, newSection) = (old.sectionIndex(of: value), new.sectionIndex(of: value))
             if oldSection.exists { sectionDeletes.insert(oldSection.index) }
             if newSection.exists { sectionInserts.insert(newSection.index) }
@@ -68,10 +68,16 @@ enum IncrementalChangeSet {
     /// Whether the sections of changed rows survive: in both results under the same name,
     /// byte for byte. Each section is looked up once per side, not once per row.
     private struct SectionSurvival {
+        /// A section of the old or the new results, by index.
+        private struct Section: Hashable {
+            let isNew: Bool
+            let index: Int
+        }
+
         let old: ResultIndex
         let new: ResultIndex
-        private var byOldSection: [Int: Bool] = [:]
-        private var byNewSection: [Int: Bool] = [:]
+        /// The sections asked about: their key value, and whether they survive.
+        private var known: [Section: (value: DatabaseValue, survives: Bool)] = [:]
 
         init(old: ResultIndex, new: ResultIndex) {
             self.old = old
@@ -79,35 +85,23 @@ enum IncrementalChangeSet {
         }
 
         /// Whether the section of a row placed in the old results survives.
-        mutating func before(_ placement: Placement) -> Bool {
-            if let known = byOldSection[placement.path.section] { return known }
-            let survives = Self.survives(placement.sectionValue, from: old, to: new)
-            byOldSection[placement.path.section] = survives
-            return survives
-        }
+        mutating func before(_ placement: Placement) -> Bool { survives(placement, Section(isNew: false, index: placement.path.section)) }
 
         /// Whether the section of a row placed in the new results survives.
-        mutating func after(_ placement: Placement) -> Bool {
-            if let known = byNewSection[placement.path.section] { return known }
-            let survives = Self.survives(placement.sectionValue, from: old, to: new)
-            byNewSection[placement.path.section] = survives
-            return survives
+        mutating func after(_ placement: Placement) -> Bool { survives(placement, Section(isNew: true, index: placement.path.section)) }
+
+        /// The key values of the sections, among those the placements are in, that do not survive.
+        mutating func lostSectionValues(before: some Sequence<Placement>, after: some Sequence<Placement>) -> [DatabaseValue] {
+            for placement in before { _ = self.before(placement) }
+            for placement in after { _ = self.after(placement) }
+            return known.values.filter { !$0.survives }.map(\.value)
         }
 
-        /// The section key value of each section the placements are in, once, and whether it survives.
-        mutating func sections(
-            of before: some Sequence<Placement>, _ after: some Sequence<Placement>
-        ) -> [(value: DatabaseValue, survives: Bool)] {
-            var seenOld = Set<Int>()
-            var seenNew = Set<Int>()
-            var sections: [(DatabaseValue, Bool)] = []
-            for placement in before where seenOld.insert(placement.path.section).inserted {
-                sections.append((placement.sectionValue, self.before(placement)))
-            }
-            for placement in after where seenNew.insert(placement.path.section).inserted {
-                sections.append((placement.sectionValue, self.after(placement)))
-            }
-            return sections
+        private mutating func survives(_ placement: Placement, _ section: Section) -> Bool {
+            if let answer = known[section] { return answer.survives }
+            let survives = Self.survives(placement.sectionValue, from: old, to: new)
+            known[section] = (placement.sectionValue, survives)
+            return survives
         }
 
         private static func survives(_ value: DatabaseValue, from old: ResultIndex, to new: ResultIndex) -> Bool {
