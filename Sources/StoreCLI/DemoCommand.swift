@@ -34,6 +34,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            // The demo's view model is a `StoreViewModel`; the rest of `store` runs on the package's floor.
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+                throw CommandFailure(status: .failed, kind: "unavailable", message: "store demo needs macOS 15 or later")
+            }
             try await demo()
         } catch {
             let failure = CommandFailure(error)
@@ -42,6 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor private func demo() async throws {
         let started = ContinuousClock.now
         let store = try StoreOptions.parse(["--database", database]).openStore(ifMissing: .create)

@@ -6,6 +6,7 @@ import Testing
 @testable import SQLiteStoreResults
 
 /// A view model holding live results, the way an app holds them.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class NotesViewModel {
     @ObservationIgnored @LiveQuery var notes: LiveResults<Note>
     var title = "Notes"
@@ -17,6 +18,7 @@ import Testing
 
 /// Counts how often what `read` reads changes, re-arming after each change as SwiftUI does
 /// (after the change, not inside it).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor final class ObservationCounter {
     private(set) var count = 0
     private let read: @MainActor () -> Void
@@ -40,6 +42,7 @@ import Testing
 
 /// `LiveResults` and `@LiveQuery`: one notification per delivered change, and only to the
 /// observers of what changed, checked with `withObservationTracking`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Suite(.timeLimit(.minutes(2))) struct LiveResultsTests {
     let directory: TemporaryDirectory
     let store: Store

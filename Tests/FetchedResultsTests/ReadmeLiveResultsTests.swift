@@ -13,6 +13,7 @@ struct Item: StoreModel, Equatable {
 }
 
 // README, "Live query results": the observable form (the class is at file scope in the README too).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class Groceries {
     let items: LiveResults<Item>
 
@@ -26,6 +27,7 @@ struct Item: StoreModel, Equatable {
 
 /// The README's live-results snippets, verbatim between the markers, so that they keep
 /// compiling and printing what the README says.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ReadmeLiveResultsTests {
     let directory: TemporaryDirectory

@@ -7,6 +7,7 @@ import Testing
 /// the main types named unqualified and qualified by the module that declares them. Any
 /// clash of a name with Foundation's or Observation's, or a module that shadows one of its
 /// own types, fails to compile here.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite struct UmbrellaClientTests {
     struct Task: StoreModel, Equatable {

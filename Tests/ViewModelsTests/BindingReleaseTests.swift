@@ -6,6 +6,7 @@ import Testing
 /// Released bindings cost nothing: many bindings on one property share one observation, and
 /// a released binding leaves it at once, so neither memory nor the next change grows with
 /// the bindings made and dropped.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Released bindings")
 struct BindingReleaseTests {

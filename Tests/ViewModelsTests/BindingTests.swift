@@ -3,6 +3,7 @@ import SQLiteStoreViewModels
 import Testing
 
 /// An observable source that counts the writes to its properties.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class BoundPerson {
@@ -17,6 +18,7 @@ final class BoundPerson {
 }
 
 /// A plain, non-observable observer that counts the assignments it receives.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class BoundLabel {
     var text = "" { didSet { assignments += 1 } }
@@ -24,6 +26,7 @@ final class BoundLabel {
 }
 
 /// An observable observer for two-way bindings that counts the writes it receives.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class BoundTextField {
@@ -33,6 +36,7 @@ final class BoundTextField {
 }
 
 /// Counts calls to a closure.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class BindingCallCounter {
     private(set) var count = 0
@@ -46,6 +50,7 @@ final class BindingCallCounter {
 ///
 /// Bindings deliver in main-actor tasks enqueued by the change; each marker task is
 /// enqueued behind them, so when it completes they have run.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 func settleMainActor() async {
     for _ in 0..<4 {
@@ -53,6 +58,7 @@ func settleMainActor() async {
     }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("One-way bindings")
 struct BindingTests {

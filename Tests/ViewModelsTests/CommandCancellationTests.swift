@@ -1,6 +1,7 @@
 import SQLiteStoreViewModels
 import Testing
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Command cancellation")
 struct CommandCancellationTests {

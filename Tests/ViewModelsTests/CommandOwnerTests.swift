@@ -4,6 +4,7 @@ import SQLiteStoreViewModels
 import Testing
 
 /// A view model that gives itself a command, the documented way.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class CounterViewModel {
     private(set) var total = 0
     @ObservationIgnored private(set) lazy var add: Command<Int, Int> = Command(owner: self) { counter, amount in
@@ -15,6 +16,7 @@ import Testing
 }
 
 /// `Command(owner:)` holds its owner weakly; `CommandOutcome` is `Equatable`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Commands owned by their view model")
 struct CommandOwnerTests {

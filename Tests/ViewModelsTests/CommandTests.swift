@@ -3,6 +3,7 @@ import SQLiteStoreViewModels
 import Testing
 
 /// A command that records each invocation, then waits at `gate` and returns its input.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 func gatedCountingCommand(_ gate: CommandGate, _ invocations: CommandInvocations) -> Command<Int, Int> {
     Command { value in
@@ -13,6 +14,7 @@ func gatedCountingCommand(_ gate: CommandGate, _ invocations: CommandInvocations
 }
 
 /// Holds actions back until the test opens it; waiting ignores cancellation.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 actor CommandGate {
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -30,6 +32,7 @@ actor CommandGate {
 }
 
 /// Counts action invocations from any isolation.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 actor CommandInvocations {
     private(set) var count = 0
 
@@ -38,10 +41,12 @@ actor CommandInvocations {
     }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct CommandTestFailure: Error, Equatable {
     let code: Int
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension CommandOutcome {
     /// The outcome's case without its payload, for expectations.
     var caseName: String {
@@ -54,6 +59,7 @@ extension CommandOutcome {
     }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Command")
 struct CommandTests {

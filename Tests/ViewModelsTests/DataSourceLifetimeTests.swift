@@ -4,6 +4,7 @@ import SQLiteStoreResults
 import SQLiteStoreViewModels
 import Testing
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Data source lifetimes")
 struct DataSourceLifetimeTests {

@@ -5,6 +5,7 @@ import Testing
 
 /// A tree of composites over mutable leaves, edited at random: every change set the root
 /// publishes must take its previous content to its new content.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Composite data sources under random edits")
 struct DataSourceRandomizedTests {

@@ -6,6 +6,7 @@ import Testing
 
 /// A list view on a fetched data source, driven by seeded random transactions from another
 /// task, must show exactly what SQLite returns after every one of them.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Fetched data source, randomized")
 struct FetchedDataSourceRandomizedTests {

@@ -4,6 +4,7 @@ import SQLiteStoreResults
 import SQLiteStoreViewModels
 import Testing
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Fetched data source")
 struct FetchedDataSourceTests {
@@ -176,6 +177,7 @@ struct FetchedDataSourceTests {
 }
 
 /// A data source no longer takes over its controller's `didChange`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Fetched data source beside other consumers")
 struct FetchedDataSourceConsumersTests {

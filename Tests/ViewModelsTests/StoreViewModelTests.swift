@@ -3,6 +3,7 @@ import SQLiteStoreCore
 import SQLiteStoreViewModels
 import Testing
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Store view models")
 struct StoreViewModelTests {

@@ -1,3 +1,4 @@
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 extension Command {
     /// Creates a command whose action works on `owner`, held weakly: the safe way for a view
     /// model to give itself a command.

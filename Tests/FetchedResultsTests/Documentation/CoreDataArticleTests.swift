@@ -6,6 +6,7 @@ import Testing
 /// The snippets of the article for Core Data users (SQLiteStoreResults.docc) and of
 /// `FetchedResultsController`'s documentation, verbatim: edit both together. The article's
 /// `for await` snippet is the README's, run by `ReadmeLiveResultsTests`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct CoreDataArticleTests {
     struct Item: StoreModel, Equatable {
