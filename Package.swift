@@ -78,13 +78,15 @@ let package = Package(
             dependencies: ["SQLiteStoreCore", "SQLiteStoreMacrosPlugin"],
             path: "Sources/StoreMacros"
         ),
+        // Without the macro, so that `swift run store demo` never builds swift-syntax. The demo's
+        // example schema is the repository's Migrations/ folder, linked into the target as a resource.
         .executableTarget(
             name: "StoreCLI",
             dependencies: [
                 "SQLiteStore",
-                "SQLiteStoreMacros",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            resources: [.copy("Demo/Migrations")]
         ),
         .target(name: "TestSupport", dependencies: ["SQLiteStoreCore"], path: "Tests/TestSupport"),
         .testTarget(name: "StoreTests", dependencies: ["SQLiteStoreCore", "SQLiteStoreMacros", "CSQLite", "TestSupport"]),

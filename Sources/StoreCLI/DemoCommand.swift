@@ -51,7 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let store = try StoreOptions.parse(["--database", database]).openStore(ifMissing: .create)
         let migrator =
-            try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoEmbeddedMigrations.migrator()
+            try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoMigrations.migrator()
         let applied = try migrator.migrate(store)
         print(
             "database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "
