@@ -106,7 +106,7 @@ let package = Package(
             dependencies: ["SQLiteStoreViewModels", "SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]
         ),
         .testTarget(name: "StoreCLITests", dependencies: ["SQLiteStoreCore", "StoreCLI"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

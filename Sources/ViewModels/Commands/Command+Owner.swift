@@ -11,7 +11,7 @@ extension Command {
     /// @MainActor @Observable final class EditorViewModel {
     ///     let store: Store
     ///     @ObservationIgnored private(set) lazy var save: Command<Note, Void> = Command(owner: self) { editor, note in
-    ///         try await editor.store.write { db in try db.save(note) }
+    ///         try await editor.store.write { db in var note = note; try db.save(&note) }
     ///     }
     /// }
     /// ```
