@@ -4,6 +4,10 @@ import SQLiteStoreCore
 import SQLiteStoreResults
 import Testing
 
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
+
 /// The model of the README's live-results snippets.
 struct Item: StoreModel, Equatable {
     static let tableName = "item"
@@ -24,6 +28,22 @@ struct Item: StoreModel, Equatable {
                 .order(Column("title").ascending), in: store)
     }
 }
+
+#if canImport(SwiftUI)
+// README, "SwiftUI": compiled where SwiftUI exists; what it reads is tested below on every platform.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct GroceriesView: View {
+    @State private var groceries: Groceries
+
+    init(store: Store) { _groceries = State(initialValue: Groceries(store: store)) }
+
+    var body: some View {
+        List(0..<groceries.items.count, id: \.self) { position in
+            Text(groceries.items[position]?.title ?? "")
+        }
+    }
+}
+#endif
 
 /// The README's live-results snippets, verbatim between the markers, so that they keep
 /// compiling and printing what the README says.
