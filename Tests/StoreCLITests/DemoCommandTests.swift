@@ -78,7 +78,9 @@ struct DemoCommandTests {
     @Test("the built-in example schema is the Migrations folder, byte for byte")
     func bundledMigrations() throws {
         let bundled = try #require(DemoMigrations.folder, "no Migrations in the store binary's resource bundle")
-        let names = { (folder: URL) in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted() }
+        let names = { (folder: URL) in
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        }
         let files = try names(CLIProject.examplesFolder)
         #expect(try names(bundled) == files)
         #expect(files.count == 4)

@@ -70,7 +70,8 @@ import Testing
         let store = try Store(path: directory.path("migrated.sqlite"))
         // --- Migrator
         var migrator = try Migrator(folder: folder)  // the folder of `NNNN_name.sql` files
-        try migrator.add(Migration(version: 100, name: "backfill") { db in try db.execute(sql: "UPDATE item SET done = 0 WHERE done IS NULL") })
+        try migrator.add(
+            Migration(version: 100, name: "backfill") { db in try db.execute(sql: "UPDATE item SET done = 0 WHERE done IS NULL") })
         try migrator.migrate(store)
         // --- Migration
         let addNotes = Migration(version: 5, name: "add_notes") { db in
@@ -82,7 +83,9 @@ import Testing
         var own = Migrator()
         try own.add(addNotes)
         try own.migrate(self.store)
-        let columns = try self.store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM pragma_table_info('item') WHERE name = 'notes'") }
+        let columns = try self.store.read { db in
+            try db.fetchValue(Int.self, sql: "SELECT count(*) FROM pragma_table_info('item') WHERE name = 'notes'")
+        }
         #expect(columns == 1)
         let applied = try store.read { db in try db.fetchValue(Int.self, sql: "SELECT max(version) FROM store_migrations") }
         #expect(applied == 100)

@@ -66,15 +66,17 @@ extension DiffableSnapshot {
         var applied: [ChangeSet] = []
         func apply(_ changeSet: ChangeSet) { applied.append(changeSet) }
         // --- FetchedResultsController
-        let controller = FetchedResultsController(store: store, request: StoreRequest<Item>()
-            .order(Column("category").ascending, Column("title").ascending)
-            .sectioned(by: Column("category")).batchSize(50))
-        controller.didChange = { change in print(change.changeSet) }   // apply it in performBatchUpdates
+        let controller = FetchedResultsController(
+            store: store,
+            request: StoreRequest<Item>()
+                .order(Column("category").ascending, Column("title").ascending)
+                .sectioned(by: Column("category")).batchSize(50))
+        controller.didChange = { change in print(change.changeSet) }  // apply it in performBatchUpdates
         try controller.performFetch()
         let first = try controller.object(at: IndexPath(row: 0, section: 0))
         // --- FetchedResultsChanges
         for try await change in controller.changes(initial: true) {
-            apply(change.changeSet)          // on the actor running the loop
+            apply(change.changeSet)  // on the actor running the loop
             // --- end
             break
         }
@@ -90,7 +92,7 @@ extension DiffableSnapshot {
         var snapshot = DiffableSnapshot()
         for try await change in controller.changes(initial: true) {
             snapshot = try snapshot.applying(change)
-            dataSource.apply(snapshot.appleSnapshot)   // UIKit/AppKit, see `appleSnapshot`
+            dataSource.apply(snapshot.appleSnapshot)  // UIKit/AppKit, see `appleSnapshot`
             // --- end
             break
         }
@@ -109,9 +111,11 @@ extension DiffableSnapshot {
         let id = ObjectID(table: "item", rowID: 1)
         let label = Label()
         // --- EventHandler
-        let watcher = ChangeWatcher<Item>(store: store, watching: [id], handler: .mainActor { event in
-            label.text = event.updated[id]?.title
-        })
+        let watcher = ChangeWatcher<Item>(
+            store: store, watching: [id],
+            handler: .mainActor { event in
+                label.text = event.updated[id]?.title
+            })
         // --- end
         try await store.write { db in try db.execute(sql: "UPDATE item SET title = 'Rye bread' WHERE id = 1") }
         while label.text == nil { try await Task.sleep(for: .milliseconds(1)) }
@@ -122,9 +126,11 @@ extension DiffableSnapshot {
     @Test func deleteWatcherSnippetRuns() async throws {
         let ids = [ObjectID(table: "item", rowID: 2)]
         // --- DeleteWatcher
-        let watcher = DeleteWatcher(store: store, table: "item", watching: ids, handler: .mainActor { event in
-            close(event.deleted)
-        })
+        let watcher = DeleteWatcher(
+            store: store, table: "item", watching: ids,
+            handler: .mainActor { event in
+                close(event.deleted)
+            })
         // --- end
         try await store.write { db in try db.execute(sql: "DELETE FROM item WHERE id = 2") }
         while !OpenEditors.closed.contains(ids[0]) { try await Task.sleep(for: .milliseconds(1)) }
@@ -138,11 +144,13 @@ extension DiffableSnapshot {
         defer { writer.cancel() }
         var events: [ChangeWatcher<Item>.Event] = []
         // --- ChangeWatcher
-        let watcher = ChangeWatcher<Item>(store: store, watching: [item.objectID!], handler: .mainActor { event in
-            for (id, item) in event.updated { print(id, item.title) }
-        })
-        watcher.watch([other.objectID!])         // the set can grow…
-        for await event in watcher.events() {    // …and events also come as a stream
+        let watcher = ChangeWatcher<Item>(
+            store: store, watching: [item.objectID!],
+            handler: .mainActor { event in
+                for (id, item) in event.updated { print(id, item.title) }
+            })
+        watcher.watch([other.objectID!])  // the set can grow…
+        for await event in watcher.events() {  // …and events also come as a stream
             print(event.updated.count, event.deleted.count)
             // --- end
             events.append(event)

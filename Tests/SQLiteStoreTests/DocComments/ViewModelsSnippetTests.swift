@@ -33,7 +33,9 @@ import SwiftUI
 @MainActor @Observable final class EditorViewModel {
     let store: Store
     @ObservationIgnored private(set) lazy var save: Command<Note, Void> = Command(owner: self) { editor, note in
-        try await editor.store.write { db in var note = note; try db.save(&note) }
+        try await editor.store.write { db in
+            var note = note; try db.save(&note)
+        }
     }
 
     init(store: Store) { self.store = store }
@@ -97,7 +99,7 @@ struct NoteRepository: Sendable {
             placeholder: { _ in NoteCell.loading }
         ) { note in NoteCell(note) }
         try notes.performFetch()
-        let list = InMemoryListView(dataSource: notes)   // or a UIKit table, a SwiftUI list
+        let list = InMemoryListView(dataSource: notes)  // or a UIKit table, a SwiftUI list
         // --- end
         #expect(list.sections == [[NoteCell(title: "First note")]])
     }

@@ -87,7 +87,11 @@ struct GroceriesView: View {
             }
             .safeAreaInset(edge: .bottom) {
                 TextField("Add a grocery", text: $newTitle)
-                    .onSubmit { Task { await list.add(newTitle, aisle: "Other"); newTitle = "" } }
+                    .onSubmit {
+                        Task {
+                            await list.add(newTitle, aisle: "Other"); newTitle = ""
+                        }
+                    }
             }
         }
     }
@@ -152,7 +156,10 @@ struct GroceryDetailView: View {
     @Test func aFailedWriteAndABrokenRequestAreReportedNotFatal() async throws {
         let list = GroceryList(store: store)
         #expect(list.groceries.count == 3)
-        try await store.write { db in try db.execute(sql: "CREATE TRIGGER no_fish BEFORE INSERT ON grocery WHEN NEW.aisle = 'fish' BEGIN SELECT RAISE(ABORT, 'no fish'); END") }
+        try await store.write { db in
+            try db.execute(
+                sql: "CREATE TRIGGER no_fish BEFORE INSERT ON grocery WHEN NEW.aisle = 'fish' BEGIN SELECT RAISE(ABORT, 'no fish'); END")
+        }
         await list.add("Cod", aisle: "fish")
         #expect((list.lastError as? StoreError)?.code == .constraint)
         try await store.write { db in try db.execute(sql: "DROP TABLE grocery") }
