@@ -79,7 +79,7 @@ let package = Package(
             path: "Sources/StoreMacros"
         ),
         // Without the macro, so that `swift run store demo` never builds swift-syntax. The demo's
-        // example schema is the repository's Migrations/ folder, linked into the target as a resource.
+        // example schema lives in Demo/Migrations (Migrations/ at the root links to it) and ships as a resource.
         .executableTarget(
             name: "StoreCLI",
             dependencies: [

@@ -1,9 +1,9 @@
 import Foundation
 import SQLiteStore
 
-/// The example schema `store demo` applies where there is no Migrations folder: the
-/// repository's `Migrations/` (linked into the target as `Demo/Migrations`), which SwiftPM
-/// copies into the `store` binary's resource bundle.
+/// The example schema `store demo` applies where there is no Migrations folder: the files of
+/// `Demo/Migrations` (the repository's `Migrations/` is a link to them), which SwiftPM copies
+/// into the `store` binary's resource bundle.
 enum DemoMigrations {
     /// The bundled folder of the example migrations; `nil` if the bundle has none.
     static var folder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
