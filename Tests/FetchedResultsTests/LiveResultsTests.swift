@@ -42,11 +42,11 @@ import Testing
 
 /// `LiveResults` and `@LiveQuery`: one notification per delivered change, and only to the
 /// observers of what changed, checked with `withObservationTracking`.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Suite(.timeLimit(.minutes(2))) struct LiveResultsTests {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -56,17 +56,20 @@ import Testing
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func write(_ sql: String) async throws {
         try await store.write { db in try db.execute(script: sql) }
     }
 
     /// Writes `sql`, waits for its delivery and for the observers' tasks.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func commit(_ sql: String, _ model: NotesViewModel) async throws {
         try await write(sql)
         try await model.$notes.waitUntilCurrent()
         for _ in 0..<5 { await Task.yield() }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func anObserverOfTheViewModelSeesOneChangePerTransaction() async throws {
         let model = NotesViewModel(store: store)
         #expect(model.notes.count == 5 && model.notes[0]?.title == "a")
@@ -91,6 +94,7 @@ import Testing
         #expect((0..<model.notes.count).compactMap { model.notes[$0]?.title } == ["A", "C", "b"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func readingOneObjectDependsOnThatObjectAlone() async throws {
         let model = NotesViewModel(store: store)
         let second = try #require(model.notes.objectID(at: 1))
@@ -108,6 +112,7 @@ import Testing
         #expect(model.notes[second] == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func objectsAreReadABatchAtATime() async throws {
         let model = NotesViewModel(store: store)
         #expect(model.notes[2]?.title == "c")
@@ -117,6 +122,7 @@ import Testing
         #expect(model.notes[5] == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func nothingIsFetchedBeforeTheFirstRead() async throws {
         let model = NotesViewModel(store: store)
         #expect(!model.$notes.isFetched)
@@ -124,6 +130,7 @@ import Testing
         #expect(model.$notes.isFetched)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailureIsObservable() async throws {
         let model = NotesViewModel(store: store)
         let failure = ObservationCounter { _ = model.notes.failure }

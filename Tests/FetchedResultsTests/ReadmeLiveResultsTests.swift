@@ -47,12 +47,12 @@ struct GroceriesView: View {
 
 /// The README's live-results snippets, verbatim between the markers, so that they keep
 /// compiling and printing what the README says.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ReadmeLiveResultsTests {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -62,6 +62,7 @@ struct GroceriesView: View {
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func observableSnippetRuns() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -77,6 +78,7 @@ struct GroceriesView: View {
         #expect(printed == ["1 Bread", "2 ChangeSet(inserts: [0.1])"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func sequenceSnippetRuns() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

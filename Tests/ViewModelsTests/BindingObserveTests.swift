@@ -1,10 +1,10 @@
 import SQLiteStoreViewModels
 import Testing
 
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Observing with a closure")
 struct BindingObserveTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func reportsOnlyChangesWhenAsked() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []
@@ -20,6 +20,7 @@ struct BindingObserveTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func reportsTheCurrentValueFirstByDefaultAsBindDoes() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []
@@ -32,6 +33,7 @@ struct BindingObserveTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func seesChangesTheHandlerMakesItself() async {
         let person = BoundPerson()
         var seen: [Int] = []
@@ -47,6 +49,7 @@ struct BindingObserveTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unbindStopsTheHandler() async {
         let person = BoundPerson(name: "a")
         var stopped: [String] = []
@@ -66,6 +69,7 @@ struct BindingObserveTests {
         controlToken.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unbindDropsAValueAlreadyScheduled() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []

@@ -6,10 +6,10 @@ import Testing
 /// Released bindings cost nothing: many bindings on one property share one observation, and
 /// a released binding leaves it at once, so neither memory nor the next change grows with
 /// the bindings made and dropped.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Released bindings")
 struct BindingReleaseTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func twentyThousandDroppedBindingsLeaveNothingBehind() async {
         let person = BoundPerson(name: "a")
         let label = BoundLabel()
@@ -32,6 +32,7 @@ struct BindingReleaseTests {
         #expect(label.text == "b")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func bindingsOnOnePropertyShareOneHubAndEachGetsEveryChange() async {
         let person = BoundPerson(name: "a")
         let labels = (0..<5).map { _ in BoundLabel() }

@@ -58,10 +58,10 @@ func settleMainActor() async {
     }
 }
 
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("One-way bindings")
 struct BindingTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func assignsTheInitialValueAtOnceAndEachChangeAfterTheTurn() async {
         let person = BoundPerson(name: "Kim")
         let label = BoundLabel()
@@ -78,6 +78,7 @@ struct BindingTests {
         #expect(label.assignments == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func withoutInitialValueWaitsForTheFirstChange() async {
         let person = BoundPerson(name: "Kim")
         let label = BoundLabel()
@@ -94,6 +95,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func changesInOneTurnArriveAsOneAssignmentOfTheLatestValue() async {
         let person = BoundPerson(name: "a")
         let label = BoundLabel()
@@ -108,6 +110,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func transformRunsOncePerDelivery() async {
         let person = BoundPerson()
         person.age = 3
@@ -129,6 +132,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func followsAKeyPathThroughSeveralObjects() async {
         let person = BoundPerson()
         let label = BoundLabel()
@@ -147,6 +151,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func assigningAnEqualValueDeliversNothing() async {
         let person = BoundPerson(name: "Kim")
         let label = BoundLabel()

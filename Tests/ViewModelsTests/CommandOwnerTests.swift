@@ -16,10 +16,10 @@ import Testing
 }
 
 /// `Command(owner:)` holds its owner weakly; `CommandOutcome` is `Equatable`.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Commands owned by their view model")
 struct CommandOwnerTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aCommandMadeWithItsOwnerDoesNotKeepItAlive() async {
         var model: CounterViewModel? = CounterViewModel()
         weak let weakModel = model
@@ -31,6 +31,7 @@ struct CommandOwnerTests {
         #expect(await command?.execute(1) == .cancelled, "without its owner the command does not run")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func outcomesCompareByCaseOutputAndError() {
         #expect(CommandOutcome.succeeded(1) == .succeeded(1))
         #expect(CommandOutcome.succeeded(1) != .succeeded(2))

@@ -59,10 +59,10 @@ extension CommandOutcome {
     }
 }
 
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Command")
 struct CommandTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func startsIdleAndReady() {
         let command = Command { (value: Int) in value }
         #expect(command.status == .idle)
@@ -72,6 +72,7 @@ struct CommandTests {
         #expect(command.lastError == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func executesThenSucceeds() async {
         let gate = CommandGate()
         let command = Command { (value: Int) in
@@ -93,6 +94,7 @@ struct CommandTests {
         #expect(command.canExecute)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func failureKeepsThePreviousOutputAndRecordsTheError() async {
         let command = Command { (value: Int) in
             guard value >= 0 else { throw CommandTestFailure(code: value) }
@@ -107,6 +109,7 @@ struct CommandTests {
         #expect(command.lastOutput == 7)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func startingAgainClearsTheLastError() async {
         let gate = CommandGate()
         let command = Command { (shouldFail: Bool) in
@@ -124,6 +127,7 @@ struct CommandTests {
         #expect(command.status == .succeeded)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func secondExecutionWhileRunningIsIgnored() async {
         let gate = CommandGate()
         let invocations = CommandInvocations()
@@ -144,6 +148,7 @@ struct CommandTests {
         #expect(await invocations.count == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func disabledCommandIgnoresExecutions() async {
         let invocations = CommandInvocations()
         let command = Command(isEnabled: false) { (value: Int) in
@@ -159,6 +164,7 @@ struct CommandTests {
         #expect(await invocations.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func predicateGatesExecution() async {
         let person = BoundPerson()
         let command = Command(enabledWhen: { !person.name.isEmpty }) { (value: Int) in value }
@@ -170,6 +176,7 @@ struct CommandTests {
         #expect(await command.execute(2).output == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func statusAndCanExecuteAreObservable() async {
         let gate = CommandGate()
         let command = Command { await gate.wait() }
@@ -190,6 +197,7 @@ struct CommandTests {
         readinessToken.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func voidInputConvenience() async {
         let invocations = CommandInvocations()
         let command = Command {

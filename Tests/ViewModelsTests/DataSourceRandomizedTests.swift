@@ -5,11 +5,11 @@ import Testing
 
 /// A tree of composites over mutable leaves, edited at random: every change set the root
 /// publishes must take its previous content to its new content.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("Composite data sources under random edits")
 struct DataSourceRandomizedTests {
     /// The data sources of one run and the random edits on them.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor
     private final class Forest {
         var random: SeededGenerator
@@ -117,6 +117,7 @@ struct DataSourceRandomizedTests {
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func everyChangeSetOfTheRootTakesItsOldContentToItsNewContent() {
         let seed = SeededGenerator.seedFromEnvironment()
         let forest = Forest(seed: seed)

@@ -65,10 +65,10 @@ final class NoteDetailViewModel: StoreViewModel<Note> {
     }
 }
 
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite("ViewModels walk-through")
 struct WalkthroughTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func modelStoreFetchedDataSourceCellViewModelListView() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("notes.sqlite")

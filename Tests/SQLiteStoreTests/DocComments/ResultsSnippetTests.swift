@@ -51,17 +51,18 @@ extension DiffableSnapshot {
 
 /// The snippets of `SQLiteStoreResults`' documentation comments, verbatim, run against a real
 /// store (`.ci/doc-snippets` finds each one here).
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ResultsSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(schema: SnippetSchema.sql)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func controllerSnippetsRun() async throws {
         var applied: [ChangeSet] = []
         func apply(_ changeSet: ChangeSet) { applied.append(changeSet) }
@@ -84,6 +85,7 @@ extension DiffableSnapshot {
         #expect(applied.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func diffableSnapshotSnippetRuns() async throws {
         let controller = FetchedResultsController(store: store, request: StoreRequest<Item>().order(Column("title").ascending))
         try controller.performFetch()
@@ -100,6 +102,7 @@ extension DiffableSnapshot {
         #expect(dataSource.applied == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func observableSnippetsRun() async throws {
         let today = TodayViewModel(store: store)
         let list = ShoppingList(store: store)
@@ -107,6 +110,7 @@ extension DiffableSnapshot {
         #expect(list.items[0]?.title == "Bread")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func eventHandlerSnippetRuns() async throws {
         let id = ObjectID(table: "item", rowID: 1)
         let label = Label()
@@ -123,6 +127,7 @@ extension DiffableSnapshot {
         withExtendedLifetime(watcher) {}
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func deleteWatcherSnippetRuns() async throws {
         let ids = [ObjectID(table: "item", rowID: 2)]
         // --- DeleteWatcher
@@ -137,6 +142,7 @@ extension DiffableSnapshot {
         withExtendedLifetime(watcher) {}
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func changeWatcherSnippetRuns() async throws {
         let all = try store.read { db in try db.fetch(StoreRequest<Item>().order(Column("id").ascending)) }
         let (item, other) = (all[0], all[1])
@@ -161,6 +167,7 @@ extension DiffableSnapshot {
 
     /// Renames the item `rowID`, again and again, until the task is cancelled: a change
     /// arrives whenever the snippet's loop starts listening.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func renameUntilCancelled(_ rowID: Int64) -> Task<Void, Never> {
         Task { [store] in
             var round = 0

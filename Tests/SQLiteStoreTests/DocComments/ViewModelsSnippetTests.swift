@@ -55,17 +55,18 @@ struct NoteRepository: Sendable {
 
 /// The snippets of `SQLiteStoreViewModels`' documentation comments, verbatim, run against a
 /// real store (`.ci/doc-snippets` finds each one here).
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ViewModelsSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(schema: SnippetSchema.sql)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func viewModelSnippetsRun() throws {
         let item = ItemViewModel(store: store, id: 2)
         let list = ItemListNameViewModel(store: store, id: 3)
@@ -75,6 +76,7 @@ struct NoteRepository: Sendable {
         #expect(list.listName == "Work")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func commandSnippetsRun() async throws {
         let notes = NoteRepository(store: store)
         let note = Note(title: "Second note")
@@ -91,6 +93,7 @@ struct NoteRepository: Sendable {
         #expect(titles == ["First note", "Second note", "Third note"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func dataSourceSnippetRuns() throws {
         // --- FetchedDataSource
         let notes = FetchedDataSource(

@@ -69,12 +69,12 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
     }
 }
 
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct MVVMArticleTests {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -84,6 +84,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aBindingThroughARelationshipFollowsTheRelatedRow() async throws {
         try await store.write { db in
             try db.execute(
@@ -105,6 +106,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
         await waitUntil("the nullified reference arrives") { detail.object != nil && detail.object?.folderID == nil }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func tableAdapterReloadsThenAppliesEachChangeSet() async throws {
         let notes = FetchedDataSource(
             store: store,
@@ -123,6 +125,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
         subscription.cancel()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func bindingsKeepPropertiesInStep() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -142,6 +145,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
         #expect(bindings.allSatisfy { $0.isBound })
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func commandRunsTheActionOnceAndReportsItsOutcome() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

@@ -116,12 +116,12 @@ struct GroceryDetailView: View {
 
 /// What the article's views call, on every platform: the sections the list shows, an insert
 /// read back at once, the detail following its row, and a failure shown instead of a crash.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct SwiftUIArticleTests {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -131,6 +131,7 @@ struct GroceryDetailView: View {
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theListShowsSectionsAndReadsItsOwnWrites() async throws {
         let list = GroceryList(store: store)
         #expect(list.groceries.sections.map(\.name) == ["bakery", "dairy"])
@@ -142,6 +143,7 @@ struct GroceryDetailView: View {
         #expect(list.grocery(section: 2, row: 0)?.title == "Apples")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theDetailFollowsItsRowUntilItIsDeleted() async throws {
         let detail = GroceryDetail(store: store, id: 1)
         try detail.start()
@@ -153,6 +155,7 @@ struct GroceryDetailView: View {
         detail.stop()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailedWriteAndABrokenRequestAreReportedNotFatal() async throws {
         let list = GroceryList(store: store)
         #expect(list.groceries.count == 3)
