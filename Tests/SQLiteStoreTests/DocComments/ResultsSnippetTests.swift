@@ -144,7 +144,7 @@ extension DiffableSnapshot {
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func changeWatcherSnippetRuns() async throws {
-        let all = try store.read { db in try db.fetch(StoreRequest<Item>().order(Column("id").ascending)) }
+        let all = try await store.read { db in try db.fetch(StoreRequest<Item>().order(Column("id").ascending)) }
         let (item, other) = (all[0], all[1])
         let writer = renameUntilCancelled(1)
         defer { writer.cancel() }
@@ -173,8 +173,9 @@ extension DiffableSnapshot {
             var round = 0
             while !Task.isCancelled {
                 round += 1
+                let title = "Renamed \(round)"
                 try? await store.write { db in
-                    try db.execute(sql: "UPDATE item SET title = ? WHERE id = ?", arguments: ["Renamed \(round)", rowID])
+                    try db.execute(sql: "UPDATE item SET title = ? WHERE id = ?", arguments: [title, rowID])
                 }
                 await Task.yield()
             }

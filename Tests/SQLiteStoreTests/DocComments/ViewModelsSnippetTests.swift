@@ -89,7 +89,7 @@ struct NoteRepository: Sendable {
         _ = await save.start(note).value
         let editor = EditorViewModel(store: store)
         _ = await editor.save.start(Note(title: "Third note")).value
-        let titles = try store.read { db in try db.fetch(StoreRequest<Note>().order(Column("title").ascending)) }.map(\.title)
+        let titles = try await store.read { db in try db.fetch(StoreRequest<Note>().order(Column("title").ascending)) }.map(\.title)
         #expect(titles == ["First note", "Second note", "Third note"])
     }
 
