@@ -126,12 +126,16 @@ import Testing
             .sectioned(by: Column("category"))
         // --- end
         let typed = typedRequest()
-        try store.read { db in
-            #expect(try db.fetch(byListName).map(\.title).last == "Slides")
-            #expect(try db.fetch(StoreRequest<Item>().filter(overdue)).isEmpty)
-            #expect(try db.fetch(request).map(\.title) == ["Bread", "Buy milk", "Slides"])
-            #expect(try db.fetch(typed).map(\.title) == ["Buy milk"])
+        let results = try store.read { db in
+            (
+                try db.fetch(byListName).map(\.title), try db.fetch(StoreRequest<Item>().filter(overdue)).count,
+                try db.fetch(request).map(\.title), try db.fetch(typed).map(\.title)
+            )
         }
+        #expect(results.0.last == "Slides")
+        #expect(results.1 == 0)
+        #expect(results.2 == ["Bread", "Buy milk", "Slides"])
+        #expect(results.3 == ["Buy milk"])
     }
 
     @Test func collationSnippetRuns() throws {
