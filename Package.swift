@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import CompilerPluginSupport
 import PackageDescription
 
@@ -17,9 +17,11 @@ let sqliteLibrary = Target.systemLibrary(name: "CSQLite")
 
 let package = Package(
     name: "SQLiteStore",
-    // The first releases whose concurrency runtime has `AsyncIteratorProtocol.next(isolation:)`,
-    // which the view models use to iterate change streams on their own actor.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The floor of the store core (models, requests, change notifications, migrations). One list
+    // serves every module, so the newer pieces say so with `@available`: live results and view
+    // models need Observation (macOS 14, iOS 17, tvOS 17, watchOS 10), and `StoreViewModel`
+    // needs `AsyncIteratorProtocol.next(isolation:)` (macOS 15, iOS 18, tvOS 18, watchOS 11).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "SQLiteStoreCore", targets: ["SQLiteStoreCore"]),
@@ -33,11 +35,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `swift package generate-documentation` builds the DocC catalogs; a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // Any swift-syntax an app's other macro packages may pin, from Swift 6.0's on.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     ],
     targets: [
         sqliteLibrary,
-        .target(name: "SQLiteStoreCore", dependencies: ["CSQLite"], path: "Sources/Store"),
+        // The privacy manifest declares the file-timestamp API the migrator calls (`fstat`, `lstat`).
+        .target(
+            name: "SQLiteStoreCore",
+            dependencies: ["CSQLite"],
+            path: "Sources/Store",
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
         .target(name: "SQLiteStoreResults", dependencies: ["SQLiteStoreCore"], path: "Sources/FetchedResults"),
         .target(
             name: "SQLiteStoreViewModels",
@@ -69,13 +78,15 @@ let package = Package(
             dependencies: ["SQLiteStoreCore", "SQLiteStoreMacrosPlugin"],
             path: "Sources/StoreMacros"
         ),
+        // Without the macro, so that `swift run store demo` never builds swift-syntax. The demo's
+        // example schema lives in Demo/Migrations (Migrations/ at the root links to it) and ships as a resource.
         .executableTarget(
             name: "StoreCLI",
             dependencies: [
                 "SQLiteStore",
-                "SQLiteStoreMacros",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            resources: [.copy("Demo/Migrations")]
         ),
         .target(name: "TestSupport", dependencies: ["SQLiteStoreCore"], path: "Tests/TestSupport"),
         .testTarget(name: "StoreTests", dependencies: ["SQLiteStoreCore", "SQLiteStoreMacros", "CSQLite", "TestSupport"]),
@@ -95,7 +106,7 @@ let package = Package(
             dependencies: ["SQLiteStoreViewModels", "SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]
         ),
         .testTarget(name: "StoreCLITests", dependencies: ["SQLiteStoreCore", "StoreCLI"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

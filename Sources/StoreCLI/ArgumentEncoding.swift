@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 
 /// The command line's arguments as the process received them, in bytes.
 ///
@@ -14,7 +15,7 @@ enum ArgumentEncoding {
         for position in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[position] else { continue }
             let bytes = Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map { UInt8(bitPattern: $0) }
-            if String(validating: bytes, as: UTF8.self) == nil { return (position, escaped(bytes)) }
+            if String(validUTF8: bytes) == nil { return (position, escaped(bytes)) }
         }
         return nil
     }

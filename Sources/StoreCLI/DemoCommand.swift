@@ -34,6 +34,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            // The demo's view model is a `StoreViewModel`; the rest of `store` runs on the package's floor.
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+                throw CommandFailure(status: .failed, kind: "unavailable", message: "store demo needs macOS 15 or later")
+            }
             try await demo()
         } catch {
             let failure = CommandFailure(error)
@@ -42,11 +46,12 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor private func demo() async throws {
         let started = ContinuousClock.now
         let store = try StoreOptions.parse(["--database", database]).openStore(ifMissing: .create)
         let migrator =
-            try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoEmbeddedMigrations.migrator()
+            try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoMigrations.migrator()
         let applied = try migrator.migrate(store)
         print(
             "database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "

@@ -26,7 +26,7 @@ extension TypeSyntax {
         if let identifier = self.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
             let argument = identifier.genericArgumentClause?.arguments.first
         {
-            return argument.argument.as(TypeSyntax.self)
+            return Syntax(argument.argument).as(TypeSyntax.self)  // TypeSyntax in swift-syntax 600, a choice later
         }
         return nil
     }

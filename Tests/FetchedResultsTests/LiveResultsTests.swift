@@ -6,6 +6,7 @@ import Testing
 @testable import SQLiteStoreResults
 
 /// A view model holding live results, the way an app holds them.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class NotesViewModel {
     @ObservationIgnored @LiveQuery var notes: LiveResults<Note>
     var title = "Notes"
@@ -17,6 +18,7 @@ import Testing
 
 /// Counts how often what `read` reads changes, re-arming after each change as SwiftUI does
 /// (after the change, not inside it).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor final class ObservationCounter {
     private(set) var count = 0
     private let read: @MainActor () -> Void
@@ -44,6 +46,7 @@ import Testing
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -53,17 +56,20 @@ import Testing
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func write(_ sql: String) async throws {
         try await store.write { db in try db.execute(script: sql) }
     }
 
     /// Writes `sql`, waits for its delivery and for the observers' tasks.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func commit(_ sql: String, _ model: NotesViewModel) async throws {
         try await write(sql)
         try await model.$notes.waitUntilCurrent()
         for _ in 0..<5 { await Task.yield() }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func anObserverOfTheViewModelSeesOneChangePerTransaction() async throws {
         let model = NotesViewModel(store: store)
         #expect(model.notes.count == 5 && model.notes[0]?.title == "a")
@@ -88,6 +94,7 @@ import Testing
         #expect((0..<model.notes.count).compactMap { model.notes[$0]?.title } == ["A", "C", "b"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func readingOneObjectDependsOnThatObjectAlone() async throws {
         let model = NotesViewModel(store: store)
         let second = try #require(model.notes.objectID(at: 1))
@@ -105,6 +112,7 @@ import Testing
         #expect(model.notes[second] == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func objectsAreReadABatchAtATime() async throws {
         let model = NotesViewModel(store: store)
         #expect(model.notes[2]?.title == "c")
@@ -114,6 +122,7 @@ import Testing
         #expect(model.notes[5] == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func nothingIsFetchedBeforeTheFirstRead() async throws {
         let model = NotesViewModel(store: store)
         #expect(!model.$notes.isFetched)
@@ -121,6 +130,7 @@ import Testing
         #expect(model.$notes.isFetched)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailureIsObservable() async throws {
         let model = NotesViewModel(store: store)
         let failure = ObservationCounter { _ = model.notes.failure }

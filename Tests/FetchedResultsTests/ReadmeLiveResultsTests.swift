@@ -4,6 +4,10 @@ import SQLiteStoreCore
 import SQLiteStoreResults
 import Testing
 
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
+
 /// The model of the README's live-results snippets.
 struct Item: StoreModel, Equatable {
     static let tableName = "item"
@@ -13,6 +17,7 @@ struct Item: StoreModel, Equatable {
 }
 
 // README, "Live query results": the observable form (the class is at file scope in the README too).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class Groceries {
     let items: LiveResults<Item>
 
@@ -24,6 +29,22 @@ struct Item: StoreModel, Equatable {
     }
 }
 
+#if canImport(SwiftUI)
+// README, "SwiftUI": compiled where SwiftUI exists; what it reads is tested below on every platform.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct GroceriesView: View {
+    @State private var groceries: Groceries
+
+    init(store: Store) { _groceries = State(initialValue: Groceries(store: store)) }
+
+    var body: some View {
+        List(0..<groceries.items.count, id: \.self) { position in
+            Text(groceries.items[position]?.title ?? "")
+        }
+    }
+}
+#endif
+
 /// The README's live-results snippets, verbatim between the markers, so that they keep
 /// compiling and printing what the README says.
 @MainActor
@@ -31,6 +52,7 @@ struct Item: StoreModel, Equatable {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -40,6 +62,7 @@ struct Item: StoreModel, Equatable {
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func observableSnippetRuns() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -55,6 +78,7 @@ struct Item: StoreModel, Equatable {
         #expect(printed == ["1 Bread", "2 ChangeSet(inserts: [0.1])"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func sequenceSnippetRuns() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

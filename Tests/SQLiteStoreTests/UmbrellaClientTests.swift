@@ -9,12 +9,14 @@ import Testing
 /// own types, fails to compile here.
 @MainActor
 @Suite struct UmbrellaClientTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct Task: StoreModel, Equatable {
         static let tableName = "task"
         var id: Int64?
         var title: String
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Observable final class TaskViewModel: StoreViewModel<Task> {
         var title = ""
         override init(store: Store, id: Int64) {
@@ -23,6 +25,7 @@ import Testing
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func everyMainTypeIsReachableUnqualifiedAndQualified() throws {
         let store: SQLiteStoreCore.Store = try Store.inMemory()
         try store.write { (db: SQLiteStoreCore.Database) in

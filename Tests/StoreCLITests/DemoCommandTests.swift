@@ -76,13 +76,17 @@ struct DemoCommandTests {
     }
 
     @Test("the built-in example schema is the Migrations folder, byte for byte")
-    func embeddedMigrations() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: CLIProject.examplesFolder.path).filter { $0.hasSuffix(".sql") }
-            .sorted()
-        #expect(DemoEmbeddedMigrations.files.map(\.name) == files)
-        for (name, text) in DemoEmbeddedMigrations.files {
-            let file = try String(contentsOf: CLIProject.examplesFolder.appendingPathComponent(name), encoding: .utf8)
-            #expect(text == file, "\(name) differs from Migrations/\(name): regenerate Sources/StoreCLI/Demo/DemoEmbeddedMigrations.swift")
+    func bundledMigrations() throws {
+        let bundled = try #require(DemoMigrations.folder, "no Migrations in the store binary's resource bundle")
+        let names = { (folder: URL) in
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        }
+        let files = try names(CLIProject.examplesFolder)
+        #expect(try names(bundled) == files)
+        #expect(files.count == 4)
+        for name in files {
+            let copy = try Data(contentsOf: bundled.appendingPathComponent(name))
+            #expect(copy == (try Data(contentsOf: CLIProject.examplesFolder.appendingPathComponent(name))), "\(name)")
         }
     }
 }

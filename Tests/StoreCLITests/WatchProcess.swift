@@ -79,6 +79,7 @@ final class WatchProcess: @unchecked Sendable {
         #endif
     }
 
+    #if os(Linux)
     /// The signals `/proc/<pid>/status` lists as caught (`SigCgt`). Not those it ignores
     /// (`SigIgn`): a process started from a script in the background inherits SIGINT ignored.
     private func caughtSignals() -> UInt64? {
@@ -87,6 +88,7 @@ final class WatchProcess: @unchecked Sendable {
         let line = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
         return line.flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
     }
+    #endif
 
     /// Waits up to `timeout` for the exit (a guard against hanging, not a measure of speed);
     /// kills the process with SIGKILL and returns `false` when it is still running then.

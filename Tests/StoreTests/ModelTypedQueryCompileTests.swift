@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // runs swiftc: no `Process` on iOS, tvOS, watchOS or visionOS
 import Foundation
 import Testing
 
@@ -98,3 +99,4 @@ struct ModelTypedQueryCompileTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+#endif

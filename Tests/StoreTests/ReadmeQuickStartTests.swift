@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteStoreCore
 import SQLiteStoreMacros
 import Testing
@@ -12,9 +13,14 @@ import Testing
     }
 
     @Test func quickStartRuns() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("app.sqlite")
+        var printed: [String] = []
+        func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
 
+        // --- README snippet
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID()).sqlite").path
+        // --- end
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        // --- README snippet
         let store = try Store(path: path)  // WAL, synchronous=NORMAL, foreign keys on, 4 readers
         try store.write { db in
             try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
@@ -23,14 +29,19 @@ import Testing
             try db.insert(&milk)  // sets milk.id
             milk.done = true
             try db.update(milk, columns: \.done)
+            var bread = Item(title: "Bread", done: false)
+            try db.insert(&bread)
         }
         let open = try store.read { db in
             try db.fetch(StoreRequest<Item>().filter { $0.done == false }.order { $0.title.ascending })
         }
+        print(open.map(\.title))  // ["Bread"]
+        // --- end
 
-        #expect(open.isEmpty)
+        #expect(printed == [#"["Bread"]"#])
         let all = try store.read { db in try db.fetch(StoreRequest<Item>()) }
-        #expect(all == [Item(id: 1, title: "Buy milk", done: true)])
+        #expect(all == [Item(id: 1, title: "Buy milk", done: true), Item(id: 2, title: "Bread", done: false)])
+        try store.close()
     }
 
     @Test(.timeLimit(.minutes(1))) func watchingChangesRuns() async throws {

@@ -4,6 +4,7 @@ import Testing
 @MainActor
 @Suite("Binding lifetime")
 struct BindingLifetimeTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func droppingTheTokenEndsTheBinding() async {
         let person = BoundPerson(name: "a")
         let label = BoundLabel()
@@ -19,6 +20,7 @@ struct BindingLifetimeTests {
         controlToken.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unbindStopsUpdatesAndCanBeRepeated() async {
         let person = BoundPerson(name: "a")
         let label = BoundLabel()
@@ -33,6 +35,7 @@ struct BindingLifetimeTests {
         #expect(label.assignments == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func bindingNeitherKeepsTheObserverAliveNorCallsItAfterRelease() async {
         let person = BoundPerson(name: "a")
         let transforms = BindingCallCounter()
@@ -55,6 +58,7 @@ struct BindingLifetimeTests {
         #expect(transforms.count == 1, "only the initial value was transformed")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func bindingDoesNotKeepTheSourceAlive() async {
         let label = BoundLabel()
         weak var weakPerson: BoundPerson?
@@ -72,6 +76,7 @@ struct BindingLifetimeTests {
         #expect(label.assignments == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func sourceReleasedWhileADeliveryIsPendingDeliversNothing() async {
         var seen: [String] = []
         weak var weakPerson: BoundPerson?
@@ -88,6 +93,7 @@ struct BindingLifetimeTests {
         #expect(!token.isBound)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func twoWayBindingKeepsNeitherSideAlive() async {
         weak var weakPerson: BoundPerson?
         weak var weakField: BoundTextField?
@@ -107,6 +113,7 @@ struct BindingLifetimeTests {
         #expect(!token.isBound)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func twoWayBindingEndsWhenOneSideIsReleased() async {
         let person = BoundPerson(name: "a")
         weak var weakField: BoundTextField?
@@ -125,6 +132,7 @@ struct BindingLifetimeTests {
         #expect(person.nameWrites == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func releasingTheTokenReleasesTheHandler() {
         final class Probe {}
         let person = BoundPerson()

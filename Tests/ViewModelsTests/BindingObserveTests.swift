@@ -4,6 +4,7 @@ import Testing
 @MainActor
 @Suite("Observing with a closure")
 struct BindingObserveTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func reportsOnlyChangesWhenAsked() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []
@@ -19,6 +20,7 @@ struct BindingObserveTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func reportsTheCurrentValueFirstByDefaultAsBindDoes() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []
@@ -31,6 +33,7 @@ struct BindingObserveTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func seesChangesTheHandlerMakesItself() async {
         let person = BoundPerson()
         var seen: [Int] = []
@@ -46,6 +49,7 @@ struct BindingObserveTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unbindStopsTheHandler() async {
         let person = BoundPerson(name: "a")
         var stopped: [String] = []
@@ -65,6 +69,7 @@ struct BindingObserveTests {
         controlToken.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unbindDropsAValueAlreadyScheduled() async {
         let person = BoundPerson(name: "a")
         var seen: [String] = []

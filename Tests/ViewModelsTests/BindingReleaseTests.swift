@@ -9,6 +9,7 @@ import Testing
 @MainActor
 @Suite("Released bindings")
 struct BindingReleaseTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func twentyThousandDroppedBindingsLeaveNothingBehind() async {
         let person = BoundPerson(name: "a")
         let label = BoundLabel()
@@ -31,6 +32,7 @@ struct BindingReleaseTests {
         #expect(label.text == "b")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func bindingsOnOnePropertyShareOneHubAndEachGetsEveryChange() async {
         let person = BoundPerson(name: "a")
         let labels = (0..<5).map { _ in BoundLabel() }

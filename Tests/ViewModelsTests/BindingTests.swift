@@ -3,6 +3,7 @@ import SQLiteStoreViewModels
 import Testing
 
 /// An observable source that counts the writes to its properties.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class BoundPerson {
@@ -17,6 +18,7 @@ final class BoundPerson {
 }
 
 /// A plain, non-observable observer that counts the assignments it receives.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class BoundLabel {
     var text = "" { didSet { assignments += 1 } }
@@ -24,6 +26,7 @@ final class BoundLabel {
 }
 
 /// An observable observer for two-way bindings that counts the writes it receives.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class BoundTextField {
@@ -33,6 +36,7 @@ final class BoundTextField {
 }
 
 /// Counts calls to a closure.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class BindingCallCounter {
     private(set) var count = 0
@@ -46,6 +50,7 @@ final class BindingCallCounter {
 ///
 /// Bindings deliver in main-actor tasks enqueued by the change; each marker task is
 /// enqueued behind them, so when it completes they have run.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 func settleMainActor() async {
     for _ in 0..<4 {
@@ -56,6 +61,7 @@ func settleMainActor() async {
 @MainActor
 @Suite("One-way bindings")
 struct BindingTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func assignsTheInitialValueAtOnceAndEachChangeAfterTheTurn() async {
         let person = BoundPerson(name: "Kim")
         let label = BoundLabel()
@@ -72,6 +78,7 @@ struct BindingTests {
         #expect(label.assignments == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func withoutInitialValueWaitsForTheFirstChange() async {
         let person = BoundPerson(name: "Kim")
         let label = BoundLabel()
@@ -88,6 +95,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func changesInOneTurnArriveAsOneAssignmentOfTheLatestValue() async {
         let person = BoundPerson(name: "a")
         let label = BoundLabel()
@@ -102,6 +110,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func transformRunsOncePerDelivery() async {
         let person = BoundPerson()
         person.age = 3
@@ -123,6 +132,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func followsAKeyPathThroughSeveralObjects() async {
         let person = BoundPerson()
         let label = BoundLabel()
@@ -141,6 +151,7 @@ struct BindingTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func assigningAnEqualValueDeliversNothing() async {
         let person = BoundPerson(name: "Kim")
         let label = BoundLabel()

@@ -4,6 +4,7 @@ import Testing
 @MainActor
 @Suite("Two-way bindings")
 struct BindingTwoWayTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func copiesTheSourceFirstThenFollowsEitherSide() async {
         let person = BoundPerson(name: "Kim")
         let field = BoundTextField()
@@ -23,6 +24,7 @@ struct BindingTwoWayTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func withoutInitialValueLeavesBothSidesUntilOneChanges() async {
         let person = BoundPerson(name: "Kim")
         let field = BoundTextField()
@@ -39,6 +41,7 @@ struct BindingTwoWayTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func transformsBothWaysWithoutBouncingBack() async {
         let person = BoundPerson(name: "Kim")
         let field = BoundTextField()
@@ -57,6 +60,7 @@ struct BindingTwoWayTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func transformsThatAreNotInversesDoNotLoop() async {
         let person = BoundPerson()
         let field = BoundTextField()
@@ -77,6 +81,7 @@ struct BindingTwoWayTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func whenBothSidesChangeInOneTurnTheSourceChangeWinsIfItCameFirst() async {
         let person = BoundPerson(name: "a")
         let field = BoundTextField()
@@ -90,6 +95,7 @@ struct BindingTwoWayTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func whenBothSidesChangeInOneTurnTheObserverChangeWinsIfItCameFirst() async {
         let person = BoundPerson(name: "a")
         let field = BoundTextField()
@@ -103,6 +109,7 @@ struct BindingTwoWayTests {
         token.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func unbindStopsBothDirections() async {
         let person = BoundPerson(name: "a")
         let field = BoundTextField()

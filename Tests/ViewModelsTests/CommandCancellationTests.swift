@@ -4,6 +4,7 @@ import Testing
 @MainActor
 @Suite("Command cancellation")
 struct CommandCancellationTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func cancelEndsCancelledWhenTheActionThrowsCancellationError() async {
         let gate = CommandGate()
         let command = Command { (value: Int) in
@@ -23,6 +24,7 @@ struct CommandCancellationTests {
         #expect(command.lastError == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func outputReturnedAfterCancelIsDiscarded() async {
         let gate = CommandGate()
         let command = Command { (value: Int) in
@@ -40,6 +42,7 @@ struct CommandCancellationTests {
         #expect(command.lastOutput == 1, "the output of the cancelled execution is discarded")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func actionThrowingCancellationErrorByItselfEndsCancelled() async {
         let command = Command { () throws -> Int in throw CancellationError() }
         #expect(await command.execute().caseName == "cancelled")
@@ -47,6 +50,7 @@ struct CommandCancellationTests {
         #expect(command.lastError == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func cancellingTheAwaitingTaskCancelsTheAction() async {
         let gate = CommandGate()
         let command = Command { () async throws -> Int in
@@ -63,6 +67,7 @@ struct CommandCancellationTests {
         #expect(command.status == .cancelled)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func noSecondExecutionWhileACancelledActionIsStillRunning() async {
         let gate = CommandGate()
         let invocations = CommandInvocations()
@@ -76,6 +81,7 @@ struct CommandCancellationTests {
         #expect(await invocations.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func cancelWithNothingRunningChangesNothing() async {
         let command = Command { (value: Int) in value }
         command.cancel()
@@ -85,6 +91,7 @@ struct CommandCancellationTests {
         #expect(command.status == .succeeded)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func runsAgainAfterACancellation() async {
         let gate = CommandGate()
         let command = Command { (value: Int) in

@@ -4,6 +4,7 @@ import SQLiteStoreViewModels
 import Testing
 
 /// A view model that gives itself a command, the documented way.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class CounterViewModel {
     private(set) var total = 0
     @ObservationIgnored private(set) lazy var add: Command<Int, Int> = Command(owner: self) { counter, amount in
@@ -18,6 +19,7 @@ import Testing
 @MainActor
 @Suite("Commands owned by their view model")
 struct CommandOwnerTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aCommandMadeWithItsOwnerDoesNotKeepItAlive() async {
         var model: CounterViewModel? = CounterViewModel()
         weak let weakModel = model
@@ -29,6 +31,7 @@ struct CommandOwnerTests {
         #expect(await command?.execute(1) == .cancelled, "without its owner the command does not run")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func outcomesCompareByCaseOutputAndError() {
         #expect(CommandOutcome.succeeded(1) == .succeeded(1))
         #expect(CommandOutcome.succeeded(1) != .succeeded(2))

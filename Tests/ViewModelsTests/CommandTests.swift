@@ -3,6 +3,7 @@ import SQLiteStoreViewModels
 import Testing
 
 /// A command that records each invocation, then waits at `gate` and returns its input.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 func gatedCountingCommand(_ gate: CommandGate, _ invocations: CommandInvocations) -> Command<Int, Int> {
     Command { value in
@@ -13,6 +14,7 @@ func gatedCountingCommand(_ gate: CommandGate, _ invocations: CommandInvocations
 }
 
 /// Holds actions back until the test opens it; waiting ignores cancellation.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 actor CommandGate {
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -30,6 +32,7 @@ actor CommandGate {
 }
 
 /// Counts action invocations from any isolation.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 actor CommandInvocations {
     private(set) var count = 0
 
@@ -38,10 +41,12 @@ actor CommandInvocations {
     }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct CommandTestFailure: Error, Equatable {
     let code: Int
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension CommandOutcome {
     /// The outcome's case without its payload, for expectations.
     var caseName: String {
@@ -57,6 +62,7 @@ extension CommandOutcome {
 @MainActor
 @Suite("Command")
 struct CommandTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func startsIdleAndReady() {
         let command = Command { (value: Int) in value }
         #expect(command.status == .idle)
@@ -66,6 +72,7 @@ struct CommandTests {
         #expect(command.lastError == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func executesThenSucceeds() async {
         let gate = CommandGate()
         let command = Command { (value: Int) in
@@ -87,6 +94,7 @@ struct CommandTests {
         #expect(command.canExecute)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func failureKeepsThePreviousOutputAndRecordsTheError() async {
         let command = Command { (value: Int) in
             guard value >= 0 else { throw CommandTestFailure(code: value) }
@@ -101,6 +109,7 @@ struct CommandTests {
         #expect(command.lastOutput == 7)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func startingAgainClearsTheLastError() async {
         let gate = CommandGate()
         let command = Command { (shouldFail: Bool) in
@@ -118,6 +127,7 @@ struct CommandTests {
         #expect(command.status == .succeeded)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func secondExecutionWhileRunningIsIgnored() async {
         let gate = CommandGate()
         let invocations = CommandInvocations()
@@ -138,6 +148,7 @@ struct CommandTests {
         #expect(await invocations.count == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func disabledCommandIgnoresExecutions() async {
         let invocations = CommandInvocations()
         let command = Command(isEnabled: false) { (value: Int) in
@@ -153,6 +164,7 @@ struct CommandTests {
         #expect(await invocations.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func predicateGatesExecution() async {
         let person = BoundPerson()
         let command = Command(enabledWhen: { !person.name.isEmpty }) { (value: Int) in value }
@@ -164,6 +176,7 @@ struct CommandTests {
         #expect(await command.execute(2).output == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func statusAndCanExecuteAreObservable() async {
         let gate = CommandGate()
         let command = Command { await gate.wait() }
@@ -184,6 +197,7 @@ struct CommandTests {
         readinessToken.unbind()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func voidInputConvenience() async {
         let invocations = CommandInvocations()
         let command = Command {

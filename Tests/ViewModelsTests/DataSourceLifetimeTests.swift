@@ -7,6 +7,7 @@ import Testing
 @MainActor
 @Suite("Data source lifetimes")
 struct DataSourceLifetimeTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aReleasedCompositeIsFreedAndItsSubscribersHearNothingMore() {
         let leaf = MutableArrayDataSource(items: [ListRow(id: 1)])
         var composite: MultiSectionDataSource<ListRow>? = MultiSectionDataSource(children: [leaf])
@@ -31,6 +32,7 @@ struct DataSourceLifetimeTests {
         _ = subscriptions
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aRemovedChildNoLongerReachesTheComposite() {
         let leaf = MutableArrayDataSource(items: [ListRow(id: 1)])
         let composite = MultiSectionDataSource<ListRow>(children: [leaf])
@@ -41,6 +43,7 @@ struct DataSourceLifetimeTests {
         #expect(!leaf.changes.hasSubscribers)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func cancelledAndReleasedSubscriptionsGetNoMoreCalls() {
         let source = MutableArrayDataSource<ListRow>()
         var cancelledCalls = 0
@@ -56,6 +59,7 @@ struct DataSourceLifetimeTests {
         #expect(released == nil)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aListViewKeepsItsDataSourceUntilDetached() {
         var source: MutableArrayDataSource<ListRow>? = MutableArrayDataSource(items: [ListRow(id: 1)])
         weak let weakSource = source
@@ -68,6 +72,7 @@ struct DataSourceLifetimeTests {
         #expect(list?.sections.map { $0.map(\.id) } == [[1, 2]], "the rows shown stay")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aListViewOfAFetchedDataSourceNobodyElseHoldsKeepsUpdating() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: Chore.schema)
@@ -83,6 +88,7 @@ struct DataSourceLifetimeTests {
         await waitUntil("the list shows the insert") { list.sections == [["dishes"]] }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func releasingADataSourceEndsItsStreams() async {
         var source: MutableArrayDataSource<ListRow>? = MutableArrayDataSource()
         let stream = source?.changes.stream() ?? AsyncStream(unfolding: { nil })

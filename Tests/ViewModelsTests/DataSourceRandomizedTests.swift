@@ -9,6 +9,7 @@ import Testing
 @Suite("Composite data sources under random edits")
 struct DataSourceRandomizedTests {
     /// The data sources of one run and the random edits on them.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @MainActor
     private final class Forest {
         var random: SeededGenerator
@@ -116,6 +117,7 @@ struct DataSourceRandomizedTests {
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func everyChangeSetOfTheRootTakesItsOldContentToItsNewContent() {
         let seed = SeededGenerator.seedFromEnvironment()
         let forest = Forest(seed: seed)

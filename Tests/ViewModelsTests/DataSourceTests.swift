@@ -6,8 +6,10 @@ import Testing
 @MainActor
 @Suite("Data sources")
 struct DataSourceTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func rows(_ ids: Int...) -> [ListRow] { ids.map { ListRow(id: $0) } }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func arrayDataSourceShowsItsSectionsAndHeaders() {
         let source = ArrayDataSource(sections: [rows(1, 2), rows(3)], headers: [SectionHeader(title: "A")])
         let list = InMemoryListView(dataSource: source)
@@ -16,6 +18,7 @@ struct DataSourceTests {
         #expect(source.item(at: IndexPath(row: 1, section: 0)) == ListRow(id: 2))
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func eachEditOfAMutableArrayPublishesItsChangeSet() {
         let source = MutableArrayDataSource(sections: [rows(1, 2, 3)])
         let list = InMemoryListView(dataSource: source)
@@ -39,6 +42,7 @@ struct DataSourceTests {
         #expect(list.reloadCount == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theListViewReadsUpdatedRowsAgainAndKeepsTheOthers() {
         let source = MutableArrayDataSource(sections: [rows(1, 2)])
         let list = InMemoryListView(dataSource: source)
@@ -46,6 +50,7 @@ struct DataSourceTests {
         #expect(list.sections == [[ListRow(id: 1), ListRow(id: 2, version: 7)]])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aChangeSetThatDoesNotFitIsRecordedAndAnsweredByAReload() {
         let source = MutableArrayDataSource(sections: [rows(1)])
         let list = InMemoryListView(dataSource: source)
@@ -55,6 +60,7 @@ struct DataSourceTests {
         #expect(list.sections == [rows(1)])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theStreamDeliversEveryChangeSetInOrder() async {
         let source = MutableArrayDataSource(items: rows(1))
         let stream = source.changes.stream()
@@ -72,6 +78,7 @@ struct DataSourceTests {
             ])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func multiSectionShiftsAChildsSectionsByThoseBeforeIt() {
         let first = MutableArrayDataSource(sections: [rows(1), rows(2)])
         let second = MutableArrayDataSource(sections: [rows(3)])
@@ -87,6 +94,7 @@ struct DataSourceTests {
         #expect(list.sections == [rows(2), rows(3, 4)])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func multiSectionPublishesTheSectionsOfAddedAndRemovedChildren() {
         let composite = MultiSectionDataSource<ListRow>(children: [ArrayDataSource(items: rows(1))])
         let list = InMemoryListView(dataSource: composite)
@@ -97,6 +105,7 @@ struct DataSourceTests {
         #expect(composite.childDataSources.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func multiRowFlattensAChildsSectionsIntoRows() {
         let first = MutableArrayDataSource(sections: [rows(1, 2)])
         let second = MutableArrayDataSource(sections: [rows(3), rows(4, 5)])
@@ -114,6 +123,7 @@ struct DataSourceTests {
         #expect(list.sections == [rows(2, 5, 3)])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func multiRowPublishesTheRowsOfAddedAndRemovedChildren() {
         let composite = MultiRowDataSource<ListRow>(children: [ArrayDataSource(items: rows(1))], header: SectionHeader(title: "All"))
         let list = InMemoryListView(dataSource: composite)
@@ -128,6 +138,7 @@ struct DataSourceTests {
         #expect(list.headers == [SectionHeader(title: "All")])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func groupsAppearAndDisappearWithTheirKeys() {
         let grouped = GroupedDataSource(items: rows(4, 1, 6), key: { $0.id % 2 == 0 ? "even" : "odd" })
         let list = InMemoryListView(dataSource: grouped)
@@ -146,6 +157,7 @@ struct DataSourceTests {
         #expect(list.sections == [rows(4, 6, 8), rows(3)])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func anItemWhoseKeyChangesMovesToItsNewGroup() {
         let grouped = GroupedDataSource(items: [ListRow(id: 1), ListRow(id: 2)], key: \.version)
         let checker = ChangeSetChecker(grouped)

@@ -4,6 +4,7 @@ import SQLiteStoreResults
 import SQLiteStoreViewModels
 
 /// The stored model of the fetched-data-source tests: a chore in a room, ranked in it.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct Chore: StoreModel, Equatable {
     static let tableName = "chore"
     var id: Int64?
@@ -27,6 +28,7 @@ struct Chore: StoreModel, Equatable {
 }
 
 /// A cell view model: a class, so that the tests can check identity and lifetime.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class ChoreCell {
     let id: Int64
@@ -48,6 +50,7 @@ final class ChoreCell {
 }
 
 /// A data source of ``ChoreCell``s over `request`, counting how many cells it makes.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class ChoreCellFactory {
     private(set) var made = 0
@@ -60,6 +63,7 @@ final class ChoreCellFactory {
     }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension Store {
     /// What a list of ``Chore/byRoom`` must show now, read straight from SQLite into models
     /// (not through a controller).

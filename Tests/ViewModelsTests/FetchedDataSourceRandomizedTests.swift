@@ -11,6 +11,7 @@ import Testing
 struct FetchedDataSourceRandomizedTests {
     private static let rooms = ["attic", "bath", "hall", "kitchen", "study"]
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aListViewEqualsAFreshFetchAfterEveryTransaction() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: Chore.schema)
@@ -37,6 +38,7 @@ struct FetchedDataSourceRandomizedTests {
     }
 
     /// One to three statements: inserts, title updates, moves within and across rooms, deletes.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private static func randomTransaction(step: Int, using random: inout SeededGenerator) -> String {
         (0..<Int.random(in: 1...3, using: &random)).map { index in
             let room = rooms.randomElement(using: &random) ?? "hall"

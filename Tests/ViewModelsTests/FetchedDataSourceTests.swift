@@ -10,11 +10,13 @@ struct FetchedDataSourceTests {
     private let directory: TemporaryDirectory
     private let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(schema: Chore.schema)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @discardableResult
     private func insert(_ title: String, room: String, rank: Int) throws -> Int64 {
         var chore = Chore(title: title, room: room, rank: rank)
@@ -22,27 +24,32 @@ struct FetchedDataSourceTests {
         return chore.id ?? -1
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func deleteSynchronously(_ id: Int64) throws {
         try store.write { db in _ = try db.delete(Chore.self, id: id) }
     }
 
     /// Writes from another task, as another part of an app would.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func write(_ sql: String, _ arguments: [Int64] = []) async throws {
         let store = store
         try await Task.detached { try store.write { db in try db.execute(sql: sql, arguments: arguments) } }.value
     }
 
     /// Runs several statements in one transaction from another task.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func writeScript(_ script: String) async throws {
         let store = store
         try await Task.detached { try store.write { db in try db.execute(script: script) } }.value
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func waitUntilTheListShowsTheStore(_ list: InMemoryListView<ChoreCell>) async throws {
         let expected = try store.choreLinesByRoom()
         await waitUntil("the list shows \(expected)") { list.lines(describing: \.line) == expected }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func sectionsRowsAndHeadersComeFromTheController() throws {
         try insert("Dishes", room: "kitchen", rank: 2)
         try insert("Oven", room: "kitchen", rank: 1)
@@ -60,6 +67,7 @@ struct FetchedDataSourceTests {
         #expect(flat.items(inSection: 0).map(\.title) == ["Dishes", "Oven", "Towels"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aListAttachedBeforeTheFirstFetchGetsItAsAChangeSet() throws {
         try insert("Dishes", room: "kitchen", rank: 1)
         try insert("Towels", room: "bath", rank: 1)
@@ -72,6 +80,7 @@ struct FetchedDataSourceTests {
         #expect(list.appliedChangeSets.count == 1, "a fetch that finds the same results publishes nothing")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func changeSetsArePublishedAfterTheContentChanged() async throws {
         let first = try insert("Dishes", room: "kitchen", rank: 1)
         let chores = ChoreCellFactory().dataSource(store: store)
@@ -86,6 +95,7 @@ struct FetchedDataSourceTests {
         subscription.cancel()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func untouchedRowsKeepTheirViewModelsAndOnlyChangedRowsAreMadeAgain() async throws {
         let dishes = try insert("Dishes", room: "kitchen", rank: 2)
         let oven = try insert("Oven", room: "kitchen", rank: 3)
@@ -119,6 +129,7 @@ struct FetchedDataSourceTests {
         #expect(factory.made == 7)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aRowShiftedByOthersKeepsItsViewModel() async throws {
         let towels = try insert("Towels", room: "bath", rank: 5)
         let chores = ChoreCellFactory().dataSource(store: store)
@@ -131,6 +142,7 @@ struct FetchedDataSourceTests {
         #expect(list.sections[1][1] === cell)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func anObjectDeletedBeforeItsChangeSetArrivesShowsAPlaceholder() async throws {
         let dishes = try insert("Dishes", room: "kitchen", rank: 1)
         try insert("Oven", room: "kitchen", rank: 2)
@@ -146,6 +158,7 @@ struct FetchedDataSourceTests {
         #expect(list.lines(describing: \.line) == ["[kitchen]", "  #2 Oven"])
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aReleasedDataSourceLeaksNothingAndHearsNothingMore() async throws {
         try insert("Dishes", room: "kitchen", rank: 1)
         var chores: FetchedDataSource<Chore, ChoreCell>? = ChoreCellFactory().dataSource(store: store)
@@ -179,6 +192,7 @@ struct FetchedDataSourceTests {
 @MainActor
 @Suite("Fetched data source beside other consumers")
 struct FetchedDataSourceConsumersTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theControllersDidChangeStaysFreeForItsOwner() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: Chore.schema)

@@ -8,11 +8,13 @@ import Testing
 struct StoreViewModelRelationshipTests {
     private let directory: TemporaryDirectory
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
     }
 
     /// A store with lists 1 "Home" and 2 "Work", and item 1 "Milk" in list 1.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func makeStore(onDelete rule: String = "SET NULL") throws -> Store {
         let store = try directory.makeStore(schema: TodoItem.schema(onDelete: rule))
         try store.write { db in
@@ -26,10 +28,12 @@ struct StoreViewModelRelationshipTests {
     }
 
     /// Runs `sql` in a write transaction from another task, as another part of an app would.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func write(_ store: Store, _ sql: String) async throws {
         try await Task.detached { try store.write { db in try db.execute(script: sql) } }.value
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func startRunsTheRelatedBindingWithTheRelatedValue() throws {
         let store = try makeStore()
         try store.write { db in try db.execute(sql: "INSERT INTO item(id, title) VALUES (3, 'Loose')") }
@@ -41,6 +45,7 @@ struct StoreViewModelRelationshipTests {
         #expect(loose.listName == nil && loose.runs.listName == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func renamingTheRelatedRowRunsTheBindingOnceWithTheNewName() async throws {
         let store = try makeStore()
         let item = TodoItemViewModel(store: store, id: 1)
@@ -54,6 +59,7 @@ struct StoreViewModelRelationshipTests {
         #expect(item.title == "Milk")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func movingTheObjectToAnotherRowFollowsTheNewRow() async throws {
         let store = try makeStore()
         let item = TodoItemViewModel(store: store, id: 1)
@@ -69,6 +75,7 @@ struct StoreViewModelRelationshipTests {
         #expect(item.runs.relatedDeletions.isEmpty)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func deletingTheRelatedRowWithSetNullGivesNilAndIsReported() async throws {
         let store = try makeStore(onDelete: "SET NULL")
         let item = TodoItemViewModel(store: store, id: 1)
@@ -86,6 +93,7 @@ struct StoreViewModelRelationshipTests {
         #expect(item.runs.relatedDeletions.count == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func deletingTheRelatedRowWithCascadeReportsTheObjectsDeletion() async throws {
         let store = try makeStore(onDelete: "CASCADE")
         let item = TodoItemViewModel(store: store, id: 1)
@@ -102,6 +110,7 @@ struct StoreViewModelRelationshipTests {
         #expect(item.listName == "Home")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func writesThatLeaveTheRelatedValueAloneDoNotRunTheBinding() async throws {
         let store = try makeStore()
         let item = TodoItemViewModel(store: store, id: 1)
@@ -117,6 +126,7 @@ struct StoreViewModelRelationshipTests {
         #expect(item.runs.listName == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func stopEndsTheRelatedObservationAndStartReadsAfresh() async throws {
         let store = try makeStore()
         let item = TodoItemViewModel(store: store, id: 1)

@@ -9,11 +9,13 @@ struct StoreViewModelTests {
     private let directory: TemporaryDirectory
     private let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(schema: Product.schema)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func insert(_ product: Product) throws -> Int64 {
         var product = product
         try store.write { db in try db.insert(&product) }
@@ -21,6 +23,7 @@ struct StoreViewModelTests {
     }
 
     /// Updates the row from another task, as another part of an app would.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func update(_ id: Int64, _ edit: @escaping @Sendable (inout Product) -> Void) async throws {
         let store = store
         try await Task.detached {
@@ -32,6 +35,7 @@ struct StoreViewModelTests {
         }.value
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func startRunsEveryBindingOnce() throws {
         let id = try insert(Product(name: "Tea", price: 3))
         let viewModel = ProductViewModel(store: store, id: id)
@@ -42,6 +46,7 @@ struct StoreViewModelTests {
         #expect(viewModel.isObserving)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func derivedPropertiesFollowTheRowThroughUpdatesFromAnotherTask() async throws {
         let id = try insert(Product(name: "Tea", price: 3))
         let viewModel = ProductViewModel(store: store, id: id)
@@ -56,6 +61,7 @@ struct StoreViewModelTests {
         #expect(viewModel.object == Product(id: id, name: "Green tea", price: 5))
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func onlyTheBindingsWhoseValuesChangedRun() async throws {
         let id = try insert(Product(name: "Tea", price: 3))
         let other = try insert(Product(name: "Coffee", price: 2))
@@ -74,6 +80,7 @@ struct StoreViewModelTests {
         #expect(viewModel.runs.subtitle == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func deletionIsReportedOnceAndStopsObservation() async throws {
         let id = try insert(Product(name: "Tea", price: 3))
         let sentinelID = try insert(Product(name: "Coffee", price: 2))
@@ -94,6 +101,7 @@ struct StoreViewModelTests {
         #expect(viewModel.runs.title == 1)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aMissingObjectIsReportedDeletedOnStart() throws {
         let viewModel = ProductViewModel(store: store, id: 404)
         try viewModel.start()
@@ -103,6 +111,7 @@ struct StoreViewModelTests {
         #expect(viewModel.runs.title == 0)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aReleasedViewModelIsFreedAndGetsNoMoreCallbacks() async throws {
         let id = try insert(Product(name: "Tea", price: 3))
         let runs = ProductBindingRuns()
@@ -122,6 +131,7 @@ struct StoreViewModelTests {
         #expect(runs.title == 1 && runs.subtitle == 1 && runs.deletions == 0)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func stopEndsObservationAndStartRunsTheBindingsAfresh() async throws {
         let id = try insert(Product(name: "Tea", price: 3))
         let viewModel = ProductViewModel(store: store, id: id)
@@ -137,6 +147,7 @@ struct StoreViewModelTests {
         #expect(viewModel.runs.title == 2 && viewModel.runs.subtitle == 2)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func saveEditsTheStoredObjectAndTheViewModelFollows() async throws {
         let id = try insert(Product(name: "Tea", price: 3))
         let viewModel = ProductViewModel(store: store, id: id)
@@ -151,6 +162,7 @@ struct StoreViewModelTests {
         }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aReleasedStoreNeverCrashesTheViewModel() async throws {
         var store: Store? = try directory.makeStore(named: "other.sqlite", schema: Product.schema)
         let id = try await store?.write { db in

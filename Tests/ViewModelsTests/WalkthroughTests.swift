@@ -8,6 +8,7 @@ import SQLiteStoreViewModels
 import Testing
 
 // 1. The model: a Codable value stored as one row.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct Note: StoreModel {
     static let tableName = "note"
     var id: Int64?
@@ -16,6 +17,7 @@ struct Note: StoreModel {
 }
 
 // 5. The cell view model: display-ready values derived from one note.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct NoteCellViewModel {
     var title: String
     var badge: String
@@ -30,6 +32,7 @@ struct NoteCellViewModel {
 }
 
 // 3. The screen's view model: live results, and a command that does not capture it.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class NotesViewModel {
@@ -50,6 +53,7 @@ final class NotesViewModel {
 }
 
 // A detail screen's view model, bound to one stored note.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class NoteDetailViewModel: StoreViewModel<Note> {
@@ -64,6 +68,7 @@ final class NoteDetailViewModel: StoreViewModel<Note> {
 @MainActor
 @Suite("ViewModels walk-through")
 struct WalkthroughTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func modelStoreFetchedDataSourceCellViewModelListView() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("notes.sqlite")

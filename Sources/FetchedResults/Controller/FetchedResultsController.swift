@@ -71,6 +71,10 @@ public final class FetchedResultsController<M: StoreModel> {
     public private(set) var isFetched = false
 
     /// A controller for `request` over `store`; call `performFetch()` to read the results.
+    ///
+    /// - Parameters:
+    ///   - store: The store whose committed changes the controller follows.
+    ///   - request: The results: filter, order, sections and batch size.
     public init(store: Store, request: StoreRequest<M>) {
         self.store = store
         self.request = request
@@ -92,8 +96,8 @@ public final class FetchedResultsController<M: StoreModel> {
     /// Reads the results and starts following the store's changes. Called again (after a
     /// failure, say), it reads the results afresh and publishes the change from the previous ones.
     ///
-    /// Throws `FetchedResultsError.sectionKeyNotFirstSortKey` when the request sections by
-    /// a key it does not sort by first, `.store` when SQLite fails.
+    /// - Throws: `FetchedResultsError.sectionKeyNotFirstSortKey` when the request sections by
+    ///   a key it does not sort by first, `.store` when SQLite fails.
     public func performFetch() throws(FetchedResultsError) {
         guard isFetched else { return try start() }
         try setRequest(request)

@@ -19,6 +19,7 @@ import SQLiteStoreCore
 /// In a SwiftUI view, keep the results in `@State` instead
 /// (`@State private var open = LiveResults(request, in: store)`): the results are fetched
 /// at the first read, so the instances SwiftUI makes and drops cost nothing.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor
 @propertyWrapper
 public struct LiveQuery<M: StoreModel> {

@@ -29,6 +29,7 @@ import SQLiteStoreCore
 /// made and dropped (a SwiftUI view's `@State` initial value, made at every view update)
 /// costs nothing. Changes are delivered on the main actor by the ``controller``, which you may
 /// use directly (its `changes()` sequence, `waitUntilCurrent()`).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor
 public final class LiveResults<M: StoreModel>: Observable {
     /// The controller that follows the store.

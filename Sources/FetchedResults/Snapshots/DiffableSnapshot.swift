@@ -103,8 +103,10 @@ public struct DiffableSnapshot: Sendable, Hashable {
     }
 }
 
-#if canImport(UIKit) || canImport(AppKit)
-#if canImport(UIKit)
+// Diffable data sources exist in UIKit (not on watchOS, whose UIKit has none) and AppKit: the
+// same guard as `IndexPath+Rows.swift`, so watchOS never imports UIKit's `IndexPath` names.
+#if (canImport(UIKit) && !os(watchOS)) || canImport(AppKit)
+#if canImport(UIKit) && !os(watchOS)
 import UIKit
 #else
 import AppKit

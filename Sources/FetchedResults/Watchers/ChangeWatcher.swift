@@ -7,8 +7,10 @@ import SQLiteStoreCore
 /// let watcher = ChangeWatcher<Item>(store: store, watching: [item.objectID!], handler: .mainActor { event in
 ///     for (id, item) in event.updated { print(id, item.title) }
 /// })
-/// watcher.watch([other.objectID!])          // the set can grow…
-/// for await event in watcher.events() { … } // …and events also come as a stream
+/// watcher.watch([other.objectID!])         // the set can grow…
+/// for await event in watcher.events() {    // …and events also come as a stream
+///     print(event.updated.count, event.deleted.count)
+/// }
 /// ```
 /// The new values of all the touched objects are read at once, in one snapshot taken at or
 /// after the commit, on a reader connection. A transaction that touches none of the watched

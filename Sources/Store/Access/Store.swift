@@ -4,7 +4,7 @@ import Dispatch
 /// A SQLite database file with one serialized writer and a pool of concurrent readers.
 ///
 /// ```swift
-/// let store = try Store(path: "app.sqlite")
+/// let store = try Store(path: path)
 /// try store.write { db in try db.execute(sql: "CREATE TABLE t(x)") }
 /// let count = try store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM t") }
 /// ```
@@ -26,8 +26,11 @@ public final class Store: Sendable {
 
     /// Opens, or creates, the database file at `path`.
     ///
-    /// Throws a `StoreError` when the file cannot be opened, is not a database
-    /// (`SQLITE_NOTADB`), or a pragma of the configuration fails.
+    /// - Parameters:
+    ///   - path: The database file; created when it does not exist.
+    ///   - configuration: Journal mode, readers, busy timeout, collations, change capture.
+    /// - Throws: `StoreError` when the file cannot be opened, is not a database
+    ///   (`SQLITE_NOTADB`), or a pragma of the configuration fails.
     public convenience init(path: String, configuration: StoreConfiguration = StoreConfiguration()) throws {
         try self.init(path: path, configuration: configuration, inMemory: false)
     }
@@ -68,7 +71,10 @@ public final class Store: Sendable {
     /// Runs `body` in a write transaction and waits for it: committed when `body` returns,
     /// rolled back when it throws. Use `db.transaction { }` inside for savepoints.
     ///
-    /// Throws `SQLITE_MISUSE` when called inside another `write` or inside a `read` of this store.
+    /// - Parameter body: The transaction's work, given the writer connection.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (after the rollback), `StoreError` when the commit fails,
+    ///   and `SQLITE_MISUSE` when called inside another `write` or inside a `read` of this store.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         try checkWriteAllowed()
         return try writer.sync { db in try WriteTransaction.run(on: db, cancellation: nil, body) }
@@ -78,6 +84,10 @@ public final class Store: Sendable {
     ///
     /// Cancelling the calling task interrupts the running statement, rolls the transaction
     /// back and throws `CancellationError`; a task cancelled before the write starts never writes.
+    ///
+    /// - Parameter body: The transaction's work, given the writer connection, on its queue.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws (after the rollback), `StoreError`, or `CancellationError`.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try checkWriteAllowed()
         return try await run(on: writer) { db, cancellation in
@@ -109,6 +119,10 @@ public final class Store: Sendable {
 
     /// Runs `body` in a read-only snapshot and waits for it. Inside a `write` it reads the
     /// writer's uncommitted state; inside a `read` it joins that read's snapshot.
+    ///
+    /// - Parameter body: The reading, given a reader connection.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or `StoreError`.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         if let role = currentRole {
             return try connection(for: role).onQueue { db in try ReadTransaction.run(on: db, cancellation: nil, body) }
@@ -123,6 +137,10 @@ public final class Store: Sendable {
 
     /// Runs `body` in a read-only snapshot without blocking the caller's thread; cancellation
     /// interrupts the query and throws `CancellationError`.
+    ///
+    /// - Parameter body: The reading, given a reader connection, on its queue.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, `StoreError`, or `CancellationError`.
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard let readers else {
             return try await run(on: writer) { db, cancellation in

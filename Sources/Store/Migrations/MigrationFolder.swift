@@ -34,7 +34,7 @@ enum MigrationFolder {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
             guard bytes.first != UInt8(ascii: "."), isMigrationExtension(bytes) else { continue }
             // A name that is not UTF-8 cannot be named again through `String`: it would become another file.
-            guard let name = String(validating: bytes, as: UTF8.self) else {
+            guard let name = String(validUTF8: bytes) else {
                 throw MigrationError.unreadableFile(
                     path: (path as NSString).appendingPathComponent(String(decoding: bytes, as: UTF8.self)),
                     reason: "the file name is not valid UTF-8; rename it")
@@ -83,7 +83,7 @@ enum MigrationFolder {
 
     /// The UTF-8 text of a file's bytes.
     private static func text(of bytes: [UInt8], path: String) throws -> String {
-        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
+        guard !bytes.contains(0), let text = String(validUTF8: bytes) else {
             throw MigrationError.unreadableFile(path: path, reason: "not UTF-8 text")
         }
         return text

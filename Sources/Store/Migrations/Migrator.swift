@@ -2,8 +2,8 @@
 /// in the table `store_migrations(version, name, checksum, applied_at, duration_ms)`.
 ///
 /// ```swift
-/// var migrator = try Migrator(folder: "Migrations")
-/// try migrator.add(Migration(version: 100, name: "backfill") { db in … })
+/// var migrator = try Migrator(folder: folder)  // the folder of `NNNN_name.sql` files
+/// try migrator.add(Migration(version: 100, name: "backfill") { db in try db.execute(sql: "UPDATE item SET done = 0 WHERE done IS NULL") })
 /// try migrator.migrate(store)
 /// ```
 ///

@@ -29,6 +29,10 @@ extension Database {
     ///
     /// Inlinable, so that a model with `storeColumns` (a `@StoreModel` or a hand-written
     /// by-index conformance) is decoded by code specialized for it, column by column.
+    ///
+    /// - Parameter request: The filter, order and limits of the query.
+    /// - Returns: The models, in the request's order.
+    /// - Throws: `StoreError` when SQLite fails or a row does not decode into `M`.
     @inlinable
     public func fetch<M: StoreModel>(_ request: StoreRequest<M>) throws -> [M] {
         let statement = try preparedSelect(request)

@@ -2,6 +2,9 @@ extension Database {
     /// Inserts `model`; an `Int64?` key that is `nil` becomes the new row's rowid.
     ///
     /// A model whose key is set is inserted with that key (a conflict is a `SQLITE_CONSTRAINT` error).
+    ///
+    /// - Parameter model: The model to insert; its `id` is set to the new rowid when it was `nil`.
+    /// - Throws: `StoreError`, such as `SQLITE_CONSTRAINT` for a key or a constraint the row breaks.
     public func insert<M: StoreModel>(_ model: inout M) throws {
         let statement = try writeStatement(.insert, for: model)
         try statement.execute()

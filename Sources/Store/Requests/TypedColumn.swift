@@ -5,7 +5,7 @@
 /// `Item.columns.title` and as the argument of the request's closures:
 ///
 /// ```swift
-/// StoreRequest<Item>()
+/// let request = StoreRequest<Item>()
 ///     .filter { $0.done == false && $0.title.hasPrefix("Buy") }
 ///     .order { $0.title.ascending(collation: .nocase) }
 /// ```

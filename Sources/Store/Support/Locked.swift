@@ -3,7 +3,7 @@ import Foundation
 /// A value guarded by a lock, for state shared across threads; used by every module of the
 /// package and its tests, not part of the public API.
 ///
-/// (`Synchronization.Mutex` would do on the package's minimums, macOS 15 / iOS 18; `Locked` predates them.)
+/// (Not `Synchronization.Mutex`: it needs macOS 15 / iOS 18, above the core's floor of macOS 13 / iOS 16.)
 package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

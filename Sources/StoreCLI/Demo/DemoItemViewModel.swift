@@ -3,6 +3,7 @@ import SQLiteStore
 
 /// The view model of one item: derived properties a detail screen would show, each bound
 /// to the item's values; deletion is the base class's own state.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class DemoItemViewModel: StoreViewModel<DemoItem> {

@@ -1,6 +1,7 @@
 import Foundation
 
 /// `store demo --interactive`: reads edits, one per line, until `quit` or the end of input.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 enum DemoPrompt {
     static func run(_ session: DemoSession) async {

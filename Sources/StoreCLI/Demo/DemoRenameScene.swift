@@ -3,6 +3,7 @@ import SQLiteStore
 /// The demo's last scene: the items of two lists sectioned by their list's name, and a
 /// rename of one list moving its items live, while a view model follows one of them and its
 /// list's name through the relationship.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 enum DemoRenameScene {
     /// Plants the list Errands beside the list `demoListID`, shows both, and renames Errands to Chores.
     @MainActor

@@ -6,6 +6,7 @@ import SQLiteStore
 /// item; and a command that writes. Each edit
 /// prints the change set the list view applied, the list with the touched rows marked, and
 /// the view model's properties.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class DemoSession {
     private let dataSource: FetchedDataSource<DemoItem, DemoItemCell>

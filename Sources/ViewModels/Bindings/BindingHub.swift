@@ -10,6 +10,7 @@ import SQLiteStoreCore
 /// bindings made and released. A released binding leaves the hub at once (``remove(_:)`` is
 /// synchronous, from any thread); at the next change a hub nobody follows any more neither
 /// reads the value nor registers again, and leaves the registry.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor
 final class BindingHub<Source: AnyObject & Observable, Value>: BindingHubEntry {
     /// A binding's delivery, and whether it joined after a change was announced (it then skips

@@ -1,5 +1,6 @@
 import Observation
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 extension Observable where Self: AnyObject {
     /// Calls `handler` with the new value each time `self[keyPath: keyPath]` changes.
     ///

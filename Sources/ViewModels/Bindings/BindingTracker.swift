@@ -18,6 +18,7 @@ protocol BindingTracking: AnyObject {
 /// Changes made in the same main-actor turn therefore arrive as one delivery of the latest
 /// value. The tracker holds the object weakly and stops once it, or the observer judged by
 /// `observerIsAlive`, is gone; releasing or stopping it removes it from the hub at once.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor
 final class BindingTracker<Source: AnyObject & Observable, Value>: BindingTracking {
     private let hub: BindingHub<Source, Value>

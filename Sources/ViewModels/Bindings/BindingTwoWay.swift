@@ -1,5 +1,6 @@
 import Observation
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 extension Observable where Self: AnyObject {
     /// Keeps `self[keyPath: keyPath]` and `observer[keyPath: target]` equal, whichever of them changes.
     ///

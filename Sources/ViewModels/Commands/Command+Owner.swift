@@ -1,3 +1,4 @@
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 extension Command {
     /// Creates a command whose action works on `owner`, held weakly: the safe way for a view
     /// model to give itself a command.
@@ -10,7 +11,7 @@ extension Command {
     /// @MainActor @Observable final class EditorViewModel {
     ///     let store: Store
     ///     @ObservationIgnored private(set) lazy var save: Command<Note, Void> = Command(owner: self) { editor, note in
-    ///         try await editor.store.write { db in try db.save(note) }
+    ///         try await editor.store.write { db in var note = note; try db.save(&note) }
     ///     }
     /// }
     /// ```

@@ -1,3 +1,4 @@
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 extension Command where Input == Void {
     /// Creates a command whose action takes no input.
     /// - Parameters:

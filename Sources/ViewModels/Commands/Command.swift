@@ -22,6 +22,7 @@ import Observation
 /// - **Lifetime.** A running execution keeps the command alive until the action ends.
 ///
 /// The action runs off the main actor unless it is itself isolated to it.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor
 @Observable
 public final class Command<Input: Sendable, Output: Sendable> {

@@ -6,6 +6,7 @@ import SQLiteStoreResults
 ///
 /// A thin reading of a `ChangeWatcher` of that one object: transactions that touch other
 /// rows cost the watcher's set lookup and no read. The watch lasts as long as this value.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct ObjectChanges<M: StoreModel> {
     private let objectID: ObjectID
     private let watcher: ChangeWatcher<M>

@@ -28,6 +28,7 @@ import SQLiteStoreCore
 /// ``relatedObjectWasDeleted(_:through:)``. Observation also stops with
 /// ``stop()`` and when the view model is released; the store is held weakly, and a released
 /// store or a failed read never crashes the view model (failures land in ``lastError``).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 open class StoreViewModel<M: StoreModel> {

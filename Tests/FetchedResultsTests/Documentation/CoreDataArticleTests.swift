@@ -8,6 +8,7 @@ import Testing
 /// `for await` snippet is the README's, run by `ReadmeLiveResultsTests`.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct CoreDataArticleTests {
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct Item: StoreModel, Equatable {
         static let tableName = "item"
         var id: Int64?
@@ -18,6 +19,7 @@ import Testing
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -27,6 +29,7 @@ import Testing
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func fetchSnippetShowsSectionsAndTheFirstObject() throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -47,6 +50,7 @@ import Testing
         #expect(first.title == "Bread")
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func didChangeSnippetsGetEveryChangeSetAndItsResults() async throws {
         let (printed, printedLine) = AsyncStream<String>.makeStream()
         func print(_ items: Any...) { printedLine.yield(items.map { "\($0)" }.joined(separator: " ")) }
@@ -74,6 +78,7 @@ import Testing
         #expect(shown == controller.results.sectionedSnapshot())
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func controllerDocumentationExampleRuns() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

@@ -1,3 +1,4 @@
+#if os(Linux) || os(macOS)  // runs the sqlite3 tool: no `Process` on iOS, tvOS, watchOS or visionOS
 import Foundation
 import Testing
 
@@ -231,3 +232,4 @@ struct OtherProcess {
         }
     }
 }
+#endif

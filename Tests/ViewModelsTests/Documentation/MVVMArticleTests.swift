@@ -7,6 +7,7 @@ import SQLiteStoreResults
 import SQLiteStoreViewModels
 import Testing
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class TableAdapter: ListViewUpdating {
     private(set) var log: [String] = []
@@ -14,6 +15,7 @@ final class TableAdapter: ListViewUpdating {
     func reloadData() { log.append("reload") }
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class SearchViewModel {
@@ -21,6 +23,7 @@ final class SearchViewModel {
     var resultCount = 0
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class SearchField {
@@ -28,12 +31,14 @@ final class SearchField {
     var caption = ""
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct Folder: StoreModel {
     static let tableName = "folder"
     var id: Int64?
     var name: String
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct FiledNote: StoreModel {
     static let tableName = "filed_note"
     var id: Int64?
@@ -48,6 +53,7 @@ struct FiledNote: StoreModel {
     static let folder = ToOne<FiledNote, Folder>("folder", foreignKey: "folder_id")
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class FiledNoteViewModel: StoreViewModel<FiledNote> {
@@ -68,6 +74,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
     let directory: TemporaryDirectory
     let store: Store
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     init() throws {
         directory = try TemporaryDirectory()
         store = try directory.makeStore(
@@ -77,6 +84,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
                 """)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aBindingThroughARelationshipFollowsTheRelatedRow() async throws {
         try await store.write { db in
             try db.execute(
@@ -98,6 +106,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
         await waitUntil("the nullified reference arrives") { detail.object != nil && detail.object?.folderID == nil }
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func tableAdapterReloadsThenAppliesEachChangeSet() async throws {
         let notes = FetchedDataSource(
             store: store,
@@ -116,6 +125,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
         subscription.cancel()
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func bindingsKeepPropertiesInStep() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
@@ -135,6 +145,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
         #expect(bindings.allSatisfy { $0.isBound })
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func commandRunsTheActionOnceAndReportsItsOutcome() async throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }

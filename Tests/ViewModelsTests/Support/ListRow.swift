@@ -2,11 +2,13 @@ import SQLiteStoreResults
 import SQLiteStoreViewModels
 
 /// A row of the data-source tests: an identity and a version that edits in place bump.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct ListRow: Equatable, Sendable {
     let id: Int
     var version = 0
 }
 
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension DataSource where Item == ListRow {
     /// The identities of the rows, section by section, as the change sets describe them.
     var snapshot: SectionedSnapshot<Int> {
@@ -16,6 +18,7 @@ extension DataSource where Item == ListRow {
 
 /// Records every change set a data source publishes and checks each one against the
 /// content before and after it with `applied(to:new:)`.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class ChangeSetChecker {
     private(set) var last: SectionedSnapshot<Int>

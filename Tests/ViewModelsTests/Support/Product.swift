@@ -5,6 +5,7 @@ import SQLiteStoreViewModels
 import Testing
 
 /// The stored model of the view-model tests.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct Product: StoreModel, Equatable {
     static let tableName = "product"
     var id: Int64?
@@ -24,6 +25,7 @@ struct Product: StoreModel, Equatable {
 
 /// How often each binding of a ``ProductViewModel`` ran, kept outside the view model so it
 /// can still be read after the view model is released.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class ProductBindingRuns {
     var title = 0
@@ -32,6 +34,7 @@ final class ProductBindingRuns {
 }
 
 /// A view model with two derived properties: `title` from the name, `subtitle` from the price.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class ProductViewModel: StoreViewModel<Product> {
@@ -59,6 +62,7 @@ final class ProductViewModel: StoreViewModel<Product> {
 
 /// Waits, without any timing assertion, until `condition` holds; records an issue if it
 /// still does not after a generous while (a broken notification path fails instead of hanging).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 func waitUntil(_ what: String, _ condition: @MainActor () -> Bool) async {
     for _ in 0..<2_000 {

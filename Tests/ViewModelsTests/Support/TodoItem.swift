@@ -4,6 +4,7 @@ import SQLiteStoreCore
 import SQLiteStoreViewModels
 
 /// The parent model of the relationship tests: a list of items.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct TodoList: StoreModel, Equatable {
     static let tableName = "list"
     var id: Int64?
@@ -11,6 +12,7 @@ struct TodoList: StoreModel, Equatable {
 }
 
 /// The child model: an item that may belong to a list.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct TodoItem: StoreModel, Equatable {
     static let tableName = "item"
     var id: Int64?
@@ -39,6 +41,7 @@ struct TodoItem: StoreModel, Equatable {
 }
 
 /// What a ``TodoItemViewModel`` was told, kept outside it so it can be read after its release.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 final class TodoItemRuns {
     var listName = 0
@@ -47,6 +50,7 @@ final class TodoItemRuns {
 }
 
 /// A view model showing an item's title and its list's name.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
 final class TodoItemViewModel: StoreViewModel<TodoItem> {

@@ -1,0 +1,173 @@
+// The snippets of the SwiftUI article (SQLiteStoreViewModels.docc/SwiftUI.md), verbatim: edit
+// both together. The views compile where SwiftUI exists; what they call is tested everywhere.
+import Foundation
+import Observation
+import SQLiteStoreCore
+import SQLiteStoreResults
+import SQLiteStoreViewModels
+import Testing
+
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
+
+struct Grocery: StoreModel, Equatable {
+    static let tableName = "grocery"
+    var id: Int64?
+    var title: String
+    var aisle: String
+    var done: Bool
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+@MainActor @Observable final class GroceryList {
+    @ObservationIgnored @LiveQuery var groceries: LiveResults<Grocery>
+    private(set) var lastError: (any Error)?
+    let store: Store
+
+    init(store: Store) {
+        self.store = store
+        _groceries = LiveQuery(
+            StoreRequest<Grocery>()
+                .order(Column("aisle").ascending, Column("title").ascending)
+                .sectioned(by: Column("aisle")), in: store)
+    }
+
+    func grocery(section: Int, row: Int) -> Grocery? {
+        try? groceries.object(at: IndexPath(row: row, section: section))
+    }
+
+    func add(_ title: String, aisle: String) async {
+        do {
+            try await store.write { db in
+                var grocery = Grocery(title: title, aisle: aisle, done: false)
+                try db.insert(&grocery)
+            }
+            try await groceries.controller.waitUntilCurrent()  // read your writes: the row is shown now
+        } catch {
+            lastError = error
+        }
+    }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+@Observable final class GroceryDetail: StoreViewModel<Grocery> {
+    var title = ""
+    var isDone = false
+    override init(store: Store, id: Int64) {
+        super.init(store: store, id: id)
+        bindModel(\.title) { detail, title in detail.title = title }
+        bindModel(\.done) { detail, done in detail.isDone = done }
+    }
+}
+
+#if canImport(SwiftUI)
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct GroceriesView: View {
+    @State private var list: GroceryList
+    @State private var newTitle = ""
+
+    init(store: Store) { _list = State(initialValue: GroceryList(store: store)) }
+
+    var body: some View {
+        NavigationStack {
+            List {
+                ForEach(Array(list.groceries.sections.enumerated()), id: \.offset) { entry in
+                    Section(entry.element.name ?? "Other") {
+                        ForEach(0..<entry.element.numberOfObjects, id: \.self) { row in
+                            if let grocery = list.grocery(section: entry.offset, row: row), let id = grocery.id {
+                                NavigationLink(grocery.title) { GroceryDetailView(store: list.store, id: id) }
+                            }
+                        }
+                    }
+                }
+            }
+            .overlay {
+                if let failure = list.groceries.failure { Text("The list stopped: \(failure.localizedDescription)") }
+            }
+            .safeAreaInset(edge: .bottom) {
+                TextField("Add a grocery", text: $newTitle)
+                    .onSubmit {
+                        Task {
+                            await list.add(newTitle, aisle: "Other"); newTitle = ""
+                        }
+                    }
+            }
+        }
+    }
+}
+
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+struct GroceryDetailView: View {
+    @State private var detail: GroceryDetail
+
+    init(store: Store, id: Int64) { _detail = State(initialValue: GroceryDetail(store: store, id: id)) }
+
+    var body: some View {
+        Form {
+            Text(detail.title)
+            Text(detail.isDeleted ? "Deleted" : detail.isDone ? "Done" : "To buy")
+        }
+        .task { try? detail.start() }
+        .onDisappear { detail.stop() }
+    }
+}
+#endif
+
+/// What the article's views call, on every platform: the sections the list shows, an insert
+/// read back at once, the detail following its row, and a failure shown instead of a crash.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct SwiftUIArticleTests {
+    let directory: TemporaryDirectory
+    let store: Store
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try directory.makeStore(
+            schema: """
+                CREATE TABLE grocery(id INTEGER PRIMARY KEY, title TEXT NOT NULL, aisle TEXT NOT NULL, done INTEGER NOT NULL);
+                INSERT INTO grocery(title, aisle, done) VALUES ('Milk', 'dairy', 0), ('Bread', 'bakery', 0), ('Butter', 'dairy', 1);
+                """)
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theListShowsSectionsAndReadsItsOwnWrites() async throws {
+        let list = GroceryList(store: store)
+        #expect(list.groceries.sections.map(\.name) == ["bakery", "dairy"])
+        #expect(list.groceries.sections.map(\.numberOfObjects) == [1, 2])
+        #expect(list.grocery(section: 1, row: 0)?.title == "Butter")
+        await list.add("Apples", aisle: "fruit")
+        #expect(list.lastError == nil)
+        #expect(list.groceries.sections.map(\.name) == ["bakery", "dairy", "fruit"])
+        #expect(list.grocery(section: 2, row: 0)?.title == "Apples")
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func theDetailFollowsItsRowUntilItIsDeleted() async throws {
+        let detail = GroceryDetail(store: store, id: 1)
+        try detail.start()
+        #expect(detail.title == "Milk" && !detail.isDone)
+        try await store.write { db in try db.execute(sql: "UPDATE grocery SET done = 1 WHERE id = 1") }
+        while !detail.isDone { try await Task.sleep(for: .milliseconds(1)) }
+        try await store.write { db in try db.execute(sql: "DELETE FROM grocery WHERE id = 1") }
+        while !detail.isDeleted { try await Task.sleep(for: .milliseconds(1)) }
+        detail.stop()
+    }
+
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aFailedWriteAndABrokenRequestAreReportedNotFatal() async throws {
+        let list = GroceryList(store: store)
+        #expect(list.groceries.count == 3)
+        try await store.write { db in
+            try db.execute(
+                sql: "CREATE TRIGGER no_fish BEFORE INSERT ON grocery WHEN NEW.aisle = 'fish' BEGIN SELECT RAISE(ABORT, 'no fish'); END")
+        }
+        await list.add("Cod", aisle: "fish")
+        #expect((list.lastError as? StoreError)?.code == .constraint)
+        try await store.write { db in try db.execute(sql: "DROP TABLE grocery") }
+        try? await list.groceries.controller.waitUntilCurrent()
+        #expect(list.groceries.failure != nil)
+        #expect(list.groceries.count == 3)
+    }
+}
