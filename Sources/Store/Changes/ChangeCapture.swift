@@ -48,7 +48,8 @@ final class ChangeCapture {
     private var isStepping = false
     /// The effects of the statement being re-prepared inside `sqlite3_step`.
     @exclusivity(unchecked) private var repreparing: StatementEffects?
-    /// Whether the running statement may delete rows through REPLACE (see `mayReplaceRows`).
+    /// Whether the running statement's own rows may include rows deleted through REPLACE
+    /// (`SchemaFacts.replacesOwnRows`; see also `mayReplaceRows`).
     private var runningMayReplace = true
     /// How many of the running statement's row events were its own rows that SQLite counts in
     /// `sqlite3_changes64` (pre-update hook only: its depth tells them from triggers' rows).
@@ -93,7 +94,10 @@ final class ChangeCapture {
     /// Called by `Statement.step` before `sqlite3_step`.
     func willStep(_ statement: Statement) {
         if factsAreStale { try? refreshFacts() }
-        runningMayReplace = statement.effects?.mayReplace ?? true
+        // The common case, no ON CONFLICT REPLACE in the schema, reads one field in place.
+        runningMayReplace =
+            facts.tablesReplacingOnConflict.isEmpty
+            ? statement.effects?.mayReplace ?? true : statement.effects.map(facts.replacesOwnRows) ?? true
         countedOwnRows = 0
         isStepping = true
         // Fields are tested in place first: binding `effects` copies it (its sets and dictionaries).
@@ -153,12 +157,12 @@ final class ChangeCapture {
     /// A failure that ended the transaction (`ROLLBACK`, some I/O errors) went through the
     /// rollback hook, which emptied the log. Otherwise SQLite either undid the statement
     /// (`ABORT`, the default) or kept the rows it changed before the failure (`FAIL`); `IGNORE`
-    /// and `REPLACE` do not fail. Only `FAIL` keeps anything, and it can come only from an
-    /// `OR FAIL` in the statement or from the schema (`ON CONFLICT FAIL`, `RAISE(FAIL)`): when
-    /// neither names it, the statement was undone. Otherwise SQLite itself tells, see
-    /// `statementKeptItsChanges`.
+    /// and `REPLACE` do not fail. Only an INSERT, UPDATE or DELETE that names `FAIL`, or writes a
+    /// table whose definition or triggers name it, can keep anything (see
+    /// `SchemaFacts.mayHaveFailedUnderFail`): any other statement was undone. Otherwise SQLite
+    /// itself tells, see `statementKeptItsChanges`.
     private func resolveFailedStatement(_ effects: StatementEffects?) {
-        let mayHaveFailedUnderFail = (effects?.mayFail ?? true) || facts.mayFail
+        let mayHaveFailedUnderFail = effects.map(facts.mayHaveFailedUnderFail) ?? true
         if mayHaveFailedUnderFail && statementKeptItsChanges(effects) {
             log.keepStatement()
         } else {
@@ -168,20 +172,21 @@ final class ChangeCapture {
 
     /// Whether SQLite kept what a statement that failed, and may have failed under `FAIL`, changed.
     ///
-    /// `sqlite3_changes64` is reset to 0 when SQLite undoes a statement and otherwise counts the
-    /// statement's own rows, each counted as it is changed. So a positive count means kept; and
-    /// with none counted, under `FAIL` only what runs before a statement's first own row can have
-    /// changed rows: `BEFORE` and `INSTEAD OF` triggers, and rows deleted by `REPLACE` (with their
-    /// cascades). Without those the statement was undone; with the pre-update hook, an own row
-    /// among the events proves it too. What remains is asked of the database: a row the
+    /// `sqlite3_changes64` is set when an INSERT, UPDATE or DELETE ends: to 0 when SQLite undid
+    /// it, otherwise to the number of the statement's own rows, each counted as it is changed.
+    /// So a positive count means kept; and with none counted, under `FAIL` only what runs before
+    /// a statement's first own row can have changed rows: `BEFORE` and `INSTEAD OF` triggers,
+    /// and rows deleted by `REPLACE` (with their cascades). Without those the statement was
+    /// undone; with the pre-update hook, an own row among the events (in any table, `WITHOUT
+    /// ROWID` ones included) proves it too. What remains is asked of the database: a row the
     /// statement inserted or deleted is looked up by rowid (up to 8). Only a statement whose
-    /// events none of this decides (`BEFORE` triggers that only updated rows, with `FAIL`) keeps
-    /// its rows: reported as updated, a superset, never a loss.
+    /// events none of this decides (`BEFORE` triggers that only updated rows or wrote `WITHOUT
+    /// ROWID` tables, with `FAIL`) keeps its rows: a superset, never a loss.
     private func statementKeptItsChanges(_ effects: StatementEffects?) -> Bool {
         if sqlite3_changes64(connection) > 0 { return true }
-        let mayReplace = (effects?.mayReplace ?? true) || facts.mayReplace
-        guard facts.hasWritingBeforeTriggers || mayReplace else { return false }
+        guard effects.map(facts.mayChangeRowsBeforeItsOwn) ?? true else { return false }
         if countedOwnRows > 0 { return false }
+        let mayReplace = (effects?.mayReplace ?? true) || facts.mayReplace
         for row in log.rowsWhoseExistenceTheStatementChanged(limit: 8) {
             guard let exists = try? rowExists(table: row.table, rowID: row.rowID) else { continue }
             if exists != row.exists { return false }
@@ -264,6 +269,9 @@ final class ChangeCapture {
             return .init(name: isInternal ? nil : lowercased, isWithoutRowID: facts.withoutRowIDTables.contains(lowercased))
         }
         guard let name = hooked.name else { return }
+        if preUpdateHook?.isTopLevel(on: connection) == true, operation != SQLITE_DELETE || !runningMayReplace {
+            countedOwnRows += 1  // rows deleted by REPLACE are the statement's, but not counted
+        }
         if hooked.isWithoutRowID {
             // The hook's rowids mean nothing for a WITHOUT ROWID table.
             log.recordWholeTable(name)
@@ -272,9 +280,6 @@ final class ChangeCapture {
         if source == .updateHook, operation != SQLITE_DELETE, mayReplaceRows {
             // REPLACE may have deleted rows silently to make room for this one.
             log.recordWholeTable(name)
-        }
-        if preUpdateHook?.isTopLevel(on: connection) == true, operation != SQLITE_DELETE || !mayReplaceRows {
-            countedOwnRows += 1  // rows deleted by REPLACE are the statement's, but not counted
         }
         switch operation {
         case SQLITE_INSERT: log.recordInsert(table: name, rowID: newRowID)
@@ -288,7 +293,8 @@ final class ChangeCapture {
         }
     }
 
-    /// Whether the running statement may delete rows through REPLACE conflict resolution.
+    /// Whether the running statement, its triggers included, may delete rows through REPLACE
+    /// conflict resolution.
     private var mayReplaceRows: Bool { runningMayReplace || facts.mayReplace }
 
     fileprivate func committing() { commitRequested = true }

@@ -22,7 +22,7 @@ import Testing
                 CREATE TABLE plain(id INTEGER PRIMARY KEY, v INTEGER);
                 """)
         let recorder = try ChangeRecorder(store: store, tables: Set(Self.tables))
-        var random = SeededGenerator()
+        var random = SeededGenerator.changeCapture()
         let seed = random.seed
         var mismatches: [String] = []
 

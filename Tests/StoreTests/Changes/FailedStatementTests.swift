@@ -28,6 +28,19 @@ import Testing
             INSERT INTO log(what) VALUES ('fail'); SELECT RAISE(FAIL, 'failed by trigger'); END;
         """
 
+    /// Issue 21's schema: a `WITHOUT ROWID` table that a trigger writes, AUTOINCREMENT tables,
+    /// foreign keys, and `FAIL`, `REPLACE` and a writing `BEFORE` trigger elsewhere in the schema.
+    static let keyedSchema = """
+        CREATE TABLE plain(a INTEGER PRIMARY KEY AUTOINCREMENT, b INTEGER);
+        CREATE TABLE kv(k TEXT PRIMARY KEY, v) WITHOUT ROWID;
+        CREATE TABLE audit(id INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT);
+        CREATE TABLE owner(id INTEGER PRIMARY KEY, plain_id INTEGER REFERENCES plain(a) ON DELETE CASCADE);
+        CREATE TABLE f(id INTEGER PRIMARY KEY, u INTEGER UNIQUE ON CONFLICT FAIL);
+        CREATE TRIGGER audit_kv AFTER INSERT ON audit BEGIN INSERT OR REPLACE INTO kv VALUES ('audit', NEW.id); END;
+        CREATE TRIGGER f_before BEFORE UPDATE ON f BEGIN INSERT INTO audit(what) VALUES ('f'); END;
+        INSERT INTO plain(b) VALUES (1), (2), (3), (4);
+        """
+
     /// Runs `sql`, expecting SQLite to refuse it, and goes on.
     private static func failing(_ db: Database, _ sql: String) {
         #expect(throws: StoreError.self, "\(sql) must fail") { try db.execute(sql: sql) }
@@ -113,5 +126,40 @@ import Testing
         try await fixture.store.write { db in try db.execute(sql: "DELETE FROM b WHERE id = 10") }
         let first = await changes.next()
         #expect(first?.changes(in: "b") == TableChanges(deleted: [10]), "the first write published nothing: \(String(describing: first))")
+    }
+
+    @Test(arguments: ChangeCapture.Source.available)
+    func failedInsertIntoWithoutRowIDTableIsUndone(source: ChangeCapture.Source) async throws {
+        let fixture = try CaptureFixture(source, schema: Self.keyedSchema)
+        let failing = "INSERT INTO kv(k, v) SELECT 'k' || (a % 3), a FROM plain"  // UNIQUE on the fourth row
+        let nothing = try await fixture.recorder.commit { db in Self.failing(db, failing) }
+        #expect(nothing.isEmpty, "a transaction that changed nothing publishes nothing: \(nothing)")
+        let other = try await fixture.recorder.commit { db in
+            try db.execute(sql: "INSERT INTO owner(id, plain_id) VALUES (1, 1)")
+            Self.failing(db, failing)
+        }
+        #expect(other.tables == ["owner"] && !other.affectsAllTables, "\(other)")
+        if fixture.hasPreUpdateHook {  // the update hook reports owner as wholly changed: REPLACE is in the schema
+            #expect(other.changes(in: "owner") == TableChanges(inserted: [1]), "\(other)")
+        }
+        let rows = try await fixture.store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM kv") }
+        #expect(rows == 0, "SQLite undid the statement")
+    }
+
+    @Test(arguments: ChangeCapture.Source.available)
+    func failedSchemaStatementPublishesNothingOfItsOwn(source: ChangeCapture.Source) async throws {
+        let fixture = try CaptureFixture(source, schema: Self.keyedSchema)
+        let changes = try await fixture.recorder.commit { db in
+            try db.execute(sql: "UPDATE plain SET b = b + 10 WHERE a = 4")
+            var abandoned = try db.cursor(sql: "INSERT INTO owner(id, plain_id) VALUES (1, 1) RETURNING id")
+            _ = try abandoned.next()  // the statement stays open: DROP TABLE finds the table locked
+            let error = #expect(throws: StoreError.self) { try db.execute(sql: "DROP TABLE f") }
+            #expect(error?.code == .locked, "\(String(describing: error))")
+        }
+        #expect(!changes.affectsAllTables, "\(changes)")
+        #expect(changes.tables == ["owner", "plain"], "\(changes)")
+        if fixture.hasPreUpdateHook {  // the update hook reports both as wholly changed: REPLACE is in the schema
+            #expect(changes.tableChanges == ["owner": TableChanges(inserted: [1]), "plain": TableChanges(updated: [4])], "\(changes)")
+        }
     }
 }

@@ -3,16 +3,22 @@ import SQLiteStoreCore
 
 /// A random transaction for `FailureRandomizedTests`: statements that SQLite may refuse under
 /// each conflict resolution (statement `OR` clauses, the schema's `ON CONFLICT` clauses and
-/// `RAISE` in triggers), foreign keys whose cascades a later check undoes, schema changes and
-/// cached `IF [NOT] EXISTS` statements, savepoints released or rolled back.
+/// `RAISE` in triggers), into rowid and `WITHOUT ROWID` tables that triggers also write,
+/// foreign keys whose cascades a later check undoes, AUTOINCREMENT tables, schema changes that
+/// succeed or fail and cached `IF [NOT] EXISTS` statements, `RETURNING` cursors left open,
+/// savepoints released or rolled back.
 struct FailingScript {
     indirect enum Statement: CustomStringConvertible {
         case sql(String)
+        /// A statement whose first row is read and whose cursor is then abandoned: it stays open
+        /// until the transaction ends (no savepoint can begin, no table can be dropped meanwhile).
+        case returning(String)
         case savepoint([Statement], rollsBack: Bool)
 
         var description: String {
             switch self {
             case .sql(let sql): sql
+            case .returning(let sql): "\(sql) -- first row read, cursor left open"
             case .savepoint(let inner, let rollsBack):
                 "SAVEPOINT { \(inner.map(\.description).joined(separator: "; ")) } \(rollsBack ? "ROLLBACK TO" : "RELEASE")"
             }
@@ -41,7 +47,63 @@ struct FailingScript {
         CREATE TRIGGER trig_fail_update AFTER UPDATE ON trig WHEN NEW.v % 10 = 6 BEGIN
             DELETE FROM log WHERE id = (SELECT min(id) FROM log); SELECT RAISE(FAIL, 'fail on update'); END;
         CREATE TRIGGER child_logged AFTER DELETE ON child BEGIN INSERT INTO log(what) VALUES ('child ' || OLD.id); END;
+        CREATE TABLE plain(a INTEGER PRIMARY KEY AUTOINCREMENT, b INTEGER CHECK (b >= 0));
+        CREATE TABLE audit(id INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT);
+        CREATE TABLE kw(k INTEGER PRIMARY KEY, v INTEGER NOT NULL, u INTEGER UNIQUE,
+            parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE) WITHOUT ROWID;
+        CREATE TABLE kw_ref(id INTEGER PRIMARY KEY, kw_k INTEGER REFERENCES kw(k));
+        CREATE TABLE kv_ref(id INTEGER PRIMARY KEY, k TEXT REFERENCES kv(k));
+        CREATE TRIGGER plain_kv AFTER INSERT ON plain BEGIN INSERT OR REPLACE INTO kv VALUES ('k' || (NEW.a % 4), NEW.b); END;
+        CREATE TRIGGER kw_abort BEFORE INSERT ON kw WHEN NEW.v % 10 = 1 BEGIN
+            INSERT INTO audit(what) VALUES ('kw abort'); SELECT RAISE(ABORT, 'kw abort'); END;
+        CREATE TRIGGER kw_fail AFTER INSERT ON kw WHEN NEW.v % 10 = 2 BEGIN
+            INSERT INTO audit(what) VALUES ('kw fail'); SELECT RAISE(FAIL, 'kw fail'); END;
+        CREATE TRIGGER kw_rollback AFTER UPDATE ON kw WHEN NEW.v = 3 BEGIN SELECT RAISE(ROLLBACK, 'kw rollback'); END;
+        CREATE TRIGGER kw_ignore BEFORE INSERT ON kw WHEN NEW.v % 10 = 4 BEGIN SELECT RAISE(IGNORE); END;
+        CREATE TRIGGER kw_before BEFORE UPDATE ON kw WHEN NEW.v % 10 = 5 BEGIN
+            UPDATE kv SET v = v + 1 WHERE k = 'k' || (NEW.k % 4); END;
+        CREATE TRIGGER kw_fail_update AFTER UPDATE ON kw WHEN NEW.v % 10 = 6 BEGIN
+            INSERT INTO audit(what) VALUES ('kw update'); SELECT RAISE(FAIL, 'kw fail on update'); END;
+        CREATE TRIGGER kw_fail_delete BEFORE DELETE ON kw WHEN OLD.v % 10 = 8 BEGIN SELECT RAISE(FAIL, 'kw fail on delete'); END;
+        CREATE TRIGGER kw_deleted AFTER DELETE ON kw BEGIN INSERT OR REPLACE INTO kv VALUES ('d' || (OLD.k % 3), OLD.v); END;
+        CREATE TRIGGER trig_kw AFTER UPDATE ON trig WHEN NEW.v % 10 = 7 BEGIN
+            INSERT OR IGNORE INTO kw(k, v, u) VALUES (NEW.id + 100, NEW.v, NULL); END;
         """
+
+    /// What the schema's triggers and foreign key actions write, declared from its text above
+    /// (not asked of SQLite or of change capture): the tables each table's triggers and
+    /// foreign key actions write, one step.
+    static let triggerWrites: [String: Set<String>] = [
+        "parent": ["child", "kw"], "child": ["log"], "trig": ["log", "kw"], "plain": ["kv"], "kw": ["audit", "kv"],
+    ]
+    /// The tables whose definition or triggers name the `FAIL` conflict resolution.
+    static let tablesThatMayFail: Set<String> = ["f", "trig", "kw"]
+
+    /// The tables a statement may write: the one it names and, transitively, those its triggers
+    /// and foreign key actions write.
+    static func reach(of sql: String) -> Set<String> {
+        guard let table = target(of: sql) else { return [] }
+        var reached: Set<String> = [table]
+        var next = [table]
+        while let table = next.popLast() {
+            for written in triggerWrites[table] ?? [] where reached.insert(written).inserted { next.append(written) }
+        }
+        return reached
+    }
+
+    /// Whether a statement may run under `FAIL`: its own `OR FAIL`, or a table it may write.
+    static func mayFail(_ sql: String) -> Bool {
+        sql.contains(" OR FAIL ") || !reach(of: sql).isDisjoint(with: tablesThatMayFail)
+    }
+
+    /// The table an INSERT, UPDATE or DELETE names; `nil` for any other statement.
+    static func target(of sql: String) -> String? {
+        var words = sql.split(separator: " ")[...]
+        guard let verb = words.popFirst(), ["INSERT", "UPDATE", "DELETE"].contains(verb) else { return nil }
+        if words.first == "OR" { words = words.dropFirst(2) }
+        if words.first == "INTO" || words.first == "FROM" { words = words.dropFirst() }
+        return words.first.map { String($0.prefix { $0 != "(" }) }
+    }
 
     static let resolutions = ["", " OR ABORT", " OR FAIL", " OR IGNORE", " OR REPLACE", " OR ROLLBACK"]
 
@@ -66,7 +128,7 @@ struct FailingScript {
         let value = Int.random(in: 0...60, using: &random)
         let or = resolution(using: &random)
         let n = Int.random(in: 1...4, using: &random)
-        switch Int.random(in: 0..<100, using: &random) {
+        switch Int.random(in: 0..<135, using: &random) {
         case 0..<12:
             return .sql(
                 "INSERT\(or) INTO parent(id, name, v) VALUES "
@@ -123,10 +185,59 @@ struct FailingScript {
                     "INSERT INTO \(table) VALUES ('x\(value)', \(other))", "DELETE FROM \(table) WHERE v = \(other)",
                     "UPDATE \(table) SET v = v + 1",
                 ][id % 3])
+        case 90..<125: return keyedStatement(using: &random, depth: depth)
         default:
             guard depth < 2 else { return .sql("DELETE FROM trig WHERE id = \(id)") }
             let inner = (0..<Int.random(in: 1...3, using: &random)).map { _ in statement(using: &random, depth: depth + 1) }
             return .savepoint(inner, rollsBack: Bool.random(using: &random))
+        }
+    }
+
+    /// Statements into `WITHOUT ROWID` tables that triggers also write (issue 21), the AUTOINCREMENT
+    /// table whose trigger writes one, schema changes that SQLite refuses as they run, and
+    /// `RETURNING` cursors left open (at the top level: a savepoint cannot end while one is open).
+    private static func keyedStatement(using random: inout SeededGenerator, depth: Int) -> Statement {
+        let id = Int.random(in: 1...30, using: &random)
+        let other = Int.random(in: 1...30, using: &random)
+        let value = Int.random(in: 0...60, using: &random)
+        let or = resolution(using: &random)
+        let n = Int.random(in: 1...4, using: &random)
+        switch Int.random(in: 0..<36, using: &random) {
+        case 0..<3:  // issue 21's statement: UNIQUE is violated by the fourth row, or by the first
+            return .sql("INSERT\(or) INTO kv(k, v) SELECT 's\(id % 4)' || (a % 3), b FROM plain WHERE a % \(n) = 0")
+        case 3..<5: return .sql("INSERT\(or) INTO plain(b) SELECT v - \(value % 8) FROM trig WHERE id % \(n + 1) = 0")
+        case 5..<7: return .sql("INSERT\(or) INTO plain(b) VALUES (\(value)), (\(other - 4))")
+        case 7..<10:
+            return .sql(
+                "INSERT\(or) INTO kw(k, v, u, parent_id) SELECT id + \(id), v + \(value), id % \(n + 3), "
+                    + "CASE WHEN id % 3 = 0 THEN id END FROM trig WHERE id % 3 = \(other % 3)")
+        case 10..<12:
+            return .sql("INSERT\(or) INTO kw(k, v, u) VALUES (\(id), \(value), \(other % 8)), (\(other), \(value + n), \(id % 8))")
+        case 12..<15:
+            let v = Int.random(in: 0..<20, using: &random) == 0 ? "3" : "v + \(value % 7)"
+            return .sql("UPDATE\(or) kw SET v = \(v), u = u + \(id % 3) WHERE k % 3 = \(other % 3)")
+        case 15..<17: return .sql("UPDATE\(or) kv SET k = 'k' || ((length(v) + \(id)) % 4) WHERE k >= 'k\(id % 4)'")
+        case 17..<19: return .sql("DELETE FROM kw WHERE k % 4 = \(id % 4)")
+        case 19..<20: return .sql("DELETE FROM kv WHERE k IN ('k\(id % 4)', 'd\(id % 3)') OR k LIKE 's\(other % 4)%'")
+        case 20..<22: return .sql("INSERT\(or) INTO kw_ref(id, kw_k) VALUES (\(id), \(other))")
+        case 22..<24: return .sql("INSERT\(or) INTO kv_ref(id, k) VALUES (\(id), 'k\(other % 4)')")
+        case 24..<25: return .sql("DELETE FROM \(["kw_ref", "kv_ref", "audit"][id % 3]) WHERE id % 3 = \(other % 3)")
+        case 25..<26: return .sql("DELETE FROM plain WHERE a % 2 = \(id % 2)")
+        case 26..<29:
+            return .sql(
+                [
+                    "CREATE UNIQUE INDEX IF NOT EXISTS kw_v ON kw(v)", "DROP INDEX IF EXISTS kw_v",
+                    "ALTER TABLE extra\(id % 3) ADD COLUMN c INTEGER NOT NULL", "DROP TABLE extra\(id % 3)",
+                ][other % 4])
+        default:
+            guard depth == 0 else { return .sql("DELETE FROM kw WHERE k = \(id)") }
+            return .returning(
+                [
+                    "INSERT\(or) INTO kw(k, v, u) VALUES (\(id), \(value), \(other % 8)) RETURNING k",
+                    "UPDATE\(or) kw SET v = v + 1 WHERE k % 2 = \(id % 2) RETURNING k, v",
+                    "DELETE FROM child WHERE id % 5 = \(id % 5) RETURNING id",
+                    "INSERT\(or) INTO plain(b) VALUES (\(value)) RETURNING a",
+                ][other % 4])
         }
     }
 
@@ -151,14 +262,32 @@ struct FailingScript {
 }
 
 /// Runs a script's statements on the write's connection, catching SQLite's refusals as an app
-/// would, and counts what happened.
+/// would, and counts what happened. After each statement it reads the `WITHOUT ROWID` tables,
+/// so that the checker knows which statements changed them.
 struct ScriptRunner {
+    /// What one statement did, as the runner saw it.
+    struct Record {
+        let sql: String
+        let failed: Bool
+        /// The `WITHOUT ROWID` tables whose rows differ after the statement from before it.
+        let changedKeyedTables: Set<String>
+        /// Whether a savepoint rolled back took the statement back.
+        var isUndone = false
+    }
+
     let db: Database
     var statistics: [String: Int] = [:]
     /// Whether a schema statement succeeded outside any savepoint later rolled back.
     var keptSchemaStatement = false
+    private(set) var records: [Record] = []
+    /// The `RETURNING` cursors left open, kept alive until the transaction ends.
+    private var openCursors: [RowCursor] = []
+    private var keyedTables: [String: Set<String>]
 
-    init(db: Database) { self.db = db }
+    init(db: Database) throws {
+        self.db = db
+        keyedTables = try DatabaseSnapshot.keyedTables(of: db)
+    }
 
     mutating func run(_ statements: [FailingScript.Statement]) throws {
         for statement in statements { try run(statement) }
@@ -167,36 +296,66 @@ struct ScriptRunner {
     private mutating func run(_ statement: FailingScript.Statement) throws {
         switch statement {
         case .sql(let sql):
-            do {
+            try record(sql) { db in
                 // Schema statements have fixed texts and come from the statement cache; the rest, with
                 // literal values, would only fill it.
                 if Self.isSchemaStatement(sql) { try db.execute(sql: sql) } else { try db.execute(script: sql) }
-                if Self.isSchemaStatement(sql) { keptSchemaStatement = true }
-                statistics["statements succeeded", default: 0] += 1
-            } catch let error as StoreError where error.code != .misuse {
-                statistics["statements failed: \(Self.kind(of: sql, error))", default: 0] += 1
+                return nil
+            }
+        case .returning(let sql):
+            try record(sql) { db in
+                var cursor = try db.cursor(sql: sql)
+                return try cursor.next() != nil ? cursor : nil
             }
         case .savepoint(let inner, let rollsBack):
-            struct Undo: Error {}
-            let keptBefore = keptSchemaStatement
-            do {
-                try db.transaction {
-                    try run(inner)
-                    if rollsBack { throw Undo() }
-                }
-            } catch is Undo {
-                keptSchemaStatement = keptBefore
-                statistics["savepoints rolled back", default: 0] += 1
+            try runSavepoint(inner, rollsBack: rollsBack)
+        }
+    }
+
+    /// Runs one statement through `body`, counting its outcome and recording what it changed;
+    /// keeps the cursor `body` may leave open.
+    private mutating func record(_ sql: String, _ body: (Database) throws -> RowCursor?) throws {
+        var failed = false
+        do {
+            if let cursor = try body(db) { openCursors.append(cursor) }
+            if Self.isSchemaStatement(sql) { keptSchemaStatement = true }
+            statistics["statements succeeded", default: 0] += 1
+        } catch let error as StoreError where error.code != .misuse {
+            failed = true
+            statistics["statements failed: \(Self.kind(of: sql, error))", default: 0] += 1
+        }
+        let before = keyedTables
+        keyedTables = try DatabaseSnapshot.keyedTables(of: db)
+        let changed = Set(before.keys).union(keyedTables.keys).filter { before[$0] != keyedTables[$0] }
+        records.append(Record(sql: sql, failed: failed, changedKeyedTables: changed))
+    }
+
+    private mutating func runSavepoint(_ inner: [FailingScript.Statement], rollsBack: Bool) throws {
+        struct Undo: Error {}
+        let keptBefore = keptSchemaStatement
+        let firstRecord = records.count
+        do {
+            try db.transaction {
+                try run(inner)
+                if rollsBack { throw Undo() }
             }
+        } catch is Undo {
+            keptSchemaStatement = keptBefore
+            for index in firstRecord..<records.count { records[index].isUndone = true }
+            keyedTables = try DatabaseSnapshot.keyedTables(of: db)
+            statistics["savepoints rolled back", default: 0] += 1
+        } catch let error as StoreError where error.code == .busy && !openCursors.isEmpty {
+            statistics["savepoints refused: a RETURNING cursor is open", default: 0] += 1
         }
     }
 
     private static func isSchemaStatement(_ sql: String) -> Bool {
-        sql.hasPrefix("CREATE") || sql.hasPrefix("DROP")
+        sql.hasPrefix("CREATE") || sql.hasPrefix("DROP") || sql.hasPrefix("ALTER")
     }
 
     private static func kind(of sql: String, _ error: StoreError) -> String {
         let resolution = FailingScript.resolutions.dropFirst().first { sql.contains($0 + " ") }?.trimmingCharacters(in: .whitespaces)
-        return "\(resolution ?? "default") \(error.code)"
+        let kind = sql.contains("RETURNING") ? "RETURNING" : isSchemaStatement(sql) ? "schema" : resolution ?? "default"
+        return "\(kind) \(error.code)"
     }
 }
