@@ -59,9 +59,12 @@ import Testing
         @Sendable func print(_ items: Any...) { printedLine.yield(items.map { "\($0)" }.joined(separator: " ")) }
         var lines = printed.makeAsyncIterator()
 
-        let observation = store.observeChanges(in: ["item"], didFail: { error in
-            print("the store stopped: \(error)")
-        }) { changes in
+        let observation = store.observeChanges(
+            in: ["item"],
+            didFail: { error in
+                print("the store stopped: \(error)")
+            }
+        ) { changes in
             print(changes.changes(in: "item").inserted)
         }
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title) VALUES ('a')") }
