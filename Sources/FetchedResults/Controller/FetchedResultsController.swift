@@ -20,9 +20,10 @@ import SQLiteStoreCore
 /// `try await store.write { … }`, `try await controller.waitUntilCurrent()` returns once the
 /// controller has delivered that commit (`catchUp()` is the synchronous form). When the
 /// controller cannot follow the store (the table was dropped, the schema no longer fits the
-/// request, a row does not decode), it stops: `failure` holds why, `didFail` handlers are
-/// called and every `changes()` sequence throws, after the changes that preceded the failure;
-/// `performFetch()` starts again.
+/// request, a row does not decode, the store failed: see `Store.failure`), it stops: `failure`
+/// holds why, `didFail` handlers are called and every `changes()` sequence throws, after the
+/// changes that preceded the failure; `performFetch()` starts again (after a store failure, it
+/// fails again).
 ///
 /// Design: the controller lives on the main actor, where it is used. An engine on its own
 /// serial queue follows the store: for each transaction touching the request's table it

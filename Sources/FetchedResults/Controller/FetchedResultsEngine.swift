@@ -4,8 +4,8 @@ import SQLiteStoreCore
 /// The part of a fetched-results controller that follows the store: it owns the working
 /// index, handles each committed transaction on its own serial queue (so no transaction
 /// ever waits for the consumer, and the consumer never waits for SQLite on a change), and
-/// leaves each consumer its change in the `hub`. A failure to follow the store is handed to
-/// the consumers and stops the following until the next fetch.
+/// leaves each consumer its change in the `hub`. A failure to follow the store (its own, or
+/// the store's failure) is handed to the consumers and stops the following until the next fetch.
 ///
 /// `@unchecked Sendable`: every stored `var` is read and written only on `queue`; what the
 /// consumers share (`hub`, `rowsRead`) is behind locks.
@@ -65,7 +65,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         guard tables != observedTables || observation == nil else { return }
         observation?.cancel()
         observedTables = tables
-        observation = store.observeChanges(in: tables, on: queue) { [weak self] changes in
+        observation = store.observeChanges(
+            in: tables, on: queue, didFail: { [weak self] error in self?.stop(with: error) }
+        ) { [weak self] changes in
             self?.handle(changes)
         }
     }
@@ -90,10 +92,15 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
                 post(.refetched, objects: objects)
             }
         } catch {
-            observation?.cancel()
-            observation = nil
-            hub.fail(FetchedResultsError.wrap(error))
+            stop(with: error)
         }
+    }
+
+    /// Stops following the store and hands `error` to every consumer, after its pending change.
+    private func stop(with error: any Error) {
+        observation?.cancel()
+        observation = nil
+        hub.fail(FetchedResultsError.wrap(error))
     }
 
     /// The tables the predicate reads other than the request's own and its links' parents:

@@ -26,7 +26,8 @@ public final class ChangeWatcher<M: StoreModel>: Sendable {
         /// The objects deleted.
         public var deleted: Set<ObjectID>
         /// The error that prevented reading the new values, if any; `updated` is then empty
-        /// and `unread` lists the objects whose values are unknown.
+        /// and `unread` lists the objects whose values are unknown. The store's failure
+        /// (`Store.failure`) comes as the watcher's last event, with every watched object unread.
         public var error: StoreError?
         /// The objects that were written but could not be read because of `error`.
         public var unread: Set<ObjectID>
@@ -42,7 +43,8 @@ public final class ChangeWatcher<M: StoreModel>: Sendable {
     ) {
         core = ObjectWatch(
             store: store, table: table, ids: ids, handler: handler,
-            deletedIDs: { Array($0.deleted) }
+            deletedIDs: { Array($0.deleted) },
+            failureEvent: { error, watched in Event(updated: [:], deleted: [], error: error, unread: watched) }
         ) { touched, store in
             Self.event(for: touched, table: table, in: store)
         }
@@ -59,7 +61,8 @@ public final class ChangeWatcher<M: StoreModel>: Sendable {
     public func unwatch(_ ids: some Sequence<ObjectID>) { core.unwatch(ids) }
 
     /// The events of transactions committed from now on, in commit order. The stream buffers
-    /// without bound and ends when its consuming task is cancelled or the watcher is released.
+    /// without bound and ends when its consuming task is cancelled, when the watcher is
+    /// released, or after the store's failure (its last event).
     public func events() -> AsyncStream<Event> { core.events() }
 
     private static func event(for touched: WatchedObjects.Touched, table: String, in store: Store) -> Event {

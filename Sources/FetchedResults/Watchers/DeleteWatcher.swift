@@ -19,7 +19,8 @@ public final class DeleteWatcher: Sendable {
         /// The objects deleted.
         public var deleted: Set<ObjectID>
         /// The error that prevented checking a whole-table change, if any; `deleted` then
-        /// holds only the deletions known row by row.
+        /// holds only the deletions known row by row. The store's failure (`Store.failure`)
+        /// comes as the watcher's last event, with nothing deleted.
         public var error: StoreError?
     }
 
@@ -33,7 +34,8 @@ public final class DeleteWatcher: Sendable {
     ) {
         core = ObjectWatch(
             store: store, table: table, ids: ids, handler: handler,
-            deletedIDs: { Array($0.deleted) }
+            deletedIDs: { Array($0.deleted) },
+            failureEvent: { error, _ in Event(deleted: [], error: error) }
         ) { touched, store in
             Self.event(for: touched, table: table, in: store)
         }
@@ -50,7 +52,8 @@ public final class DeleteWatcher: Sendable {
     public func unwatch(_ ids: some Sequence<ObjectID>) { core.unwatch(ids) }
 
     /// The events of transactions committed from now on, in commit order. The stream buffers
-    /// without bound and ends when its consuming task is cancelled or the watcher is released.
+    /// without bound and ends when its consuming task is cancelled, when the watcher is
+    /// released, or after the store's failure (its last event).
     public func events() -> AsyncStream<Event> { core.events() }
 
     private static func event(for touched: WatchedObjects.Touched, table: String, in store: Store) -> Event? {

@@ -6,7 +6,8 @@ import SQLiteStoreCore
 ///
 /// Transactions are handled one at a time, in commit order, on a private serial queue;
 /// `makeEvent` runs there and may read the store (on a reader, never on the writer).
-/// Objects reported deleted stop being watched, since SQLite may reuse their rowids.
+/// Objects reported deleted stop being watched, since SQLite may reuse their rowids. The
+/// store's failure (`Store.failure`) becomes the last event, `failureEvent`, which ends the watch.
 final class ObjectWatch<Event: Sendable>: Sendable {
     typealias MakeEvent = @Sendable (WatchedObjects.Touched, Store) -> Event?
 
@@ -17,7 +18,9 @@ final class ObjectWatch<Event: Sendable>: Sendable {
 
     init(
         store: Store, table: String, ids: some Sequence<ObjectID>, handler: EventHandler<Event>?,
-        deletedIDs: @escaping @Sendable (Event) -> [ObjectID], makeEvent: @escaping MakeEvent
+        deletedIDs: @escaping @Sendable (Event) -> [ObjectID],
+        failureEvent: @escaping @Sendable (StoreError, _ watched: Set<ObjectID>) -> Event,
+        makeEvent: @escaping MakeEvent
     ) {
         self.table = table
         var initial = WatchedObjects(table: table)
@@ -27,7 +30,10 @@ final class ObjectWatch<Event: Sendable>: Sendable {
         self.watched = watched
         self.fanOut = fanOut
         let queue = DispatchQueue(label: "SQLiteStore.ObjectWatch.\(table)")
-        observation = store.observeChanges(in: [table], on: queue) { [weak store] changes in
+        let fail: @Sendable (StoreError) -> Void = { error in
+            fanOut.finish(with: failureEvent(error, watched.withLock { $0.ids }))
+        }
+        observation = store.observeChanges(in: [table], on: queue, didFail: fail) { [weak store] changes in
             let touched = watched.withLock { $0.touched(by: changes) }
             guard !touched.isEmpty, let store, let event = makeEvent(touched, store) else { return }
             watched.withLock { $0.remove(deletedIDs(event)) }

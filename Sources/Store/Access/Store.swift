@@ -22,6 +22,7 @@ public final class Store: Sendable {
     let readers: ReaderPool?
     let roleKey = DispatchSpecificKey<ConnectionRole>()
     let broadcaster: ChangeBroadcaster
+    let externalChangeCheck: ExternalChangeCheck
     let externalChangeMonitor: ExternalChangeMonitor?
 
     /// Opens, or creates, the database file at `path`.
@@ -56,11 +57,13 @@ public final class Store: Sendable {
             SerializedConnection(database: try opener.openReader(), role: .reader(index: index), roleKey: roleKey)
         }
         readers = readerConnections.isEmpty ? nil : ReaderPool(readers: readerConnections)
+        let check = ExternalChangeCheck(broadcaster: broadcaster)
+        externalChangeCheck = check
         externalChangeMonitor =
             inMemory
             ? nil
             : configuration.externalChangePollInterval.map { [writer] interval in
-                ExternalChangeMonitor(interval: interval, on: writer) { broadcaster.hasSubscribers }
+                ExternalChangeMonitor(interval: interval, on: writer, check: check) { broadcaster.hasSubscribers }
             }
     }
 

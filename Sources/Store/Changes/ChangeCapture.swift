@@ -236,9 +236,16 @@ final class ChangeCapture {
 
     /// Publishes an external change when another connection or process committed since the
     /// last check (`PRAGMA data_version`). Must run on the writer, outside a transaction.
+    /// Without the write lock, a restarted WAL may be taken for a commit: see `ExternalChangeCheck`.
     func checkDataVersion() throws {
         guard !database.isInsideTransaction else { return }
         try publishExternalChange()
+    }
+
+    /// Whether `PRAGMA data_version` moved since the last check, which it does when another
+    /// connection or process committed, and not only then (see `ExternalChangeCheck`). Records nothing.
+    func dataVersionHasMoved() throws -> Bool {
+        try database.fetchValue(Int64.self, sql: "PRAGMA data_version") != dataVersion
     }
 
     /// Called once a write transaction holds the write lock (`BEGIN IMMEDIATE`) and before

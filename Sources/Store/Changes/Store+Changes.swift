@@ -13,10 +13,11 @@ extension Store {
     /// slow consumer never slows writers but costs memory in proportion to the transactions
     /// it is behind (a few hundred bytes each, plus 8 bytes a row). A consumer that may fall
     /// behind and only needs to know what changed should use `coalescedChanges(in:)`. The
-    /// sequence ends when the consuming task is cancelled.
+    /// sequence ends when the consuming task is cancelled, and when the store fails, after the
+    /// changes published before: ``failure`` then tells why.
     public func changes(in tables: Set<String>? = nil) -> AsyncStream<StoreChanges> {
         let (stream, continuation) = AsyncStream<StoreChanges>.makeStream(bufferingPolicy: .unbounded)
-        let id = broadcaster.subscribe(tables: tables) { continuation.yield($0) }
+        let id = broadcaster.subscribe(tables: tables, deliver: { continuation.yield($0) }, fail: { _ in continuation.finish() })
         continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
         return stream
     }
@@ -34,14 +35,16 @@ extension Store {
     /// an element, whatever the number of transactions; no row is lost (see `PendingChanges`
     /// for how the changes of one row across transactions merge), but the consumer can no
     /// longer tell which transaction made which change. Each commit pays for merging its own
-    /// rows into the pending ones. The sequence ends when the consuming task is cancelled.
+    /// rows into the pending ones. The sequence ends when the consuming task is cancelled, and
+    /// when the store fails, after the changes published before: ``failure`` then tells why.
     public func coalescedChanges(in tables: Set<String>? = nil) -> CoalescedStoreChanges {
         let (doorbell, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let pending = PendingChanges()
-        let id = broadcaster.subscribe(tables: tables) { changes in
+        let deliver: @Sendable (StoreChanges) -> Void = { changes in
             pending.add(changes)
             continuation.yield()
         }
+        let id = broadcaster.subscribe(tables: tables, deliver: deliver, fail: { _ in continuation.finish() })
         continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
         return CoalescedStoreChanges(doorbell: doorbell, pending: pending)
     }
@@ -55,9 +58,13 @@ extension Store {
     /// committed while a call is waiting or running are merged into the next call, as in
     /// `coalescedChanges(in:)`: at most one call waits, whatever the handler's speed.
     ///
-    /// Keep the returned observation: releasing or cancelling it stops the calls.
+    /// When the store fails (see ``failure``), `didFail` is called once on `queue`, after the
+    /// calls for the changes published before, and the calls end; an observation begun after
+    /// the failure gets `didFail` at once. Keep the returned observation: releasing or
+    /// cancelling it stops the calls.
     public func observeChanges(
         in tables: Set<String>? = nil, on queue: DispatchQueue? = nil, coalescing: Bool = false,
+        didFail: (@Sendable (StoreError) -> Void)? = nil,
         _ handler: @escaping @Sendable (StoreChanges) -> Void
     ) -> ChangeObservation {
         let queue = queue ?? DispatchQueue(label: "SQLiteStore.observer")
@@ -71,18 +78,35 @@ extension Store {
         } else {
             deliver = { changes in queue.async { handler(changes) } }
         }
-        let id = broadcaster.subscribe(tables: tables, deliver: deliver)
+        let fail: @Sendable (StoreError) -> Void = { error in queue.async { didFail?(error) } }
+        let id = broadcaster.subscribe(tables: tables, deliver: deliver, fail: fail)
         return ChangeObservation { [broadcaster] in broadcaster.unsubscribe(id) }
     }
 
     /// Checks now whether another connection or process committed since the last check, and
-    /// if so publishes a change of all tables. The store also checks on its own, every
-    /// `StoreConfiguration.externalChangePollInterval`, while anyone observes.
+    /// if so publishes a change of all tables, once per check however many commits. The store
+    /// also checks on its own, every `StoreConfiguration.externalChangePollInterval`, while
+    /// anyone observes. When another connection is in the middle of a write transaction, the
+    /// check waits for it to end, as a write would (see the change-notification article).
+    ///
+    /// Throws what failed. A failure of the file (deleted or replaced since the store opened
+    /// it, or no longer a database) is also the store's ``failure``, published to every
+    /// observer; a busy or interrupted check is not.
     public func checkForExternalChanges() throws {
         if DispatchQueue.getSpecific(key: roleKey) == .writer {
-            try writer.onQueue { db in try db.changeCapture?.checkDataVersion() }
+            try writer.onQueue { db in try externalChangeCheck.run(on: db) }
         } else {
-            try writer.sync { db in try db.changeCapture?.checkDataVersion() }
+            try writer.sync { db in try externalChangeCheck.run(on: db) }
         }
     }
+
+    /// Why the store stopped publishing changes, or `nil` while it publishes them.
+    ///
+    /// Set when a check for external changes (the poll, or ``checkForExternalChanges()``) finds
+    /// that the store can no longer follow its file: the file was deleted or replaced since
+    /// the store opened it (extended code `SQLITE_READONLY_DBMOVED`), is no longer a database
+    /// (`SQLITE_NOTADB`), or reading it fails. The failure is terminal: every observer receives
+    /// it once and nothing is published afterwards. Reads and writes are not refused; they
+    /// answer what SQLite answers.
+    public var failure: StoreError? { broadcaster.failure }
 }

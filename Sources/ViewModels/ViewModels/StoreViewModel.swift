@@ -27,7 +27,8 @@ import SQLiteStoreCore
 /// `nil` when the item has no list; the deletion of that row is reported to
 /// ``relatedObjectWasDeleted(_:through:)``. Observation also stops with
 /// ``stop()`` and when the view model is released; the store is held weakly, and a released
-/// store or a failed read never crashes the view model (failures land in ``lastError``).
+/// store or a failed read never crashes the view model (failures land in ``lastError``). The
+/// store's failure (`Store.failure`) lands there too, and ends observation.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 @Observable
@@ -130,6 +131,8 @@ open class StoreViewModel<M: StoreModel> {
                 guard let self, !Task.isCancelled else { return }
                 self.receive(state)
             }
+            // The changes end uncancelled only after the store's failure, now in `lastError`.
+            if !Task.isCancelled { self?.stop() }
         }
         for follower in related.values where isObserving { follower.start(in: store) }
     }

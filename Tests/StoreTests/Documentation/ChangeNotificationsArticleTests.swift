@@ -51,4 +51,27 @@ import Testing
         printedLine.finish()
         #expect(await lines.next() == nil, "a cancelled observation gets nothing more")
     }
+
+    @Test func observationIsToldOfTheStoresFailure() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.makeStore(schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL);")
+        let (printed, printedLine) = AsyncStream<String>.makeStream()
+        @Sendable func print(_ items: Any...) { printedLine.yield(items.map { "\($0)" }.joined(separator: " ")) }
+        var lines = printed.makeAsyncIterator()
+
+        let observation = store.observeChanges(
+            in: ["item"],
+            didFail: { error in
+                print("the store stopped: \(error)")
+            }
+        ) { changes in
+            print(changes.changes(in: "item").inserted)
+        }
+        try await store.write { db in try db.execute(sql: "INSERT INTO item(title) VALUES ('a')") }
+        #expect(await lines.next() == "[1]")
+        try FileManager.default.removeItem(atPath: directory.path("test.sqlite"))
+        #expect(throws: StoreError.self) { try store.checkForExternalChanges() }
+        #expect(await lines.next()?.hasPrefix("the store stopped: SQLite error 8 (extended 1032): the database file") == true)
+        withExtendedLifetime(observation) {}
+    }
 }
