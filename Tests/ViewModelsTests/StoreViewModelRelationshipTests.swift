@@ -102,16 +102,16 @@ struct StoreViewModelRelationshipTests {
         let other = try connectionWithoutForeignKeys()
         let item = TodoItemViewModel(store: store, id: 1)
         try item.start()
-        try other.write { db in try db.execute(sql: "DELETE FROM list WHERE id = 1") }
+        try await other.write { db in try db.execute(sql: "DELETE FROM list WHERE id = 1") }
         await waitUntil("the deletion is reported") { !item.runs.relatedDeletions.isEmpty }
         #expect(item.listName == nil && item.object?.listID == 1)
-        try other.write { db in try db.execute(sql: "UPDATE list SET id = 1 WHERE id = 2") }
+        try await other.write { db in try db.execute(sql: "UPDATE list SET id = 1 WHERE id = 2") }
         await waitUntil("the row given the key is followed") { item.listName == "Work" }
-        try other.write { db in try db.execute(sql: "DELETE FROM list WHERE id = 1") }
+        try await other.write { db in try db.execute(sql: "DELETE FROM list WHERE id = 1") }
         await waitUntil("the second deletion is reported") { item.runs.relatedDeletions.count == 2 }
-        try other.write { db in try db.execute(sql: "INSERT INTO list(id, name) VALUES (1, 'Home again')") }
+        try await other.write { db in try db.execute(sql: "INSERT INTO list(id, name) VALUES (1, 'Home again')") }
         await waitUntil("the row inserted with the key is followed") { item.listName == "Home again" }
-        try other.write { db in try db.execute(sql: "UPDATE list SET name = 'House' WHERE id = 1") }
+        try await other.write { db in try db.execute(sql: "UPDATE list SET name = 'House' WHERE id = 1") }
         await waitUntil("its rename by the other connection arrives") { item.listName == "House" }
         try await write(store, "UPDATE list SET name = 'Flat' WHERE id = 1")
         await waitUntil("its rename by the store arrives") { item.listName == "Flat" }
@@ -124,7 +124,7 @@ struct StoreViewModelRelationshipTests {
     /// the binding leaves the row that no longer holds it and follows the one that took it.
     @Test func aTextKeyIsFollowedFromRowToRow() async throws {
         let store = try directory.makeStore(schema: City.schema)
-        try store.write { db in
+        try await store.write { db in
             try db.execute(
                 script: """
                     INSERT INTO country(code, name) VALUES ('FR', 'France'), ('DE', 'Germany');
@@ -135,9 +135,9 @@ struct StoreViewModelRelationshipTests {
         let city = CityViewModel(store: store, id: 1)
         try city.start()
         #expect(city.countryName == "France")
-        try other.write { db in try db.execute(sql: "UPDATE country SET code = 'XX' WHERE code = 'FR'") }
+        try await other.write { db in try db.execute(sql: "UPDATE country SET code = 'XX' WHERE code = 'FR'") }
         await waitUntil("the row that gave up the key is left") { city.countryName == nil }
-        try other.write { db in try db.execute(sql: "UPDATE country SET code = 'FR' WHERE code = 'DE'") }
+        try await other.write { db in try db.execute(sql: "UPDATE country SET code = 'FR' WHERE code = 'DE'") }
         await waitUntil("the row that took the key is followed") { city.countryName == "Germany" }
         try await write(store, "UPDATE country SET name = 'Deutschland' WHERE code = 'FR'")
         await waitUntil("its rename arrives") { city.countryName == "Deutschland" }
