@@ -23,10 +23,18 @@ struct PropertyKind: Sendable {
 
         init<V: DatabaseValueConvertible & Codable>(_: V.Type) {
             row = { row, column, optional in
-                _ = optional ? try row.decode(V?.self, column: column) : try row.decode(V.self, column: column)
+                if optional {
+                    _ = try row.decode(V?.self, column: column)
+                } else {
+                    _ = try row.decode(V.self, column: column)
+                }
             }
             boxed = { db, rowID, optional in
-                _ = optional ? try db.fetchOne(Boxed<V?>.self, rowID: rowID) : try db.fetchOne(Boxed<V>.self, rowID: rowID)
+                if optional {
+                    _ = try db.fetchOne(Boxed<V?>.self, rowID: rowID)
+                } else {
+                    _ = try db.fetchOne(Boxed<V>.self, rowID: rowID)
+                }
             }
         }
     }
