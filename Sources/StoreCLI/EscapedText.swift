@@ -4,15 +4,15 @@
 /// A script reading either line by line gets one line per error or event, whatever the text
 /// echoes (SQL with newlines, lists of migrations, a file name with a line break).
 enum EscapedText {
-    /// `text` with `\` as `\\`, line feeds, carriage returns and tabs as `\n`, `\r`, `\t`,
-    /// other control characters and the Unicode line and paragraph separators (U+0085,
-    /// U+2028, U+2029) as `\u` and four hex digits, and `"` as `\"` when `quotes`.
+    /// `text` with line feeds, carriage returns and tabs as `\n`, `\r`, `\t`, other control
+    /// characters and the Unicode line and paragraph separators (U+0085, U+2028, U+2029) as
+    /// `\u` and four hex digits, and, for a JSON string (`quotes`), `"` as `\"` and `\` as `\\`.
     static func escaping(_ text: String, quotes: Bool) -> String {
         var escaped = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"" where quotes: escaped += "\\\""
-            case "\\": escaped += "\\\\"
+            case "\\" where quotes: escaped += "\\\\"
             case "\n": escaped += "\\n"
             case "\r": escaped += "\\r"
             case "\t": escaped += "\\t"

@@ -11,7 +11,7 @@ struct StoreCommand: AsyncParsableCommand {
             Every subcommand takes --database PATH (default store.sqlite), --migrations DIR \
             (default Migrations) and --json (one JSON document on standard output instead of text).
             Errors and warnings go to standard error, one line each: line breaks and other control \
-            characters in what they echo are escaped as in a JSON string (\\n, \\u2028), a backslash as \\\\.
+            characters in what they echo are escaped as in a JSON string (\\n, \\u2028).
 
             \(ExitStatus.documentation)
             """,

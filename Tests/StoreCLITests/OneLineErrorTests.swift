@@ -41,7 +41,8 @@ struct OneLineErrorTests {
     @Test(
         "a usage error, in text and --json mode", arguments: [["migrate", "--bogus"], ["migrate", "--to", "x", "--json"], ["frobnicate"]])
     func usage(arguments: [String]) throws {
-        let result = try StoreBinary.start(arguments, in: try CLIProject().folder).finish()
+        let project = try CLIProject()
+        let result = try StoreBinary.start(arguments, in: project.folder).finish()
         #expect(result.exitCode == 2, "\(result)")
         #expect(lines(result).count == 1 && result.error.hasPrefix("error: "), "\(result)")
     }
