@@ -41,8 +41,9 @@ final class CommandOutput {
         if status != .success { throw ExitCode(status.rawValue) }
     }
 
+    /// Prints an error or a warning on standard error, as one line (see `EscapedText`).
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((EscapedText.escaping(text, quotes: false) + "\n").utf8))
     }
 
     static func json(_ value: some Encodable) throws -> String {

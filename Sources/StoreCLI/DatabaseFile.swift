@@ -4,8 +4,9 @@ import SQLiteStore
 /// The database file a command names, looked at before SQLite opens it: whether it exists,
 /// is a regular file holding an SQLite database, and in which journal mode.
 ///
-/// SQLite takes an empty file for an empty database and opens devices and pipes like files;
-/// the command refuses them first (exit 3), without writing a byte.
+/// SQLite takes an empty file for an empty database and opens devices and pipes like files,
+/// and refuses a path longer than its limit without saying why; the command refuses them
+/// first (exit 3), without writing a byte, and says what is wrong.
 struct DatabaseFile {
     /// What the path holds.
     enum Content: Equatable {
@@ -25,6 +26,7 @@ struct DatabaseFile {
     /// unless `allowEmpty` (an empty file is then an empty database, as SQLite sees it).
     init(path: String, allowEmpty: Bool = false) throws {
         self.path = path
+        if let problem = DatabasePathLimit.problem(with: path) { throw Self.unavailable(path, "cannot be opened: \(problem)") }
         // O_NONBLOCK: opening a FIFO must not wait for a writer.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {

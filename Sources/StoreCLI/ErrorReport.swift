@@ -51,11 +51,11 @@ struct ErrorReport: Encodable {
     private init(_ failure: MigrationFailure) {
         let storeError = failure.error as? StoreError
         var message = failure.description
-        if let statement = failure.statement { message += "\n  statement: \(statement)" }
+        if let statement = failure.statement { message += "; statement: \(statement)" }
         message +=
             failure.wasRolledBack
-            ? "\n  the migration was rolled back: the database is as it was before it"
-            : "\n  the migration runs outside a transaction: statements before the failing one stay applied"
+            ? "; the migration was rolled back: the database is as it was before it"
+            : "; the migration runs outside a transaction: statements before the failing one stay applied"
         self.init(kind: "migrationFailed", message: message, storeError: storeError)
         file = failure.location
         line = failure.line

@@ -10,6 +10,8 @@ struct StoreCommand: AsyncParsableCommand {
         discussion: """
             Every subcommand takes --database PATH (default store.sqlite), --migrations DIR \
             (default Migrations) and --json (one JSON document on standard output instead of text).
+            Errors and warnings go to standard error, one line each: line breaks and other control \
+            characters in what they echo are escaped as in a JSON string (\\n, \\u2028).
 
             \(ExitStatus.documentation)
             """,
@@ -57,7 +59,8 @@ struct StoreCommand: AsyncParsableCommand {
                 body: [String: String]())
             if let json = try? CommandOutput.json(document) { print(json) }
         }
-        CommandOutput.printError(fullMessage(for: error))
+        // One line, as every error: the usage is one `--help` away.
+        CommandOutput.printError("error: \(message(for: error)) (see store --help)")
         Foundation.exit(ExitStatus.usage.rawValue)
     }
 }

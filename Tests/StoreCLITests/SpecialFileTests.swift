@@ -3,16 +3,19 @@ import Foundation
 import Testing
 
 /// Special files where `store` expects regular ones: among the migrations they are refused
-/// with what they are (exit 2), as the database they exit 3; nothing blocks on a FIFO.
+/// with what they are (exit 2, a folder named like a migration too), as the database they
+/// exit 3; nothing blocks on a FIFO.
 @Suite("store and special files")
 struct SpecialFileTests {
     enum Special: String, CaseIterable {
-        case fifo, deviceLink, linkLoop, brokenLink
+        case fifo, deviceLink, linkLoop, brokenLink, folder, folderLink
 
         /// Makes the special file at `path`.
         func make(at path: String) throws {
             switch self {
             case .fifo: #expect(mkfifo(path, 0o644) == 0)
+            case .folder: try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            case .folderLink: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: ".")
             case .deviceLink: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero")
             case .linkLoop: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path)
             case .brokenLink: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path + ".gone")
@@ -26,6 +29,8 @@ struct SpecialFileTests {
             case .deviceLink: "a symbolic link to a character device"
             case .linkLoop: "a symbolic link loop"
             case .brokenLink: "a symbolic link to a file that does not exist"
+            case .folder: "a folder, not a migration file"
+            case .folderLink: "a symbolic link to a folder"
             }
         }
     }
@@ -61,6 +66,54 @@ struct SpecialFileTests {
             #expect(result.exitCode == 3, "\(command): \(result)")
             #expect(result.error.contains(description), "\(command): \(result)")
         }
+    }
+}
+
+/// A database at a path longer than SQLite accepts: SQLite says only "unable to open database
+/// file"; `store` says the path is too long, and the limit.
+@Suite("store and a database path longer than SQLite's limit")
+struct LongDatabasePathTests {
+    /// `folder`/ddd…/ddd…/name.sqlite, exactly `length` bytes once `folder`'s links are resolved
+    /// (as SQLite resolves them), its folders made.
+    static func path(in folder: URL, length: Int) throws -> String {
+        var path = try #require(
+            realpath(folder.path, nil).map { resolved in
+                defer { free(resolved) }
+                return String(cString: resolved)
+            })
+        while length - path.utf8.count > 120 { path += "/" + String(repeating: "d", count: 100) }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path += "/" + String(repeating: "n", count: length - path.utf8.count - 1 - ".sqlite".utf8.count) + ".sqlite"
+        #expect(path.utf8.count == length)
+        return path
+    }
+
+    @Test("a 598-byte path to a real database exits 3 saying the path is too long, and the limit")
+    func realDatabase() throws {
+        let project = try CLIProject(examplesUpTo: 1)
+        #expect(try project.store("migrate").exitCode == 0)
+        let long = try Self.path(in: project.folder, length: 598)
+        try FileManager.default.moveItem(atPath: project.databasePath, toPath: long)
+        let commands = [
+            ["status"], ["verify"], ["schema"], ["migrate"], ["migrate", "--dry-run"], ["down"], ["watch", "--table", "list"],
+        ]
+        for command in commands {
+            let result = try StoreBinary.start(command + ["--database", long], in: project.folder).finish()
+            #expect(result.exitCode == 3, "\(command): \(result)")
+            #expect(result.error.contains("is 598 bytes long") && result.error.contains("at most 504 bytes"), "\(command): \(result)")
+        }
+    }
+
+    @Test("migrate refuses to create a database at a path that is too long, and creates nothing")
+    func newDatabase() throws {
+        let project = try CLIProject(examplesUpTo: 1)
+        let long = try Self.path(in: project.folder, length: 505)
+        let result = try StoreBinary.start(["migrate", "--database", long], in: project.folder).finish()
+        #expect(result.exitCode == 3, "\(result)")
+        #expect(result.error.contains("is 505 bytes long"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: long))
+        let fits = try Self.path(in: project.folder, length: 504)
+        #expect(try project.store("migrate", "--database", fits).exitCode == 0)
     }
 }
 

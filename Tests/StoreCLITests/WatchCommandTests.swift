@@ -40,6 +40,9 @@ struct WatchCommandTests {
             (["--table", "item", "--section-by", "bogus"], 2, "no column 'bogus'"),
             (["--table", "item", "--where", "done = = 1"], 2, "syntax error"),
             (["--table", "item", "--where", "missing_column > 1"], 2, "no such column: missing_column"),
+            // Echoed SQL with line breaks stays on one line: the breaks are escaped.
+            (["--table", "item", "--where", "done = =\n1"], 2, "done = =\\n1"),
+            (["--table", "item", "--where", "missing_column\r\n> 1\u{2028}"], 2, "missing_column\\r\\n> 1\\u2028"),
             (["--table", "item", "--where", "1); DELETE FROM item; --"], 2, "not several statements"),
             (["--table", "item", "--where", "title = ?"], 2, "parameters"),
             (["--table", "item_view"], 2, "is a view"),
@@ -64,7 +67,7 @@ struct WatchCommandTests {
             let end = try watch.finish()
             #expect(end.exitCode == exitCode, "\(arguments): \(end.error)")
             #expect(end.error.contains(message), "\(arguments): \(end.error)")
-            #expect(end.error.split(separator: "\n").count == 1, "\(arguments): \(end.error)")
+            #expect(end.error.split(whereSeparator: \.isNewline).count == 1, "\(arguments): \(end.error)")
             if json {
                 let line = try #require(watch.lines(from: 0).first)
                 #expect(line.contains("\"type\":\"error\"") && line.contains("\"exitCode\":\(exitCode)"), "\(line)")

@@ -35,7 +35,7 @@ struct MigrationFolderTests {
         #expect(migrator.migrations[2].name == "rebuild_list")
     }
 
-    @Test("Leading zeros are allowed; hidden files, folders and other extensions are ignored")
+    @Test("Leading zeros are allowed; hidden entries, folders and files with other extensions are ignored")
     func fileSelection() throws {
         let folder = try directory.writeMigrations([
             "7_seven.sql": "CREATE TABLE seven(x);",
@@ -43,10 +43,23 @@ struct MigrationFolderTests {
             "README.md": "not a migration",
             ".0002_hidden.sql": "not a migration",
         ])
-        try FileManager.default.createDirectory(atPath: folder + "/0003_folder.sql", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/0003_folder", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/.0004_hidden.sql", withIntermediateDirectories: true)
         let migrator = try Migrator(folder: folder)
         #expect(migrator.migrations.map(\.version) == [7, 10])
         #expect(migrator.migrations.map(\.path) == [folder + "/7_seven.sql", folder + "/00010_ten.sql"])
+    }
+
+    @Test("A folder named like a migration is refused as a folder, not ignored")
+    func folderNamedLikeAMigration() throws {
+        let folder = try directory.writeMigrations(["0001_a.sql": "SELECT 1;"])
+        try FileManager.default.createDirectory(atPath: folder + "/0003_x.sql", withIntermediateDirectories: true)
+        #expect {
+            try Migrator(folder: folder)
+        } throws: { error in
+            guard case MigrationError.unreadableFile(let path, let reason) = error else { return false }
+            return path == folder + "/0003_x.sql" && reason == "a folder, not a migration file"
+        }
     }
 
     @Test(

@@ -27,6 +27,14 @@ struct StoreViewModelRelationshipTests {
         return store
     }
 
+    /// Another store on the same file with foreign keys off, as the `sqlite3` tool opens it:
+    /// its commits are another connection's, seen by the store's external-change checks.
+    private func connectionWithoutForeignKeys() throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.foreignKeys = false
+        return try Store(path: directory.path("test.sqlite"), configuration: configuration)
+    }
+
     /// Runs `sql` in a write transaction from another task, as another part of an app would.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func write(_ store: Store, _ sql: String) async throws {
@@ -91,6 +99,58 @@ struct StoreViewModelRelationshipTests {
         try await write(store, "UPDATE item SET list_id = 2 WHERE id = 1")
         await waitUntil("the item follows its new list") { item.listName == "Work" }
         #expect(item.runs.relatedDeletions.count == 1)
+    }
+
+    /// Another connection with foreign keys off (the `sqlite3` tool's default) deletes the
+    /// item's list and leaves the item with its key: the binding goes to `nil`, then follows
+    /// whatever row holds that key (given it, inserted again, renamed) by that connection or the store.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aRowThatTakesTheKeyOfADeletedRowIsFollowed() async throws {
+        let store = try makeStore()
+        let other = try connectionWithoutForeignKeys()
+        let item = TodoItemViewModel(store: store, id: 1)
+        try item.start()
+        try await other.write { db in try db.execute(sql: "DELETE FROM list WHERE id = 1") }
+        await waitUntil("the deletion is reported") { !item.runs.relatedDeletions.isEmpty }
+        #expect(item.listName == nil && item.object?.listID == 1)
+        try await other.write { db in try db.execute(sql: "UPDATE list SET id = 1 WHERE id = 2") }
+        await waitUntil("the row given the key is followed") { item.listName == "Work" }
+        try await other.write { db in try db.execute(sql: "DELETE FROM list WHERE id = 1") }
+        await waitUntil("the second deletion is reported") { item.runs.relatedDeletions.count == 2 }
+        try await other.write { db in try db.execute(sql: "INSERT INTO list(id, name) VALUES (1, 'Home again')") }
+        await waitUntil("the row inserted with the key is followed") { item.listName == "Home again" }
+        try await other.write { db in try db.execute(sql: "UPDATE list SET name = 'House' WHERE id = 1") }
+        await waitUntil("its rename by the other connection arrives") { item.listName == "House" }
+        try await write(store, "UPDATE list SET name = 'Flat' WHERE id = 1")
+        await waitUntil("its rename by the store arrives") { item.listName == "Flat" }
+        #expect(item.runs.listName == 7)
+        #expect(item.runs.relatedDeletions == [ObjectID(table: "list", rowID: 1), ObjectID(table: "list", rowID: 1)])
+        try other.close()
+    }
+
+    /// With a text key, another connection with foreign keys off moves the key from row to row:
+    /// the binding leaves the row that no longer holds it and follows the one that took it.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aTextKeyIsFollowedFromRowToRow() async throws {
+        let store = try directory.makeStore(schema: City.schema)
+        try await store.write { db in
+            try db.execute(
+                script: """
+                    INSERT INTO country(code, name) VALUES ('FR', 'France'), ('DE', 'Germany');
+                    INSERT INTO city(id, name, country_code) VALUES (1, 'Lyon', 'FR');
+                    """)
+        }
+        let other = try connectionWithoutForeignKeys()
+        let city = CityViewModel(store: store, id: 1)
+        try city.start()
+        #expect(city.countryName == "France")
+        try await other.write { db in try db.execute(sql: "UPDATE country SET code = 'XX' WHERE code = 'FR'") }
+        await waitUntil("the row that gave up the key is left") { city.countryName == nil }
+        try await other.write { db in try db.execute(sql: "UPDATE country SET code = 'FR' WHERE code = 'DE'") }
+        await waitUntil("the row that took the key is followed") { city.countryName == "Germany" }
+        try await write(store, "UPDATE country SET name = 'Deutschland' WHERE code = 'FR'")
+        await waitUntil("its rename arrives") { city.countryName == "Deutschland" }
+        try other.close()
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -4,15 +4,15 @@ import Foundation
 enum MigrationFolder {
     /// The migrations of the `.sql` files in `path`, in version order.
     ///
-    /// Hidden files, folders and files with other extensions are ignored; a file whose
-    /// extension is `sql` in any case must follow the naming rules, be a regular file (or a
-    /// symbolic link to one) and hold UTF-8 text. FIFOs, devices, sockets, broken links and
-    /// link loops are refused with what they are, before anything reads from them.
+    /// Hidden entries and entries with other extensions are ignored; an entry whose extension
+    /// is `sql` in any case must follow the naming rules, be a regular file (or a symbolic link
+    /// to one) and hold UTF-8 text. Folders, FIFOs, devices, sockets, broken links and link
+    /// loops are refused with what they are, before anything reads from them.
     static func load(_ path: String) throws -> [Migration] {
-        try fileNames(in: path).compactMap { fileName in
+        try fileNames(in: path).map { fileName in
             let filePath = (path as NSString).appendingPathComponent(fileName)
             // The bytes go as soon as the text is made: a large file is held once, not twice.
-            guard let text = try readFile(filePath).map({ try text(of: $0, path: filePath) }) else { return nil }
+            let text = try text(of: readFile(filePath), path: filePath)
             let (version, name) = try MigrationFileName.parse(fileName, path: filePath)
             return try Migration(version: version, name: name, sql: text, path: filePath)
         }
@@ -50,18 +50,17 @@ enum MigrationFolder {
         return name.count > suffix.count && zip(name.suffix(suffix.count), suffix).allSatisfy { $0 | 0x20 == $1 }
     }
 
-    /// The bytes of the file at `path`, or `nil` for a folder (ignored).
+    /// The bytes of the regular file at `path`.
     ///
     /// The file is opened without waiting (a FIFO would block a plain open until a writer
     /// came) and checked with `fstat` on the opened descriptor, so what is read is what was checked.
-    private static func readFile(_ path: String) throws -> [UInt8]? {
+    private static func readFile(_ path: String) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw unreadable(path, errno: errno) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw unreadable(path, errno: errno) }
         let kind = FileKind(mode: info.st_mode)
-        if info.st_mode & S_IFMT == S_IFDIR { return nil }
         guard kind.isRegularFile else {
             throw MigrationError.unreadableFile(
                 path: path, reason: "\(isLink(path) ? "a symbolic link to " : "")\(kind), not a migration file")

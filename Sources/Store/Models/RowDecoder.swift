@@ -151,7 +151,7 @@ final class RowDecoder: Decoder {
     /// Converts with a type known only at run time to be `T`.
     private func converted<T>(_ value: DatabaseValue, with convertible: any DatabaseValueConvertible.Type, column name: String) throws -> T
     {
-        guard let result = convertible.fromDatabaseValue(value) as? T else {
+        guard let result = convertible.fromDatabaseValue(value, as: T.self) else {
             throw conversionError(value, to: T.self, column: name)
         }
         return result

@@ -58,7 +58,7 @@ public struct StoreRow {
         _ value: DatabaseValue, with convertible: any DatabaseValueConvertible.Type,
         at index: Int32
     ) throws -> T {
-        guard let converted = convertible.fromDatabaseValue(value) as? T else { throw mismatch(value, T.self, at: index) }
+        guard let converted = convertible.fromDatabaseValue(value, as: T.self) else { throw mismatch(value, T.self, at: index) }
         return converted
     }
 

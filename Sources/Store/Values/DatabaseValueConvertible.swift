@@ -21,6 +21,17 @@ extension DatabaseValueConvertible {
         }
         return decoded
     }
+
+    /// `fromDatabaseValue(value)` as `T`, for code that knows `Self` only at run time (through
+    /// an existential metatype); `nil` when the value does not convert.
+    ///
+    /// The conversion is unwrapped before the cast: cast whole, a failed conversion (`nil` of
+    /// `Self?`) would succeed as `.none` whenever `T` is itself optional, and a stored value
+    /// that does not fit an optional property would read as `nil`, to be erased by the next save.
+    static func fromDatabaseValue<T>(_ value: DatabaseValue, as type: T.Type) -> T? {
+        guard let converted = fromDatabaseValue(value) else { return nil }
+        return converted as? T
+    }
 }
 
 extension DatabaseValue: DatabaseValueConvertible {

@@ -54,21 +54,7 @@ enum WatchJSONLine {
 
     /// A JSON string literal, or `null`.
     fileprivate static func string(_ text: String?) -> String {
-        guard let text else { return "null" }
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case _ where scalar.value < 0x20:
-                escaped += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4, with: "0")
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped + "\""
+        text.map { "\"" + EscapedText.escaping($0, quotes: true) + "\"" } ?? "null"
     }
 }
 

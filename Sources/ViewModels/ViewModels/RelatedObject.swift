@@ -27,11 +27,16 @@ protocol RelatedObjectFollowing: AnyObject {
 ///
 /// A `ChangeWatcher` of the parent table watches only the row referred to now, so a
 /// transaction that touches neither that row nor the object costs a set lookup and no read.
-/// When the object changes, the relationship is read again (its foreign key may have moved
-/// to another row, which is then watched instead); when the watched row is deleted, it is read
-/// again too, to tell a nullified reference (reported as ``RelatedObjectReport/relatedDeleted(_:)``)
-/// from a cascade that deleted the object itself. The bindings see the related row's latest
-/// state, and run only when the value they read changed.
+/// The relationship is read again when the object changes (its foreign key may have moved to
+/// another row, which is then watched instead), when the watched row changes and its key is
+/// not the rowid (it may no longer hold the key), and when the watched row is deleted, to
+/// tell a nullified reference (reported as ``RelatedObjectReport/relatedDeleted(_:)``) from a
+/// cascade that deleted the object itself. While the object's key refers to no row (a row
+/// deleted by a connection with foreign keys off, the child left with its key), every change
+/// of the parent table reads the relationship again, so that a row that takes the key
+/// (inserted again, or given it) is followed from then on: the bindings follow the key,
+/// whatever row holds it. They see the related row's latest state, and run only when the
+/// value they read changed.
 @MainActor
 final class RelatedObject<Parent: StoreModel>: RelatedObjectFollowing {
     private let link: ToOneLink
@@ -42,6 +47,8 @@ final class RelatedObject<Parent: StoreModel>: RelatedObjectFollowing {
     private weak var store: Store?
     private var watcher: ChangeWatcher<Parent>?
     private var observation: Task<Void, Never>?
+    /// The follower of the parent table while the object's key refers to no row.
+    private var missingRowWait: Task<Void, Never>?
 
     init(link: ToOneLink, objectID: ObjectID, report: @escaping @MainActor (RelatedObjectReport) -> Void) {
         self.link = link
@@ -49,7 +56,10 @@ final class RelatedObject<Parent: StoreModel>: RelatedObjectFollowing {
         self.report = report
     }
 
-    deinit { observation?.cancel() }
+    deinit {
+        observation?.cancel()
+        missingRowWait?.cancel()
+    }
 
     /// Adds a binding; while following, it runs at once with the current related row.
     func add(_ binding: ModelBinding<Parent?>) {
@@ -75,6 +85,7 @@ final class RelatedObject<Parent: StoreModel>: RelatedObjectFollowing {
     func stop() {
         observation?.cancel()
         observation = nil
+        stopWaitingForMissingRow()
         watcher = nil
         current = nil
     }
@@ -84,22 +95,26 @@ final class RelatedObject<Parent: StoreModel>: RelatedObjectFollowing {
     private func receive(_ event: ChangeWatcher<Parent>.Event) {
         guard let current, let state = event.state(of: current.id) else { return }
         switch state {
-        case .success(let model?): apply(RelatedRow.Found(id: current.id, model: model))
-        case .success(nil): refresh(runningAll: false)
+        case .success(let model?) where keyIsRowID: apply(RelatedRow.Found(id: current.id, model: model))
+        case .success: refresh(runningAll: false)  // deleted, or its key may have changed
         case .failure(let error): report(.failed(error))
         }
     }
+
+    /// Whether the key the link refers to is the parent's rowid: an update of the followed row
+    /// then leaves it holding the key (a changed rowid is a deletion and an insertion).
+    private var keyIsRowID: Bool { Parent.ID.isRowIDAlias && link.referencedKey == Parent.primaryKeyColumn }
 
     /// Reads the relationship again and follows the row it leads to now.
     private func refresh(runningAll: Bool) {
         guard let store, let watcher else { return }
         do {
             var row = try RelatedRow<Parent>.read(of: objectID, through: link, former: current?.id, in: store)
-            if let new = row.parent?.id, !watcher.watchedIDs.contains(new) {
-                watcher.watch([new])
+            if beginsWatching(row, in: store, with: watcher) {
                 // Read after the watch began, so a change committed in between is not missed.
                 row = try RelatedRow<Parent>.read(of: objectID, through: link, former: current?.id, in: store)
             }
+            if !row.refersToMissingRow { stopWaitingForMissingRow() }
             guard row.objectExists else { return report(.objectDeleted) }
             let former = current?.id
             watcher.unwatch(watcher.watchedIDs.subtracting(row.parent.map { [$0.id] } ?? []))
@@ -108,6 +123,29 @@ final class RelatedObject<Parent: StoreModel>: RelatedObjectFollowing {
         } catch {
             report(.failed(error))
         }
+    }
+
+    /// Starts watching what `row` needs and is not watched yet: the related row, or the parent
+    /// table while the key refers to no row; returns whether it started anything.
+    private func beginsWatching(_ row: RelatedRow<Parent>, in store: Store, with watcher: ChangeWatcher<Parent>) -> Bool {
+        if let new = row.parent?.id, !watcher.watchedIDs.contains(new) {
+            watcher.watch([new])
+            return true
+        }
+        guard row.refersToMissingRow, missingRowWait == nil else { return false }
+        let changes = store.changes(in: [link.parentTable])
+        missingRowWait = Task { @MainActor [weak self] in
+            for await _ in changes {
+                guard let self, !Task.isCancelled else { return }
+                self.refresh(runningAll: false)
+            }
+        }
+        return true
+    }
+
+    private func stopWaitingForMissingRow() {
+        missingRowWait?.cancel()
+        missingRowWait = nil
     }
 
     private func apply(_ new: RelatedRow<Parent>.Found?, runningAll: Bool = false) {

@@ -90,7 +90,10 @@ open class StoreViewModel<M: StoreModel> {
     /// Transactions that touch neither the object nor its related row cost no read. When the
     /// related row is deleted, the binding gets `nil` and ``relatedObjectWasDeleted(_:through:)``
     /// runs (`ON DELETE SET NULL`); when the deletion cascades to the object, the object's
-    /// own deletion is reported instead (``objectWasDeleted()``).
+    /// own deletion is reported instead (``objectWasDeleted()``). The binding follows the key,
+    /// whatever row holds it: when another connection with foreign keys off deletes the row or
+    /// changes its key and leaves the object's key as it was, the binding gets `nil`, then the
+    /// row that takes that key later.
     public func bindModel<Parent: StoreModel, Value: Equatable>(
         _ relationship: ToOne<M, Parent>, _ keyPath: KeyPath<Parent, Value>,
         _ update: @escaping @MainActor (Self, Value?) -> Void
