@@ -128,6 +128,24 @@ struct StoreViewModelRelationshipTests {
         try other.close()
     }
 
+    /// Another connection with foreign keys off deletes the item's list; the store itself then
+    /// inserts a row with that key (a precise insert, not an external change) and renames it:
+    /// the binding follows it.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test func aRowInsertedByTheStoreWithTheKeyOfADeletedRowIsFollowed() async throws {
+        let store = try makeStore()
+        let other = try connectionWithoutForeignKeys()
+        let item = TodoItemViewModel(store: store, id: 1)
+        try item.start()
+        try await other.write { db in try db.execute(sql: "DELETE FROM list WHERE id = 1") }
+        await waitUntil("the deletion is reported") { !item.runs.relatedDeletions.isEmpty }
+        try other.close()
+        try await write(store, "INSERT INTO list(id, name) VALUES (1, 'Home again')")
+        await waitUntil("the row inserted with the key is followed") { item.listName == "Home again" }
+        try await write(store, "UPDATE list SET name = 'House' WHERE id = 1")
+        await waitUntil("its rename arrives") { item.listName == "House" }
+    }
+
     /// With a text key, another connection with foreign keys off moves the key from row to row:
     /// the binding leaves the row that no longer holds it and follows the one that took it.
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
