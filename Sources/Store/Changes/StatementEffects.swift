@@ -67,6 +67,7 @@ struct StatementEffects {
 
     /// Whether `name` is one of SQLite's own tables or indexes (`sqlite_` prefix, any case).
     static func isInternal(_ name: String) -> Bool {
-        name.prefix(7).lowercased() == "sqlite_"
+        let lowercased = name.lowercased()
+        return lowercased.hasPrefix("sqlite_") || lowercased.hasPrefix(SyncStorage.prefix)
     }
 }
