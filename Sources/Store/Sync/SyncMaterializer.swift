@@ -1,6 +1,6 @@
 /// Makes synced tables show the merged state of their rows (see <doc:Sync>): a row is present
-/// when its newest cell is newer than its tombstone and its parents are present, and holds its
-/// cells' values; a foreign key whose parent is absent is NULL under `ON DELETE SET NULL`,
+/// when its newest cell is newer than its tombstone, it has a cell for every `NOT NULL` column
+/// without a default, and its parents are present; it holds its cells' values; a foreign key whose parent is absent is NULL under `ON DELETE SET NULL`,
 /// and otherwise the row is absent too, as its parent's delete would have made it.
 struct SyncMaterializer {
     let tables: [String: SyncedTable]
@@ -9,7 +9,9 @@ struct SyncMaterializer {
     /// The values `table` should hold for `key` by the merge rule, or `nil` when the row should be absent.
     func mergedRow(of table: SyncedTable, key: DatabaseValue) throws -> [String: DatabaseValue]? {
         let cells = try SyncStorage.cells(of: table.name, key: key, in: db)
-        guard let newest = cells.values.map(\.stamp).max() else { return nil }
+        guard let newest = cells.values.map(\.stamp).max(), table.requiredColumns.allSatisfy({ cells[$0] != nil }) else {
+            return nil
+        }
         if let tombstone = try SyncStorage.tombstone(of: table.name, key: key, in: db), tombstone >= newest { return nil }
         var values = cells.mapValues(\.value).filter { table.columns.contains($0.key) }
         for foreignKey in table.foreignKeys {
@@ -29,6 +31,12 @@ struct SyncMaterializer {
             index += 1
             if try materialize(table, key: key) { queue += try children(of: table, key: key) }
         }
+    }
+
+    /// Brings the synced rows whose parent is `rows` to their merged state: rows that waited
+    /// for a parent inserted here appear, a foreign key set to NULL takes its value again.
+    func materialize(childrenOf rows: [(table: SyncedTable, key: DatabaseValue)]) throws {
+        try materialize(rows.flatMap { try children(of: $0.table, key: $0.key) })
     }
 
     /// Brings one row to its merged state; returns whether it was inserted.

@@ -7,7 +7,9 @@
 /// Rows come from the change capture by rowid. A row's cells are compared with its merged
 /// state: an update records only the columns it changed; a row new at its rowid (inserted,
 /// or re-inserted after a delete) records all of them. A table reported as wholly changed is
-/// compared row by row in full.
+/// compared row by row in full. Synced rows that waited for a parent that appeared here (a
+/// remote item whose list is inserted locally) appear with it; that is the merge's doing, not
+/// recorded.
 struct SyncRecorder {
     let tables: [String: SyncedTable]
     let db: Database
@@ -16,6 +18,8 @@ struct SyncRecorder {
     /// The transaction's timestamp, taken when the first change is recorded.
     private var stamp: SyncStamp?
     private var schemaVersion: Int64?
+    /// The rows that appeared here: their children that waited for them follow, unrecorded.
+    private var appeared: [(table: SyncedTable, key: DatabaseValue)] = []
 
     init(tables: [String: SyncedTable], db: Database, device: String, clock: HybridClock) {
         self.tables = tables
@@ -28,6 +32,7 @@ struct SyncRecorder {
         for table in tables.values.sorted(by: { $0.name < $1.name }) where changes.touches(table.name) {
             try record(changes.changes(in: table.name), of: table)
         }
+        try SyncMaterializer(tables: tables, db: db).materialize(childrenOf: appeared)
     }
 
     private mutating func record(_ changes: TableChanges, of table: SyncedTable) throws {
@@ -63,7 +68,10 @@ struct SyncRecorder {
             try SyncStorage.setCell(table.name, key: key, column: column, .init(value: value, stamp: stamp), in: db)
             try appendToOutbox(table, key: key, column: column, value: value)
         }
-        if isNewHere { try SyncStorage.setRowID(table.name, key: key, rowID, in: db) }
+        if isNewHere {
+            try SyncStorage.setRowID(table.name, key: key, rowID, in: db)
+            appeared.append((table, key))
+        }
         return true
     }
 

@@ -115,7 +115,8 @@ enum SyncStorage {
     /// Records that the row with `key` is at `rowID` (`nil`: absent); no other row is there any more.
     static func setRowID(_ table: String, key: DatabaseValue, _ rowID: Int64?, in db: Database) throws {
         if let rowID {
-            try db.execute(sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND rid = ? AND pk <> ?", arguments: [table, rowID, key])
+            try db.execute(
+                sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND rid = ? AND pk <> ?", arguments: [table, rowID, key])
         }
         try db.execute(
             sql: "INSERT INTO store_sync_rows(tbl, pk, rid) VALUES (?, ?, ?) ON CONFLICT (tbl, pk) DO UPDATE SET rid = excluded.rid",

@@ -15,13 +15,17 @@ struct SyncedTable {
     let key: String
     /// The other columns, in table order: the cells that sync.
     let columns: [String]
+    /// The columns that are `NOT NULL` without a default: a row waits, absent, until it has
+    /// their cells (an update that arrived before the row's insert).
+    let requiredColumns: [String]
     let foreignKeys: [ForeignKey]
 
     /// Reads and checks `table`: a rowid table with one `TEXT` or `BLOB` key column.
     static func load(_ table: String, from db: Database) throws -> SyncedTable {
         let name = table.lowercased()
         let info = try db.fetchRows(
-            sql: "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid", arguments: [name])
+            sql: "SELECT name, type, pk, hidden, \"notnull\", dflt_value FROM pragma_table_xinfo(?) ORDER BY cid",
+            arguments: [name])
         guard !info.isEmpty else { throw StoreError.syncTableRefused(name, "it does not exist") }
         let isWithoutRowID = try db.fetchValue(
             Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [name])
@@ -40,7 +44,14 @@ struct SyncedTable {
             guard row["hidden"] == .integer(0), case .text(let column)? = row["name"], column != key else { return nil }
             return column
         }
-        return SyncedTable(name: name, key: key, columns: columns, foreignKeys: try foreignKeys(of: name, in: db))
+        let requiredColumns = info.compactMap { row -> String? in
+            guard row["notnull"] == .integer(1), row["dflt_value"] == .null, case .text(let column)? = row["name"],
+                columns.contains(column)
+            else { return nil }
+            return column
+        }
+        return SyncedTable(
+            name: name, key: key, columns: columns, requiredColumns: requiredColumns, foreignKeys: try foreignKeys(of: name, in: db))
     }
 
     /// SQLite's affinity rules (<https://www.sqlite.org/datatype3.html>): TEXT or BLOB, not a number.

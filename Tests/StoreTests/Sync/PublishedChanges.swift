@@ -1,4 +1,5 @@
 import Dispatch
+
 @testable import SQLiteStoreCore
 
 /// Collects what a store publishes, for a test to read synchronously after its writes.

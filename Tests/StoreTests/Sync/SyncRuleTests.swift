@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import SQLiteStoreCore
 
@@ -26,29 +26,33 @@ struct SyncRuleTests {
 
     private func lists(_ store: Store) throws -> [String: [String: DatabaseValue]] { try SyncFixture.rows(of: "lists", in: store) }
 
+    /// Runs `onA` on A and `onB` on B, B's clock ahead of A's when `bIsLater`, then sends
+    /// each device's changes to the other, in the order `aFirst` says.
+    private func concurrently(onA: String, onB: String, bIsLater: Bool, aFirst: Bool = true) throws {
+        fixture.clocks[0].now += bIsLater ? 10 : 50
+        fixture.clocks[1].now += bIsLater ? 50 : 10
+        try a.write { db in try db.execute(sql: onA) }
+        try b.write { db in try db.execute(sql: onB) }
+        let order = aFirst ? [(a, b), (b, a)] : [(b, a), (a, b)]
+        for (from, to) in order { try SyncFixture.exchange(from: from, to: to) }
+    }
+
     @Test("Two devices editing different columns of one row both keep their edit")
     func differentColumnsBothKept() throws {
         try seedList()
-        fixture.clocks[0].now += 10
-        fixture.clocks[1].now += 20
-        try a.write { db in try db.execute(sql: "UPDATE lists SET name = 'Work' WHERE id = 'L1'") }
-        try b.write { db in try db.execute(sql: "UPDATE lists SET color = 7 WHERE id = 'L1'") }
-        try SyncFixture.exchange(from: a, to: b)
-        try SyncFixture.exchange(from: b, to: a)
+        try concurrently(
+            onA: "UPDATE lists SET name = 'Work' WHERE id = 'L1'", onB: "UPDATE lists SET color = 7 WHERE id = 'L1'", bIsLater: true)
         #expect(try lists(a)["L1"]?["name"] == .text("Work"))
         #expect(try lists(a)["L1"]?["color"] == .integer(7))
         #expect(try SyncFixture.contents(of: a) == SyncFixture.contents(of: b))
     }
 
-    @Test("Of two edits of one column the later timestamp wins, on both devices, in either order")
-    func laterEditWins() throws {
+    @Test("Of two edits of one column the later timestamp wins, on both devices, in either order", arguments: [true, false])
+    func laterEditWins(aFirst: Bool) throws {
         try seedList()
-        fixture.clocks[0].now += 50
-        fixture.clocks[1].now += 10
-        try a.write { db in try db.execute(sql: "UPDATE lists SET name = 'A' WHERE id = 'L1'") }
-        try b.write { db in try db.execute(sql: "UPDATE lists SET name = 'B' WHERE id = 'L1'") }
-        try SyncFixture.exchange(from: b, to: a)
-        try SyncFixture.exchange(from: a, to: b)
+        try concurrently(
+            onA: "UPDATE lists SET name = 'A' WHERE id = 'L1'", onB: "UPDATE lists SET name = 'B' WHERE id = 'L1'", bIsLater: false,
+            aFirst: aFirst)
         #expect(try lists(a)["L1"]?["name"] == .text("A"))
         #expect(try lists(b)["L1"]?["name"] == .text("A"))
     }
@@ -56,12 +60,8 @@ struct SyncRuleTests {
     @Test("A delete wins over an update made before it, even when the update arrives after it")
     func deleteWinsOverEarlierUpdate() throws {
         try seedList()
-        fixture.clocks[1].now += 10
-        fixture.clocks[0].now += 20
-        try b.write { db in try db.execute(sql: "UPDATE lists SET name = 'Edited' WHERE id = 'L1'") }
-        try a.write { db in try db.execute(sql: "DELETE FROM lists WHERE id = 'L1'") }
-        try SyncFixture.exchange(from: a, to: b)
-        try SyncFixture.exchange(from: b, to: a)
+        try concurrently(
+            onA: "DELETE FROM lists WHERE id = 'L1'", onB: "UPDATE lists SET name = 'Edited' WHERE id = 'L1'", bIsLater: false)
         #expect(try lists(a).isEmpty)
         #expect(try lists(b).isEmpty)
     }
@@ -69,12 +69,7 @@ struct SyncRuleTests {
     @Test("The one exception: an update later than the delete brings the row back, with every column's latest value")
     func laterUpdateRevivesRow() throws {
         try seedList()
-        fixture.clocks[0].now += 10
-        fixture.clocks[1].now += 20
-        try a.write { db in try db.execute(sql: "DELETE FROM lists WHERE id = 'L1'") }
-        try b.write { db in try db.execute(sql: "UPDATE lists SET name = 'Kept' WHERE id = 'L1'") }
-        try SyncFixture.exchange(from: a, to: b)
-        try SyncFixture.exchange(from: b, to: a)
+        try concurrently(onA: "DELETE FROM lists WHERE id = 'L1'", onB: "UPDATE lists SET name = 'Kept' WHERE id = 'L1'", bIsLater: true)
         let expected: [String: DatabaseValue] = ["id": .text("L1"), "name": .text("Kept"), "color": .integer(1)]
         #expect(try lists(a)["L1"] == expected)
         #expect(try lists(b)["L1"] == expected)
