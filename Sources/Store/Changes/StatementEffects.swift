@@ -65,9 +65,10 @@ struct StatementEffects {
         if text.contains("FAIL") { mayFail = true }
     }
 
-    /// Whether `name` is one of SQLite's own tables or indexes (`sqlite_` prefix, any case).
+    /// Whether `name` is one of SQLite's own tables or indexes (`sqlite_` prefix, any case) or one
+    /// of the store's sync tables (`store_sync_`, see `SyncStorage`): never published.
     static func isInternal(_ name: String) -> Bool {
-        let lowercased = name.lowercased()
-        return lowercased.hasPrefix("sqlite_") || lowercased.hasPrefix(SyncStorage.prefix)
+        let head = name.prefix(SyncStorage.prefix.count).lowercased()
+        return head.hasPrefix("sqlite_") || head == SyncStorage.prefix
     }
 }

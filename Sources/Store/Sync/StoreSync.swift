@@ -1,5 +1,5 @@
 /// A store's sync: the changes recorded here and waiting to be sent, and applying the changes
-/// of other devices (see <doc:Sync>). Reached through `Store.sync`.
+/// of other devices (see <doc:SyncBetweenDevices>). Reached through `Store.sync`.
 public struct StoreSync: Sendable {
     let store: Store
 

@@ -1,5 +1,5 @@
 /// Merges a batch of remote changes into the store's sync state and its synced tables, in the
-/// write transaction that `StoreSync.apply` opens (see <doc:Sync> for the rule).
+/// write transaction that `StoreSync.apply` opens (see <doc:SyncBetweenDevices> for the rule).
 ///
 /// Each change replaces a cell, or a row's tombstone, only when its stamp is greater than the
 /// one there: applying a change twice, or an older one after a newer one, changes nothing.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which tables a store records for sync (see <doc:Sync>).
+/// Which tables a store records for sync (see <doc:SyncBetweenDevices>).
 ///
 /// Each synced table must be a rowid table whose primary key is one column of `TEXT` or
 /// `BLOB` affinity (a `UUID` or `String` model key): keys made on one device must never collide

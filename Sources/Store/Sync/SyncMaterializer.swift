@@ -1,7 +1,8 @@
-/// Makes synced tables show the merged state of their rows (see <doc:Sync>): a row is present
-/// when its newest cell is newer than its tombstone, it has a cell for every `NOT NULL` column
-/// without a default, and its parents are present; it holds its cells' values; a foreign key whose parent is absent is NULL under `ON DELETE SET NULL`,
-/// and otherwise the row is absent too, as its parent's delete would have made it.
+/// Makes synced tables show the merged state of their rows (see <doc:SyncBetweenDevices>):
+/// a row is present when its newest cell is newer than its tombstone, it has a cell for every
+/// `NOT NULL` column without a default, and its parents are present. It holds its cells'
+/// values; a foreign key whose parent is absent is NULL under `ON DELETE SET NULL`, and
+/// otherwise the row is absent too, as its parent's delete would have made it.
 struct SyncMaterializer {
     let tables: [String: SyncedTable]
     let db: Database

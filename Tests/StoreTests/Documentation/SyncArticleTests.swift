@@ -3,7 +3,7 @@ import SQLiteStoreCore
 import TestSupport
 import Testing
 
-/// The snippet of the Sync article (SQLiteStoreCore.docc), verbatim: edit both together.
+/// The snippet of the Sync between devices article (SQLiteStoreCore.docc), verbatim: edit both together.
 @Suite struct SyncArticleTests {
     @Test func snippetRuns() throws {
         let directory = try TemporaryDirectory()
