@@ -5,7 +5,8 @@ public struct StoreSync: Sendable {
 
     /// This device's id, made at random when sync first opened the database and kept in it.
     public func deviceID() throws -> String {
-        try store.read { db in
+        try checkConfigured()
+        return try store.read { db in
             guard case .text(let device)? = try SyncStorage.meta("device", in: db) else { throw Self.notConfigured }
             return device
         }

@@ -60,7 +60,10 @@ struct SyncSetupTests {
         try store.write { db in try db.execute(sql: "INSERT INTO t VALUES ('a', 1)") }
         let names = try store.read { db in try db.fetchRows(sql: "SELECT name FROM sqlite_master WHERE name LIKE 'store_sync%'") }
         #expect(names.isEmpty)
-        #expect(throws: StoreError.self) { try store.sync.pendingChanges() }
+        for call in [{ _ = try store.sync.pendingChanges() }, { _ = try store.sync.deviceID() }] {
+            let error = #expect(throws: StoreError.self) { try call() }
+            #expect(error?.code == .misuse)
+        }
     }
 
     @Test("A batch made under another schema version is refused, and nothing of it is applied")
