@@ -51,6 +51,9 @@ public final class Store: Sendable {
         writerDatabase.changeCapture = try ChangeCapture(
             database: writerDatabase, source: configuration.changeCaptureSource,
             isObserved: { broadcaster.hasSubscribers }, publish: broadcaster.publish)
+        if let sync = configuration.sync {
+            writerDatabase.syncCoordinator = try SyncCoordinator(configuration: sync, database: writerDatabase)
+        }
         writer = SerializedConnection(database: writerDatabase, role: .writer, roleKey: roleKey)
         let readerCount = inMemory ? 0 : max(0, configuration.readerCount)
         let readerConnections = try (0..<readerCount).map { [roleKey] index in

@@ -2,6 +2,7 @@
 enum WriteTransaction {
     static func run<T>(on db: Database, cancellation: JobCancellation?, _ body: (Database) throws -> T) throws -> T {
         try db.begin(.immediate)
+        defer { db.isApplyingRemoteChanges = false }
         do {
             try db.changeCapture?.transactionDidBegin()
             let value = try db.withTransactionOwnedByStore { try body(db) }
@@ -12,6 +13,7 @@ enum WriteTransaction {
                         + "RAISE(ROLLBACK) or an I/O error); nothing was committed")
             }
             db.resetActiveStatements()
+            try db.syncCoordinator?.transactionWillCommit(in: db)
             try db.commit()
             return value
         } catch {

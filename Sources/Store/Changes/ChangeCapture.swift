@@ -216,8 +216,11 @@ final class ChangeCapture {
     private func publishCommitted() {
         guard isObserved() else { return log.discard() }
         let changes = log.takeCommitted()
-        if !changes.isEmpty { publish(changes) }
+        if !changes.isEmpty { publish(database.isApplyingRemoteChanges ? changes.markedRemote() : changes) }
     }
+
+    /// The changes of the open transaction so far, as they would be published if it committed now.
+    func uncommittedChanges() -> StoreChanges { log.folded() }
 
     /// The generation of the schema facts, loaded again first when a schema change made them stale.
     func currentFactsGeneration() throws -> Int64 {

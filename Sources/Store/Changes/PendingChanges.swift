@@ -21,7 +21,7 @@ final class PendingChanges: Sendable {
             merged.formUnion(changes)
             pending = StoreChanges(
                 tableChanges: merged.tableChanges, affectsAllTables: merged.affectsAllTables,
-                isExternal: earlier.isExternal && changes.isExternal)
+                isExternal: earlier.isExternal && changes.isExternal, isRemote: earlier.isRemote && changes.isRemote)
             return false
         }
     }

@@ -136,6 +136,12 @@ struct RowChangeLog {
 
     /// The transaction's changes; the log is emptied.
     mutating func takeCommitted() -> StoreChanges {
+        defer { discard() }
+        return folded()
+    }
+
+    /// The changes of the transaction so far, the log left as it is.
+    func folded() -> StoreChanges {
         var folds = tables.map { _ in TableFold() }
         var eventCounts = [Int](repeating: 0, count: tables.count)
         for event in events where event.table >= 0 { eventCounts[Int(event.table)] += 1 }
@@ -155,7 +161,6 @@ struct RowChangeLog {
             let tableChanges = fold.finished()
             if !tableChanges.isEmpty { changes[tables[index]] = tableChanges }
         }
-        discard()
         return StoreChanges(tableChanges: changes, affectsAllTables: affectsAllTables)
     }
 

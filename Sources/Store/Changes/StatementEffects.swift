@@ -65,8 +65,10 @@ struct StatementEffects {
         if text.contains("FAIL") { mayFail = true }
     }
 
-    /// Whether `name` is one of SQLite's own tables or indexes (`sqlite_` prefix, any case).
+    /// Whether `name` is one of SQLite's own tables or indexes (`sqlite_` prefix, any case) or one
+    /// of the store's sync tables (`store_sync_`, see `SyncStorage`): never published.
     static func isInternal(_ name: String) -> Bool {
-        name.prefix(7).lowercased() == "sqlite_"
+        let head = name.prefix(SyncStorage.prefix.count).lowercased()
+        return head.hasPrefix("sqlite_") || head == SyncStorage.prefix
     }
 }

@@ -11,12 +11,25 @@ public struct StoreChanges: Sendable, Equatable, CustomStringConvertible {
     public private(set) var affectsAllTables: Bool
     /// Whether the changes were made by another connection or process (detected through `PRAGMA data_version`).
     public let isExternal: Bool
+    /// Whether the changes applied other devices' edits, received through sync (`StoreSync.apply(_:)`).
+    public private(set) var isRemote: Bool
 
     /// Creates changes from per-table parts.
-    public init(tableChanges: [String: TableChanges] = [:], affectsAllTables: Bool = false, isExternal: Bool = false) {
+    public init(
+        tableChanges: [String: TableChanges] = [:], affectsAllTables: Bool = false, isExternal: Bool = false,
+        isRemote: Bool = false
+    ) {
         self.tableChanges = Dictionary(tableChanges.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         self.affectsAllTables = affectsAllTables
         self.isExternal = isExternal
+        self.isRemote = isRemote
+    }
+
+    /// The same changes, marked as applied from other devices.
+    func markedRemote() -> StoreChanges {
+        var changes = self
+        changes.isRemote = true
+        return changes
     }
 
     /// Whether nothing changed.
@@ -50,9 +63,10 @@ public struct StoreChanges: Sendable, Equatable, CustomStringConvertible {
             || changes.updated.contains(id.rowID) || changes.deleted.contains(id.rowID)
     }
 
-    /// Appends the changes of a later transaction, as if both were one.
+    /// Appends the changes of a later transaction, as if both were one (remote only when both are).
     public mutating func formUnion(_ later: StoreChanges) {
         affectsAllTables = affectsAllTables || later.affectsAllTables
+        isRemote = isRemote && later.isRemote
         for (table, changes) in later.tableChanges {
             tableChanges[table, default: TableChanges()].append(changes)
         }
@@ -61,6 +75,6 @@ public struct StoreChanges: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         if affectsAllTables { return "StoreChanges(all tables\(isExternal ? ", external" : ""))" }
         let parts = tableChanges.keys.sorted().map { "\($0): \(tableChanges[$0] ?? TableChanges())" }
-        return "StoreChanges(\(parts.joined(separator: "; ")))"
+        return "StoreChanges(\(parts.joined(separator: "; "))\(isRemote ? ", remote" : ""))"
     }
 }

@@ -26,6 +26,11 @@ public final class Database {
     let modelStatements = ModelStatements()
     /// Records row changes; installed on a store's writer connection only.
     var changeCapture: ChangeCapture?
+    /// Records synced tables' changes before each write commits (`StoreConfiguration.sync`).
+    var syncCoordinator: SyncCoordinator?
+    /// Whether the open write transaction applies remote sync changes: they are published as
+    /// remote and not recorded for sending. Reset when the write ends.
+    var isApplyingRemoteChanges = false
     /// Whether the caller may use the connection now: always for a connection of its own,
     /// only while a job of its queue runs for a store's connection (see `SerializedConnection`).
     var isAccessible = true

@@ -1,0 +1,81 @@
+/// A store's sync: the changes recorded here and waiting to be sent, and applying the changes
+/// of other devices (see <doc:SyncBetweenDevices>). Reached through `Store.sync`.
+public struct StoreSync: Sendable {
+    let store: Store
+
+    /// This device's id, made at random when sync first opened the database and kept in it.
+    public func deviceID() throws -> String {
+        try checkConfigured()
+        return try store.read { db in
+            guard case .text(let device)? = try SyncStorage.meta("device", in: db) else { throw Self.notConfigured }
+            return device
+        }
+    }
+
+    /// The oldest changes recorded here and not yet acknowledged, up to `limit`, all made under
+    /// one schema version (a migration in between starts a new batch).
+    public func pendingChanges(limit: Int = 1_000) throws -> SyncBatch {
+        try checkConfigured()
+        return try store.read { db in
+            guard case .text(let device)? = try SyncStorage.meta("device", in: db) else { throw Self.notConfigured }
+            let rows = try db.fetchRows(
+                sql: "SELECT sequence, schema_version, tbl, pk, col, value, clock FROM store_sync_outbox ORDER BY sequence LIMIT ?",
+                arguments: [max(0, limit)])
+            let version = try rows.first?.decode(Int64.self, column: "schema_version") ?? SyncStorage.schemaVersion(in: db)
+            var changes: [SyncChange] = []
+            for row in rows {
+                guard try row.decode(Int64.self, column: "schema_version") == version else { break }
+                changes.append(try Self.change(from: row, device: device))
+            }
+            return SyncBatch(schemaVersion: version, changes: changes)
+        }
+    }
+
+    /// Forgets the changes recorded here up to `id` included, once the server has stored them.
+    public func acknowledge(upTo id: SyncChange.ID) throws {
+        try checkConfigured()
+        try store.write { db in
+            guard try SyncStorage.meta("device", in: db) == .text(id.device) else {
+                throw StoreError.misuse("sync: change \(id) was not made on this device")
+            }
+            try db.execute(sql: "DELETE FROM store_sync_outbox WHERE sequence <= ?", arguments: [id.sequence])
+        }
+    }
+
+    /// Applies other devices' changes in one write transaction, by the merge rule: changes
+    /// already applied and changes older than what the store holds change nothing. What the
+    /// batch changes is published as `StoreChanges` with `isRemote` set, and not recorded
+    /// for sending.
+    ///
+    /// - Throws: `StoreError` when the batch's schema version is not the store's, or a change
+    ///   names a table or column this store does not sync; nothing is applied then.
+    public func apply(_ batch: SyncBatch) throws {
+        try checkConfigured()
+        try store.write { db in
+            guard let coordinator = db.syncCoordinator else { throw Self.notConfigured }
+            try coordinator.apply(batch, in: db)
+        }
+    }
+
+    private func checkConfigured() throws {
+        guard store.configuration.sync != nil else { throw Self.notConfigured }
+    }
+
+    private static var notConfigured: StoreError {
+        StoreError.misuse("sync is not configured: set StoreConfiguration.sync when opening the store")
+    }
+
+    private static func change(from row: Row, device: String) throws -> SyncChange {
+        let column = try row.decode(String?.self, column: "col")
+        return SyncChange(
+            id: SyncChange.ID(device: device, sequence: try row.decode(Int64.self, column: "sequence")),
+            table: try row.decode(String.self, column: "tbl"), key: row["pk"] ?? .null,
+            operation: column.map { .set(column: $0, value: row["value"] ?? .null) } ?? .delete,
+            timestamp: HybridTimestamp(rawValue: try row.decode(Int64.self, column: "clock")))
+    }
+}
+
+extension Store {
+    /// The store's sync; its methods throw unless `StoreConfiguration.sync` is set.
+    public var sync: StoreSync { StoreSync(store: self) }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The writer connection's sync: sets the sync tables up at open, checks the synced tables,
+/// records each local transaction before it commits and applies remote batches.
+final class SyncCoordinator {
+    let deviceID: String
+    let clock: HybridClock
+    private let tableNames: Set<String>
+    private var tables: [String: SyncedTable] = [:]
+    private var tablesGeneration: Int64 = -1
+
+    /// Creates the sync tables when missing, the device id on first open, and checks every synced table.
+    init(configuration: SyncConfiguration, database db: Database) throws {
+        tableNames = Set(configuration.tables.map { $0.lowercased() })
+        clock = HybridClock(physicalClock: configuration.physicalClock)
+        try db.begin(.immediate)
+        do {
+            try db.execute(script: SyncStorage.schema)
+            if case .text(let device)? = try SyncStorage.meta("device", in: db) {
+                deviceID = device
+            } else {
+                deviceID = UUID().uuidString.lowercased()
+                try SyncStorage.setMeta("device", .text(deviceID), in: db)
+            }
+            tables = try Self.load(tableNames, from: db)
+            try db.commit()
+        } catch {
+            db.rollback()
+            throw error
+        }
+    }
+
+    /// The synced tables, read again from the schema when it may have changed.
+    func syncedTables(in db: Database) throws -> [String: SyncedTable] {
+        let generation = try db.changeCapture?.currentFactsGeneration() ?? 0
+        if generation != tablesGeneration {
+            tables = try Self.load(tableNames, from: db)
+            tablesGeneration = generation
+        }
+        return tables
+    }
+
+    private static func load(_ names: Set<String>, from db: Database) throws -> [String: SyncedTable] {
+        try Dictionary(uniqueKeysWithValues: names.sorted().map { ($0, try SyncedTable.load($0, from: db)) })
+    }
+
+    /// Called inside a write transaction, after its work and just before `COMMIT`.
+    func transactionWillCommit(in db: Database) throws {
+        guard let changes = db.changeCapture?.uncommittedChanges(), !changes.isEmpty else { return }
+        let tables = try syncedTables(in: db)
+        if db.isApplyingRemoteChanges { return try forgetRowsDeletedByCascade(changes, tables: tables, in: db) }
+        var recorder = SyncRecorder(tables: tables, db: db, device: deviceID, clock: clock)
+        try recorder.record(changes)
+    }
+
+    /// Applies a remote batch in the open write transaction.
+    func apply(_ batch: SyncBatch, in db: Database) throws {
+        db.isApplyingRemoteChanges = true
+        try SyncApplier(tables: try syncedTables(in: db), db: db, clock: clock).apply(batch)
+    }
+
+    /// Rows that SQLite deleted while a batch was applied (foreign key actions, triggers) are
+    /// no longer at their rowids.
+    private func forgetRowsDeletedByCascade(_ changes: StoreChanges, tables: [String: SyncedTable], in db: Database) throws {
+        for table in tables.values where changes.touches(table.name) {
+            for rowID in changes.changes(in: table.name).deleted.sorted() {
+                let sql = "SELECT 1 FROM \(SQLIdentifier.quote(table.name)) WHERE rowid = ?"
+                if try db.fetchValue(Int64.self, sql: sql, arguments: [rowID]) == nil {
+                    try SyncStorage.forgetRowID(table.name, rowID, in: db)
+                }
+            }
+        }
+    }
+}

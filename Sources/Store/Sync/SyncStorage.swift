@@ -1,0 +1,136 @@
+/// The store's own sync tables, beside the synced ones, and their reads and writes.
+///
+/// - `store_sync_meta`: the device id and the hybrid clock's last reading.
+/// - `store_sync_cells`: each synced cell's winning value and its stamp: the state that every
+///   device converges to, kept for deleted rows too (an update later than a delete revives the row).
+/// - `store_sync_rows`: each synced row's tombstone (the latest delete) and the rowid it has
+///   in its table here (`NULL` when absent), so that a row the capture reports deleted by rowid
+///   is found by key.
+/// - `store_sync_outbox`: the changes made here and not yet acknowledged, in order.
+///
+/// Their names start with `store_sync_`, which the change capture treats as internal: they
+/// are never published.
+enum SyncStorage {
+    static let prefix = "store_sync_"
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS store_sync_meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS store_sync_cells(
+            tbl TEXT NOT NULL, pk NOT NULL, col TEXT NOT NULL, value, clock INTEGER NOT NULL, device TEXT NOT NULL,
+            PRIMARY KEY (tbl, pk, col)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS store_sync_cells_by_value ON store_sync_cells(tbl, col, value);
+        CREATE TABLE IF NOT EXISTS store_sync_rows(
+            tbl TEXT NOT NULL, pk NOT NULL, rid INTEGER, deleted_clock INTEGER, deleted_device TEXT,
+            PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS store_sync_rows_by_rowid ON store_sync_rows(tbl, rid) WHERE rid IS NOT NULL;
+        CREATE TABLE IF NOT EXISTS store_sync_outbox(
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT, schema_version INTEGER NOT NULL,
+            tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL);
+        """
+
+    /// A cell's value and stamp.
+    struct Cell {
+        let value: DatabaseValue
+        let stamp: SyncStamp
+    }
+
+    // MARK: Meta
+
+    static func meta(_ key: String, in db: Database) throws -> DatabaseValue? {
+        try db.fetchValue(DatabaseValue.self, sql: "SELECT value FROM store_sync_meta WHERE key = ?", arguments: [key])
+    }
+
+    static func setMeta(_ key: String, _ value: DatabaseValue, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO store_sync_meta(key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+
+    /// The highest migration applied (the schema version devices must agree on), 0 without any.
+    static func schemaVersion(in db: Database) throws -> Int64 {
+        let hasLedger = try db.fetchValue(
+            Bool.self, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?",
+            arguments: [Ledger.tableName])
+        guard hasLedger == true else { return 0 }
+        return try db.fetchValue(Int64.self, sql: "SELECT max(version) FROM \(Ledger.tableName)") ?? 0
+    }
+
+    // MARK: Cells
+
+    static func cells(of table: String, key: DatabaseValue, in db: Database) throws -> [String: Cell] {
+        let statement = try db.cachedStatement(sql: "SELECT col, value, clock, device FROM store_sync_cells WHERE tbl = ? AND pk = ?")
+        try statement.bind([table, key])
+        defer { statement.reset() }
+        var cells: [String: Cell] = [:]
+        while try statement.step() {
+            guard case .text(let column) = statement.value(at: 0), case .integer(let clock) = statement.value(at: 2),
+                case .text(let device) = statement.value(at: 3)
+            else { continue }
+            cells[column] = Cell(
+                value: statement.value(at: 1), stamp: SyncStamp(timestamp: HybridTimestamp(rawValue: clock), device: device))
+        }
+        return cells
+    }
+
+    static func setCell(_ table: String, key: DatabaseValue, column: String, _ cell: Cell, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO store_sync_cells(tbl, pk, col, value, clock, device) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [table, key, column, cell.value, cell.stamp.timestamp.rawValue, cell.stamp.device])
+    }
+
+    /// The keys of `table`'s rows whose cell `column` holds `value` (the children of a parent row).
+    static func keys(of table: String, column: String, equalTo value: DatabaseValue, in db: Database) throws -> [DatabaseValue] {
+        try db.fetchRows(
+            sql: "SELECT pk FROM store_sync_cells WHERE tbl = ? AND col = ? AND value = ? ORDER BY pk",
+            arguments: [table, column, value]
+        ).map { $0[0] }
+    }
+
+    // MARK: Rows
+
+    static func tombstone(of table: String, key: DatabaseValue, in db: Database) throws -> SyncStamp? {
+        let rows = try db.fetchRows(
+            sql: "SELECT deleted_clock, deleted_device FROM store_sync_rows WHERE tbl = ? AND pk = ?", arguments: [table, key])
+        guard case .integer(let clock)? = rows.first?[0], case .text(let device)? = rows.first?[1] else { return nil }
+        return SyncStamp(timestamp: HybridTimestamp(rawValue: clock), device: device)
+    }
+
+    static func setTombstone(_ table: String, key: DatabaseValue, _ stamp: SyncStamp, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO store_sync_rows(tbl, pk, deleted_clock, deleted_device) VALUES (?, ?, ?, ?)
+                ON CONFLICT (tbl, pk) DO UPDATE SET deleted_clock = excluded.deleted_clock, deleted_device = excluded.deleted_device
+                """,
+            arguments: [table, key, stamp.timestamp.rawValue, stamp.device])
+    }
+
+    /// The rowid the row with `key` has in its table, as last recorded.
+    static func rowID(of table: String, key: DatabaseValue, in db: Database) throws -> Int64? {
+        try db.fetchValue(Int64.self, sql: "SELECT rid FROM store_sync_rows WHERE tbl = ? AND pk = ?", arguments: [table, key])
+    }
+
+    /// The key of the row last recorded at `rowID` in `table`.
+    static func key(of table: String, rowID: Int64, in db: Database) throws -> DatabaseValue? {
+        try db.fetchValue(DatabaseValue.self, sql: "SELECT pk FROM store_sync_rows WHERE tbl = ? AND rid = ?", arguments: [table, rowID])
+    }
+
+    /// Records that the row with `key` is at `rowID` (`nil`: absent); no other row is there any more.
+    static func setRowID(_ table: String, key: DatabaseValue, _ rowID: Int64?, in db: Database) throws {
+        if let rowID {
+            try db.execute(
+                sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND rid = ? AND pk <> ?", arguments: [table, rowID, key])
+        }
+        try db.execute(
+            sql: "INSERT INTO store_sync_rows(tbl, pk, rid) VALUES (?, ?, ?) ON CONFLICT (tbl, pk) DO UPDATE SET rid = excluded.rid",
+            arguments: [table, key, rowID.map(DatabaseValue.integer) ?? .null])
+    }
+
+    /// Forgets whatever row was recorded at `rowID`: SQLite deleted it (a cascade).
+    static func forgetRowID(_ table: String, _ rowID: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND rid = ?", arguments: [table, rowID])
+    }
+
+    /// The rowids recorded for `table`'s rows.
+    static func recordedRowIDs(of table: String, in db: Database) throws -> [Int64] {
+        try db.fetchRows(sql: "SELECT rid FROM store_sync_rows WHERE tbl = ? AND rid IS NOT NULL ORDER BY rid", arguments: [table])
+            .compactMap { if case .integer(let rowID) = $0[0] { rowID } else { nil } }
+    }
+}

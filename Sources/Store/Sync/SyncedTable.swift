@@ -1,0 +1,89 @@
+/// What sync needs to know of one synced table, read from the schema and checked.
+struct SyncedTable {
+    /// A single-column foreign key of the table.
+    struct ForeignKey {
+        let column: String
+        let parentTable: String
+        let parentColumn: String
+        /// Whether the schema's delete rule sets the column to NULL (otherwise the row follows its parent).
+        let setsNull: Bool
+    }
+
+    /// The lowercased table name.
+    let name: String
+    /// The primary key column.
+    let key: String
+    /// The other columns, in table order: the cells that sync.
+    let columns: [String]
+    /// The columns that are `NOT NULL` without a default: a row waits, absent, until it has
+    /// their cells (an update that arrived before the row's insert).
+    let requiredColumns: [String]
+    let foreignKeys: [ForeignKey]
+
+    /// Reads and checks `table`: a rowid table with one `TEXT` or `BLOB` key column.
+    static func load(_ table: String, from db: Database) throws -> SyncedTable {
+        let name = table.lowercased()
+        let info = try db.fetchRows(
+            sql: "SELECT name, type, pk, hidden, \"notnull\", dflt_value FROM pragma_table_xinfo(?) ORDER BY cid",
+            arguments: [name])
+        guard !info.isEmpty else { throw StoreError.syncTableRefused(name, "it does not exist") }
+        let isWithoutRowID = try db.fetchValue(
+            Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [name])
+        if isWithoutRowID == true { throw StoreError.syncTableRefused(name, "it is a WITHOUT ROWID table") }
+        let keys = info.filter { $0["pk"] != .integer(0) }
+        guard keys.count == 1, case .text(let key)? = keys[0]["name"] else {
+            throw StoreError.syncTableRefused(
+                name, keys.isEmpty ? "it has no primary key (rowids are not unique across devices)" : "its primary key has several columns")
+        }
+        let declared = (try? keys[0].decode(String.self, column: "type")) ?? ""
+        guard hasTextOrBlobAffinity(declared) else {
+            throw StoreError.syncTableRefused(
+                name, "its primary key \"\(key)\" is \(declared); synced tables need a UUID or String key (TEXT or BLOB)")
+        }
+        let columns = info.compactMap { row -> String? in
+            guard row["hidden"] == .integer(0), case .text(let column)? = row["name"], column != key else { return nil }
+            return column
+        }
+        let requiredColumns = info.compactMap { row -> String? in
+            guard row["notnull"] == .integer(1), row["dflt_value"] == .null, case .text(let column)? = row["name"],
+                columns.contains(column)
+            else { return nil }
+            return column
+        }
+        return SyncedTable(
+            name: name, key: key, columns: columns, requiredColumns: requiredColumns, foreignKeys: try foreignKeys(of: name, in: db))
+    }
+
+    /// SQLite's affinity rules (<https://www.sqlite.org/datatype3.html>): TEXT or BLOB, not a number.
+    private static func hasTextOrBlobAffinity(_ declared: String) -> Bool {
+        let type = declared.uppercased()
+        if type.contains("INT") { return false }
+        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return true }
+        return type.isEmpty || type.contains("BLOB")
+    }
+
+    private static func foreignKeys(of table: String, in db: Database) throws -> [ForeignKey] {
+        let rows = try db.fetchRows(
+            sql: "SELECT id, \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list(?)", arguments: [table])
+        var counts: [DatabaseValue: Int] = [:]
+        for row in rows { counts[row["id"] ?? .null, default: 0] += 1 }
+        return try rows.map { row in
+            guard counts[row["id"] ?? .null] == 1 else {
+                throw StoreError.syncTableRefused(table, "it has a foreign key of several columns")
+            }
+            let column = try row.decode(String.self, column: "from")
+            let parent = try row.decode(String.self, column: "table").lowercased()
+            let rule = try row.decode(String.self, column: "on_delete").uppercased()
+            if rule == "SET DEFAULT" {
+                throw StoreError.syncTableRefused(table, "its foreign key \"\(column)\" is ON DELETE SET DEFAULT")
+            }
+            let parentColumn = try row.decode(String?.self, column: "to") ?? parentKey(of: parent, in: db)
+            return ForeignKey(column: column, parentTable: parent, parentColumn: parentColumn, setsNull: rule == "SET NULL")
+        }
+    }
+
+    private static func parentKey(of table: String, in db: Database) throws -> String {
+        try db.fetchValue(String.self, sql: "SELECT name FROM pragma_table_info(?) WHERE pk = 1", arguments: [table])
+            ?? "rowid"
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import SQLiteStoreCore
+
+/// Three stores write at random (inserts, updates of random columns, deletes with their
+/// cascades, REPLACE, statements that fail and are caught, rolled-back transactions and
+/// savepoints) and exchange changes through an ordered log standing in for the server, with
+/// lost acknowledgements (changes pushed again), batches out of order and duplicated, clocks
+/// hours apart and going back, and stores closed and reopened between a write and its push.
+/// Once all changes are everywhere, every store holds the same synced tables, equal to an
+/// independent model of the merge rule; the log holds every change once, none missing.
+@Suite("Sync convergence, randomized")
+struct SyncConvergenceRandomizedTests {
+    static let steps = 400
+
+    @Test("Stores that applied the same changes hold identical tables, as the merge rule says", arguments: ChangeCapture.Source.available)
+    func converge(source: ChangeCapture.Source) throws {
+        var run = try ConvergenceRun(source: source)
+        for _ in 0..<Self.steps { try run.step() }
+        try run.quiesce()
+        let seed = run.random.seed
+        let contents = try run.stores.map { try SyncFixture.contents(of: $0) }
+        #expect(contents[1] == contents[0], "seed \(seed)")
+        #expect(contents[2] == contents[0], "seed \(seed)")
+        let expected = SyncMergeModel(changes: run.server.log).expectedTables()
+        for table in SyncFixture.tables {
+            #expect(try SyncFixture.rows(of: table, in: run.stores[0]) == expected[table], "\(table), seed \(seed)")
+        }
+        for (device, sequences) in run.server.sequences() {
+            #expect(sequences == Array(1...Int64(sequences.count)), "device \(device) lost or repeated a change, seed \(seed)")
+        }
+        #expect(run.server.log.count > 100, "seed \(seed)")
+        #expect(run.server.duplicatesReceived > 0, "no acknowledgement was lost, seed \(seed)")
+        for store in run.stores { #expect(try store.sync.pendingChanges().changes.isEmpty) }
+    }
+}
+
+/// One randomized run: the stores, the log, and each store's place in it.
+private struct ConvergenceRun {
+    let fixture: SyncFixture
+    var stores: [Store]
+    let server = SyncServerStandIn()
+    var random = SeededGenerator()
+    /// The log indices each store has applied.
+    var applied: [Set<Int>]
+    var nextKey = 0
+
+    init(source: ChangeCapture.Source) throws {
+        let fixture = try SyncFixture(stores: 3, source: source)
+        self.fixture = fixture
+        stores = try (0..<3).map { try fixture.open($0) }
+        applied = Array(repeating: [], count: 3)
+        fixture.clocks[1].now += 3 * 3_600_000  // hours ahead
+        fixture.clocks[2].now -= 2 * 3_600_000  // hours behind
+    }
+
+    mutating func step() throws {
+        let index = Int.random(in: 0..<stores.count, using: &random)
+        fixture.clocks[index].now += Int64.random(in: -20...100, using: &random)  // sometimes backwards
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0..<11: try write(on: index)
+        case 11..<14: try push(index, limit: Int.random(in: 1...40, using: &random))
+        case 14..<17: try pull(index, limit: Int.random(in: 1...40, using: &random))
+        case 17: try redeliver(to: index)
+        default: try reopen(index)
+        }
+    }
+
+    /// Pushes and pulls everything, everywhere.
+    mutating func quiesce() throws {
+        for index in stores.indices { try push(index, limit: 100_000, acknowledged: true) }
+        for index in stores.indices {
+            while applied[index].count < server.log.count { try pull(index, limit: 25) }
+        }
+    }
+
+    // MARK: Exchange
+
+    mutating func push(_ index: Int, limit: Int, acknowledged: Bool? = nil) throws {
+        let batch = try stores[index].sync.pendingChanges(limit: limit)
+        server.receive(batch)
+        // A lost response: the server stored the changes, the device sends them again later.
+        let isAcknowledged = acknowledged ?? (Int.random(in: 0..<4, using: &random) != 0)
+        if isAcknowledged, let last = batch.lastID { try stores[index].sync.acknowledge(upTo: last) }
+    }
+
+    /// Applies up to `limit` changes the store has not seen, picked anywhere in the log, in random order.
+    mutating func pull(_ index: Int, limit: Int) throws {
+        let unseen = server.log.indices.filter { !applied[index].contains($0) }.shuffled(using: &random).prefix(limit)
+        try stores[index].sync.apply(SyncBatch(schemaVersion: 0, changes: unseen.map { server.log[$0] }))
+        applied[index].formUnion(unseen)
+    }
+
+    /// Applies again changes the store has already applied.
+    mutating func redeliver(to index: Int) throws {
+        let seen = applied[index].shuffled(using: &random).prefix(Int.random(in: 1...20, using: &random))
+        try stores[index].sync.apply(SyncBatch(schemaVersion: 0, changes: seen.map { server.log[$0] }))
+    }
+
+    mutating func reopen(_ index: Int) throws {
+        try stores[index].close()
+        stores[index] = try fixture.open(index)
+    }
+
+    // MARK: Local writes
+
+    private mutating func write(on index: Int) throws {
+        let store = stores[index]
+        let snapshot = try store.read { db in try LocalRows(db) }
+        var operations: [String] = []
+        var arguments: [[DatabaseValue]] = []
+        for _ in 0..<Int.random(in: 1...4, using: &random) {
+            let (sql, values) = randomStatement(snapshot)
+            operations.append(sql)
+            arguments.append(values)
+        }
+        let rollsBack = Int.random(in: 0..<10, using: &random) == 0
+        let savepointStart = Int.random(in: 0...operations.count, using: &random)
+        let savepointRollsBack = Int.random(in: 0..<4, using: &random) == 0
+        struct RolledBack: Error {}
+        try? store.write { db in
+            for (offset, sql) in operations.enumerated() where offset < savepointStart {
+                try? db.execute(sql: sql, arguments: arguments[offset])
+            }
+            try? db.transaction {
+                for (offset, sql) in operations.enumerated() where offset >= savepointStart {
+                    try? db.execute(sql: sql, arguments: arguments[offset])
+                }
+                if savepointRollsBack { throw RolledBack() }
+            }
+            if rollsBack { throw RolledBack() }
+        }
+    }
+
+    private mutating func newKey(_ prefix: String) -> DatabaseValue {
+        nextKey += 1
+        return .text("\(prefix)\(nextKey)")
+    }
+
+    private mutating func randomValue(_ kind: Int) -> DatabaseValue {
+        switch kind {
+        case 0: return [.text("a"), .text("b"), .text("é"), .text("")].randomElement(using: &random) ?? .null
+        case 1: return Int.random(in: 0..<5, using: &random) == 0 ? .null : .integer(Int64.random(in: -3...3, using: &random))
+        default: return .real(Double(Int.random(in: -8...8, using: &random)) / 4)
+        }
+    }
+
+    private mutating func pick(_ keys: [DatabaseValue], orMissing chance: Int = 8) -> DatabaseValue {
+        if keys.isEmpty || Int.random(in: 0..<chance, using: &random) == 0 { return .text("missing") }
+        return keys.randomElement(using: &random) ?? .null
+    }
+
+    /// One statement and its arguments; some fail (foreign key, NOT NULL, UNIQUE), as an app's may.
+    private mutating func randomStatement(_ rows: LocalRows) -> (String, [DatabaseValue]) {
+        switch Int.random(in: 0..<13, using: &random) {
+        case 0, 1:
+            return ("INSERT INTO lists(id, name, color) VALUES (?, ?, ?)", [newKey("L"), randomValue(0), randomValue(1)])
+        case 2, 3:
+            return (
+                "INSERT INTO items(id, list_id, title, score) VALUES (?, ?, ?, ?)",
+                [newKey("I"), pick(rows.lists), randomValue(0), randomValue(2)]
+            )
+        case 4:
+            let item = Int.random(in: 0..<3, using: &random) == 0 ? DatabaseValue.null : pick(rows.items)
+            return ("INSERT INTO tags(id, item_id, label) VALUES (?, ?, ?)", [newKey("T"), item, randomValue(0)])
+        case 5:
+            return ("UPDATE lists SET name = ? WHERE id = ?", [Bool.random(using: &random) ? randomValue(0) : .null, pick(rows.lists)])
+        case 6:
+            return ("UPDATE items SET title = ?, done = 1 - done WHERE id = ?", [randomValue(0), pick(rows.items)])
+        case 7:
+            return ("UPDATE items SET score = ?, list_id = ? WHERE id = ?", [randomValue(2), pick(rows.lists), pick(rows.items)])
+        case 8:
+            return ("UPDATE tags SET item_id = ?, label = ? WHERE id = ?", [pick(rows.items), randomValue(0), pick(rows.tags)])
+        case 9:
+            let table = ["lists", "items", "tags"].randomElement(using: &random) ?? "lists"
+            let keys = table == "lists" ? rows.lists : table == "items" ? rows.items : rows.tags
+            return ("DELETE FROM \(table) WHERE id = ?", [pick(keys, orMissing: 4)])
+        case 10:
+            return ("INSERT OR REPLACE INTO lists(id, name, color) VALUES (?, ?, ?)", [pick(rows.lists), randomValue(0), randomValue(1)])
+        case 11:
+            return ("INSERT INTO lists(id, name) VALUES (?, 'duplicate')", [pick(rows.lists)])  // fails when the key exists
+        default:
+            return ("UPDATE lists SET color = color WHERE id = ?", [pick(rows.lists)])  // writes the same value
+        }
+    }
+}
+
+/// The keys a store holds now, to aim writes at.
+private struct LocalRows {
+    let lists: [DatabaseValue]
+    let items: [DatabaseValue]
+    let tags: [DatabaseValue]
+
+    init(_ db: Database) throws {
+        func keys(_ table: String) throws -> [DatabaseValue] { try db.fetchRows(sql: "SELECT id FROM \(table) ORDER BY id").map { $0[0] } }
+        lists = try keys("lists")
+        items = try keys("items")
+        tags = try keys("tags")
+    }
+}

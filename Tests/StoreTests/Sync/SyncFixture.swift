@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+
+@testable import SQLiteStoreCore
+
+/// Synced stores on files in one temporary directory, sharing a schema of lists, their items
+/// (`ON DELETE CASCADE`) and tags on items (`ON DELETE SET NULL`), and a settable clock each.
+final class SyncFixture {
+    static let schema = """
+        CREATE TABLE lists(id TEXT PRIMARY KEY, name TEXT NOT NULL, color INTEGER);
+        CREATE TABLE items(
+            id TEXT PRIMARY KEY, list_id TEXT NOT NULL REFERENCES lists(id) ON DELETE CASCADE,
+            title TEXT, done INTEGER NOT NULL DEFAULT 0, score REAL);
+        CREATE TABLE tags(id TEXT PRIMARY KEY, item_id TEXT REFERENCES items(id) ON DELETE SET NULL, label TEXT);
+        """
+    static let tables: [String] = ["lists", "items", "tags"]
+
+    /// A device's physical clock, set by the test, read by the store inside its writes.
+    final class Clock: Sendable {
+        private let milliseconds = Locked<Int64>(1_800_000_000_000)
+        var now: Int64 {
+            get { milliseconds.withLock { $0 } }
+            set { milliseconds.withLock { $0 = newValue } }
+        }
+    }
+
+    let directory: TemporaryDirectory
+    let clocks: [Clock]
+    let source: ChangeCapture.Source
+
+    init(stores count: Int, source: ChangeCapture.Source = .best) throws {
+        directory = try TemporaryDirectory()
+        clocks = (0..<count).map { _ in Clock() }
+        self.source = source
+    }
+
+    func configuration(_ index: Int) -> StoreConfiguration {
+        var configuration = StoreConfiguration()
+        var sync = SyncConfiguration(tables: Set(Self.tables))
+        let clock = clocks[index]
+        sync.physicalClock = { clock.now }
+        configuration.sync = sync
+        configuration.changeCaptureSource = source
+        return configuration
+    }
+
+    /// Opens store `index`, creating its schema on first open.
+    func open(_ index: Int) throws -> Store {
+        let path = directory.path("device\(index).sqlite")
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        if isNew {
+            let plain = try Store(path: path)
+            try plain.write { db in try db.execute(script: Self.schema) }
+            try plain.close()
+        }
+        return try Store(path: path, configuration: configuration(index))
+    }
+
+    /// Every synced table's rows, by key, each row's values in column order.
+    static func contents(of store: Store) throws -> [String: [Row]] {
+        try store.read { db in
+            var contents: [String: [Row]] = [:]
+            for table in tables { contents[table] = try db.fetchRows(sql: "SELECT * FROM \(table) ORDER BY id") }
+            return contents
+        }
+    }
+
+    /// The rows of one table, as `[column: value]`, by key.
+    static func rows(of table: String, in store: Store) throws -> [String: [String: DatabaseValue]] {
+        var rows: [String: [String: DatabaseValue]] = [:]
+        for row in try contents(of: store)[table] ?? [] {
+            guard case .text(let key) = row[0] else { continue }
+            rows[key] = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.values))
+        }
+        return rows
+    }
+
+    /// Sends everything `from` has pending to `to`, and acknowledges it.
+    static func exchange(from: Store, to: Store) throws {
+        let batch = try from.sync.pendingChanges(limit: 100_000)
+        try to.sync.apply(batch)
+        if let last = batch.lastID { try from.sync.acknowledge(upTo: last) }
+    }
+}

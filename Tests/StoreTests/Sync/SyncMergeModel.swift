@@ -1,0 +1,78 @@
+@testable import SQLiteStoreCore
+
+/// The merge rule written independently of the store, for the fixture's schema: what every
+/// device must hold once it has applied `changes`, whatever their order.
+///
+/// Per cell the write with the greatest (timestamp, device) wins; per row the latest delete is
+/// its tombstone. A row is alive when it has cells for its `NOT NULL` columns and its newest
+/// cell is strictly newer than its tombstone. Lists are present when alive; items when alive
+/// and their list is present (`ON DELETE CASCADE`); tags when alive, with `item_id` NULL when
+/// their item is not present (`ON DELETE SET NULL`).
+struct SyncMergeModel {
+    private struct Version: Comparable {
+        let timestamp: Int64
+        let device: [UInt8]
+        let value: DatabaseValue
+
+        static func < (lhs: Version, rhs: Version) -> Bool {
+            if lhs.timestamp != rhs.timestamp { return lhs.timestamp < rhs.timestamp }
+            return lhs.device.lexicographicallyPrecedes(rhs.device)
+        }
+    }
+
+    private struct RowState {
+        var cells: [String: Version] = [:]
+        var tombstone: Version?
+    }
+
+    private var rows: [String: [String: RowState]] = [:]
+
+    init(changes: [SyncChange]) {
+        for change in changes {
+            guard case .text(let key) = change.key else { continue }
+            let version = Version(timestamp: change.timestamp.rawValue, device: Array(change.id.device.utf8), value: .null)
+            var state = rows[change.table, default: [:]][key, default: RowState()]
+            switch change.operation {
+            case .set(let column, let value):
+                let candidate = Version(timestamp: version.timestamp, device: version.device, value: value)
+                if state.cells[column].map({ $0 < candidate }) ?? true { state.cells[column] = candidate }
+            case .delete:
+                if state.tombstone.map({ $0 < version }) ?? true { state.tombstone = version }
+            }
+            rows[change.table, default: [:]][key] = state
+        }
+    }
+
+    private static let required: [String: [String]] = ["lists": ["name"], "items": ["list_id"], "tags": []]
+    private static let columns: [String: [String]] = [
+        "lists": ["name", "color"], "items": ["list_id", "title", "done", "score"], "tags": ["item_id", "label"],
+    ]
+
+    private func alive(_ table: String) -> [String: [String: DatabaseValue]] {
+        var result: [String: [String: DatabaseValue]] = [:]
+        for (key, state) in rows[table] ?? [:] {
+            guard let newest = state.cells.values.max(), Self.required[table, default: []].allSatisfy({ state.cells[$0] != nil })
+            else { continue }
+            if let tombstone = state.tombstone, !(tombstone < newest) { continue }
+            var values: [String: DatabaseValue] = ["id": .text(key)]
+            for column in Self.columns[table, default: []] { values[column] = state.cells[column]?.value ?? .null }
+            result[key] = values
+        }
+        return result
+    }
+
+    /// The rows each table must hold, by key, each as `[column: value]`.
+    func expectedTables() -> [String: [String: [String: DatabaseValue]]] {
+        let lists = alive("lists")
+        let items = alive("items").filter { _, item in
+            guard case .text(let list)? = item["list_id"] else { return false }
+            return lists[list] != nil
+        }
+        let tags = alive("tags").mapValues { tag in
+            var tag = tag
+            if case .text(let item)? = tag["item_id"], items[item] == nil { tag["item_id"] = .null }
+            return tag
+        }
+        return ["lists": lists, "items": items, "tags": tags]
+    }
+}

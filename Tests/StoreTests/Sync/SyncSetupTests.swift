@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import SQLiteStoreCore
+
+/// What may sync, the schema version devices must share, the device id and the hybrid clock.
+@Suite("Sync setup")
+struct SyncSetupTests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    private func open(schema: String, syncing tables: Set<String>) throws -> Store {
+        let path = directory.path("store.sqlite")
+        try Store(path: path).write { db in try db.execute(script: schema) }
+        var configuration = StoreConfiguration()
+        configuration.sync = SyncConfiguration(tables: tables)
+        return try Store(path: path, configuration: configuration)
+    }
+
+    private func refusal(schema: String, table: String = "t") -> StoreError? {
+        do {
+            _ = try open(schema: schema, syncing: [table])
+            return nil
+        } catch {
+            return error as? StoreError
+        }
+    }
+
+    @Test(
+        "A table whose key is a rowid, an integer, missing, composite or WITHOUT ROWID is refused at open, by name",
+        arguments: [
+            "CREATE TABLE t(id INTEGER PRIMARY KEY, x)",
+            "CREATE TABLE t(id INT PRIMARY KEY, x)",
+            "CREATE TABLE t(x, y)",
+            "CREATE TABLE t(a TEXT, b TEXT, PRIMARY KEY (a, b))",
+            "CREATE TABLE t(id TEXT PRIMARY KEY, x) WITHOUT ROWID",
+            "CREATE TABLE u(id TEXT PRIMARY KEY)",
+        ])
+    func refusedTables(schema: String) throws {
+        let error = refusal(schema: schema)
+        #expect(error?.code == .misuse)
+        #expect(error?.message.contains("table \"t\"") == true)
+    }
+
+    @Test("TEXT and BLOB (UUID) keys are accepted")
+    func acceptedKeys() throws {
+        let store = try open(
+            schema: "CREATE TABLE t(id TEXT PRIMARY KEY, x); CREATE TABLE u(id BLOB PRIMARY KEY, x)", syncing: ["t", "u"])
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO u(id, x) VALUES (?, 1)", arguments: [UUID()])
+        }
+        #expect(try store.sync.pendingChanges().changes.count == 1)
+    }
+
+    @Test("A store without sync keeps no sync tables and its sync refuses to run")
+    func notOptedIn() throws {
+        let store = try directory.makeStore(schema: "CREATE TABLE t(id TEXT PRIMARY KEY, x)")
+        try store.write { db in try db.execute(sql: "INSERT INTO t VALUES ('a', 1)") }
+        let names = try store.read { db in try db.fetchRows(sql: "SELECT name FROM sqlite_master WHERE name LIKE 'store_sync%'") }
+        #expect(names.isEmpty)
+        for call in [{ _ = try store.sync.pendingChanges() }, { _ = try store.sync.deviceID() }] {
+            let error = #expect(throws: StoreError.self) { try call() }
+            #expect(error?.code == .misuse)
+        }
+    }
+
+    @Test("A batch made under another schema version is refused, and nothing of it is applied")
+    func schemaVersionMismatchRefused() throws {
+        let fixture = try SyncFixture(stores: 2)
+        let a = try fixture.open(0)
+        let b = try fixture.open(1)
+        var migrator = Migrator()
+        try migrator.add(Migration(version: 1, name: "notes") { db in try db.execute(sql: "CREATE TABLE notes(x)") })
+        try migrator.migrate(b)
+        try a.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('L1', 'Home')") }
+        let batch = try a.sync.pendingChanges()
+        #expect(batch.schemaVersion == 0)
+        let error = #expect(throws: StoreError.self) { try b.sync.apply(batch) }
+        #expect(error?.code == .mismatch)
+        #expect(error?.message.contains("schema version 0") == true)
+        #expect(try SyncFixture.rows(of: "lists", in: b).isEmpty)
+        try b.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('L2', 'Work')") }
+        #expect(try b.sync.pendingChanges().schemaVersion == 1)
+    }
+
+    @Test("A change naming a table or column that is not synced is refused, and nothing of its batch is applied")
+    func unknownTableRefused() throws {
+        let fixture = try SyncFixture(stores: 1)
+        let a = try fixture.open(0)
+        let id = SyncChange.ID(device: "other", sequence: 1)
+        let good = SyncChange(
+            id: id, table: "lists", key: .text("L1"), operation: .set(column: "name", value: .text("x")),
+            timestamp: HybridTimestamp(milliseconds: 1, counter: 0))
+        for bad in [
+            SyncChange(id: id, table: "sqlite_master", key: .text("L1"), operation: .delete, timestamp: good.timestamp),
+            SyncChange(
+                id: id, table: "lists", key: .text("L1"), operation: .set(column: "nope", value: .null), timestamp: good.timestamp),
+        ] {
+            #expect(throws: StoreError.self) { try a.sync.apply(SyncBatch(schemaVersion: 0, changes: [good, bad])) }
+        }
+        #expect(try SyncFixture.rows(of: "lists", in: a).isEmpty)
+    }
+
+    @Test("A device hours behind still wins with an edit made after seeing an edit from a device hours ahead")
+    func clockSkewOfHours() throws {
+        let fixture = try SyncFixture(stores: 2)
+        let a = try fixture.open(0)
+        let b = try fixture.open(1)
+        fixture.clocks[0].now += 5 * 3_600_000  // five hours ahead
+        try a.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('L1', 'from the future')") }
+        let ahead = try #require(a.sync.pendingChanges().changes.first?.timestamp)
+        try SyncFixture.exchange(from: a, to: b)
+        try b.write { db in try db.execute(sql: "UPDATE lists SET name = 'seen and edited' WHERE id = 'L1'") }
+        let edit = try #require(b.sync.pendingChanges().changes.first)
+        #expect(edit.timestamp > ahead)
+        try SyncFixture.exchange(from: b, to: a)
+        #expect(try SyncFixture.rows(of: "lists", in: a)["L1"]?["name"] == .text("seen and edited"))
+        #expect(try SyncFixture.contents(of: a) == SyncFixture.contents(of: b))
+    }
+
+    @Test("The device id and the clock survive a reopen; a clock set back never makes timestamps go back")
+    func identityAndClockPersist() throws {
+        let fixture = try SyncFixture(stores: 1)
+        var store: Store? = try fixture.open(0)
+        let device = try store?.sync.deviceID()
+        try store?.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('L1', 'Home')") }
+        let first = try #require(store?.sync.pendingChanges().changes.last?.timestamp)
+        try store?.close()
+        store = nil
+        fixture.clocks[0].now -= 3_600_000
+        let reopened = try fixture.open(0)
+        #expect(try reopened.sync.deviceID() == device)
+        try reopened.write { db in try db.execute(sql: "UPDATE lists SET name = 'Work'") }
+        let second = try #require(reopened.sync.pendingChanges().changes.last)
+        #expect(second.timestamp > first)
+        #expect(second.id.sequence == 3)
+    }
+}
