@@ -55,7 +55,11 @@ final class StreamLatencyProbe {
     func measure(_ change: @escaping @Sendable (Database) throws -> Void) async throws -> Sample {
         if let live {
             let stamps = stamps
-            withObservationTracking { _ = live.lastChange } onChange: { stamps.yield(.now) }
+            withObservationTracking {
+                _ = live.lastChange
+            } onChange: {
+                stamps.yield(.now)
+            }
         }
         let start = ContinuousClock.now
         try await store.write { db in try change(db) }
