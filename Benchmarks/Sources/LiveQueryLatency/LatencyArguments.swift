@@ -1,8 +1,10 @@
 import BenchmarkKit
 
 /// The harness's command line: row counts (default 10,000, 100,000 and 1,000,000),
-/// `--iterations N` (default 200 for one-row changes; bulk changes run a tenth as many) and
-/// `--only name`, repeatable, to run only the workloads named.
+/// `--iterations N` (default 200 for one-row changes; bulk changes run a tenth as many),
+/// `--only name`, repeatable, to run only the workloads named, `--consumer name` (see
+/// `Consumer`) and `--runloop`, to run `RunLoop.main` on the main thread as an app does
+/// (otherwise the main thread runs the main dispatch queue, as an `async` main does).
 struct LatencyArguments {
     /// One observe workload: a change script on the item table, or list renames.
     struct Workload {
@@ -14,6 +16,18 @@ struct LatencyArguments {
         let kind: Kind
     }
 
+    /// Who takes the changes on the main actor.
+    enum Consumer: String, CaseIterable {
+        /// A `for try await` loop over `controller.changes()` that only stamps the time.
+        case stream
+        /// The same loop keeping each change's `results` until the next change, as a diffable
+        /// data source keeps its last snapshot to diff against.
+        case keeping
+        /// An observer of a `LiveResults` (`withObservationTracking` on `lastChange`) that
+        /// keeps the previous `results`.
+        case live
+    }
+
     static let allWorkloads = [
         Workload(name: "update", kind: .items(.updateOne)), Workload(name: "insert", kind: .items(.insertOne)),
         Workload(name: "delete", kind: .items(.deleteOne)), Workload(name: "bulk", kind: .items(.updateMany(count: 1_000))),
@@ -23,6 +37,8 @@ struct LatencyArguments {
     var rows: [Int] = []
     var iterations = 200
     var workloads: [Workload] = []
+    var consumer = Consumer.stream
+    var runsRunLoop = false
 
     init(_ arguments: ArraySlice<String>) {
         var arguments = arguments
@@ -32,6 +48,10 @@ struct LatencyArguments {
                 iterations = count
             } else if argument == "--only", let name = arguments.popFirst() {
                 names.insert(name)
+            } else if argument == "--consumer", let consumer = arguments.popFirst().flatMap(Consumer.init(rawValue:)) {
+                self.consumer = consumer
+            } else if argument == "--runloop" {
+                runsRunLoop = true
             } else if let count = Int(argument) {
                 rows.append(count)
             }

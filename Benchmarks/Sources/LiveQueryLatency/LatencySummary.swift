@@ -15,9 +15,12 @@ struct LatencySummary: CustomStringConvertible {
 
     var description: String { "\(Self.format(median)) \(Self.format(p90))" }
 
+    /// `value` with three decimals, right-aligned in 9 characters.
     static func format(_ value: Double) -> String {
-        let text = String(Int((value * 1000).rounded()))
+        guard value.isFinite else { return String(repeating: " ", count: 6) + "nan" }
+        let text = String(Int(abs(value * 1000).rounded()))
         let padded = String(repeating: "0", count: max(0, 4 - text.count)) + text
-        return String(repeating: " ", count: max(0, 9 - padded.count - 1)) + padded.dropLast(3) + "." + padded.suffix(3)
+        let number = (value < 0 ? "-" : "") + padded.dropLast(3) + "." + padded.suffix(3)
+        return String(repeating: " ", count: max(0, 9 - number.count)) + number
     }
 }

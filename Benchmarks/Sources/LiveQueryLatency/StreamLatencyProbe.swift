@@ -1,11 +1,12 @@
 import BenchmarkKit
+import Observation
 import SQLiteStoreCore
 import SQLiteStoreResults
 import StoreContender
 
-/// A live query as an app writes it: a controller over `request`, its changes consumed by a
-/// `for try await` loop in a task on the main actor, which stamps the time each change set
-/// reaches it.
+/// A live query as an app writes it: a controller over `request` whose changes reach a
+/// consumer on the main actor (see `LatencyArguments.Consumer`), which stamps the time each
+/// change reaches it.
 @MainActor
 final class StreamLatencyProbe {
     /// How long one change took: until `store.write` returned, and until the consumer held it.
@@ -16,26 +17,50 @@ final class StreamLatencyProbe {
 
     private let store: Store
     private let controller: FetchedResultsController<Item>
+    private let live: LiveResults<Item>?
+    private let stamps: AsyncStream<ContinuousClock.Instant>.Continuation
     private var receipts: AsyncStream<ContinuousClock.Instant>.Iterator
-    private let consumer: Task<Void, any Error>
+    private var consumer: Task<Void, any Error>?
+    /// The results the consumer keeps until the next change, as a diffable data source keeps
+    /// its last snapshot.
+    private var kept: FetchedResultsSnapshot?
 
     /// Opens the database at `databasePath`, fetches the live query and starts its consumer.
-    init(databasePath: String, request: StoreRequest<Item>) throws {
+    init(databasePath: String, request: StoreRequest<Item>, consumer kind: LatencyArguments.Consumer) throws {
         store = try Store(path: databasePath)
         controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
         let (stream, stamps) = AsyncStream<ContinuousClock.Instant>.makeStream()
+        self.stamps = stamps
         receipts = stream.makeAsyncIterator()
+        guard kind != .live else {
+            live = LiveResults(controller: controller)
+            kept = live?.results
+            return
+        }
+        live = nil
         let changes = controller.changes()
-        consumer = Task { @MainActor in
-            for try await change in changes where !change.changeSet.isEmpty { stamps.yield(.now) }
+        let keeps = kind == .keeping
+        consumer = Task { @MainActor [weak self] in
+            for try await change in changes where !change.changeSet.isEmpty {
+                stamps.yield(.now)
+                if keeps { self?.kept = change.results }
+            }
         }
     }
 
-    isolated deinit { consumer.cancel() }
+    isolated deinit { consumer?.cancel() }
 
     /// Stamps the time, runs `change` in one `store.write`, and waits for the consumer's stamp.
     func measure(_ change: @escaping @Sendable (Database) throws -> Void) async throws -> Sample {
+        if let live {
+            let stamps = stamps
+            withObservationTracking {
+                _ = live.lastChange
+            } onChange: {
+                stamps.yield(.now)
+            }
+        }
         let start = ContinuousClock.now
         try await store.write { db in try change(db) }
         let written = ContinuousClock.now
@@ -43,6 +68,7 @@ final class StreamLatencyProbe {
         let received = await receipts.next(isolation: #isolation)
         self.receipts = receipts
         guard let received else { throw ConsumerEndedError() }
+        if let live { kept = live.results }
         return Sample(write: written - start, receipt: received - start)
     }
 }

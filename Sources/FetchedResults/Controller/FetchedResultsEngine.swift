@@ -106,7 +106,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// The tables the predicate reads other than the request's own and its links' parents:
     /// a change there means reading the results again.
     private static func unfollowedTables(of request: StoreRequest<M>) -> Set<String> {
-        (request.predicate?.relatedTables ?? []).subtracting(request.referencedLinks.map(\.parentTable))
+        (request.predicate?.relatedTables ?? []).subtracting(request.referencedLinks.map { $0.parentTable })
     }
 
     /// Re-reads only the `changed` rows and the children of the changed `parents` (with their
@@ -138,9 +138,11 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         }
         var index = index
         guard index.replace(changes) else { return false }
-        let touched = Set(changes.map(\.rowID))
+        // Closures, not key paths: in this generic type a key path literal is instantiated at
+        // run time on every call, 8% of a one-row change at a million rows.
+        let touched = Set(changes.map { $0.rowID })
         current = index
-        let models = plan.loadsObjects ? LoadedObjects(models: rows.compactMapValues(\.model), replacesAll: false) : nil
+        let models = plan.loadsObjects ? LoadedObjects(models: rows.compactMapValues { $0.model }, replacesAll: false) : nil
         post(.rows(touched), objects: models)
         return true
     }

@@ -56,6 +56,14 @@ struct ChunkedArray<Element: Sendable>: RandomAccessCollection, Sendable {
         return element
     }
 
+    /// Calls `body` with the address and size of each heap buffer held (not those the elements
+    /// hold), for tests that measure what two copies share.
+    func forEachBuffer(_ body: (UInt, Int) -> Void) {
+        visitBuffer(of: chunks, body)
+        for chunk in chunks { visitBuffer(of: chunk, body) }
+        counts.forEachBuffer(body)
+    }
+
     /// The chunk and offset of `position`, which must be in bounds, as for an `Array`.
     private func locate(_ position: Int) -> (chunk: Int, offset: Int) {
         guard let place = counts.locate(position) else { preconditionFailure("index \(position) out of range 0..<\(endIndex)") }

@@ -126,6 +126,14 @@ struct KeyColumn: Sendable {
         }
     }
 
+    /// Calls `body` with the address and size of each heap buffer held, for tests of sharing.
+    func forEachBuffer(_ body: (UInt, Int) -> Void) {
+        visitBuffer(of: kinds, body)
+        visitBuffer(of: heads, body)
+        if let tails { visitBuffer(of: tails, body) }
+        visitBuffer(of: bytes, body)
+    }
+
     /// Reorders the rows: row `i` becomes the old row `order[i]`.
     mutating func permute(_ order: [Int]) {
         kinds = order.map { kinds[$0] }

@@ -2,28 +2,41 @@ import SQLiteStoreCore
 
 /// Rowid → sort keys and fingerprint, for every row of a result, in dense pages of 1,024
 /// consecutive rowids: no hash tables of rows, no boxed values: 19 bytes a row for one
-/// numeric key, 28 for a text of up to 16 bytes and a number (see `KeyColumn`). A copy of the map (each
-/// delivered result shares it) costs little when one side then changes a few rows: only
-/// the pages those rows live in, and the table of pages, are copied.
+/// numeric key, 28 for a text of up to 16 bytes and a number (see `KeyColumn`). The pages
+/// are held in groups of `groupWidth` consecutive pages. A copy of the map (each delivered
+/// result shares it) costs little when one side then changes a few rows: only the pages
+/// those rows live in, their groups, and the table of groups are copied, O(√p) references
+/// for p pages, never one per page.
 ///
 /// Rows scattered over far-apart rowids cost a page each; SQLite assigns rowids in order,
 /// so results share pages.
 struct KeyMap: Sendable {
-    private var pages: [Int64: KeyPage] = [:]
+    static let groupWidth: Int64 = 32
+
+    /// The pages of each group, by group number, `nil` where a page has no row.
+    private var groups: [Int64: [KeyPage?]] = [:]
     private(set) var count = 0
     let keyCount: Int
 
     init(keyCount: Int) { self.keyCount = keyCount }
 
-    private static func split(_ rowID: Int64) -> (page: Int64, offset: UInt16) {
-        (rowID >> 10, UInt16(truncatingIfNeeded: rowID & (KeyPage.width - 1)))
+    /// The group, the page in it, and the offset in the page of `rowID`.
+    private static func split(_ rowID: Int64) -> (group: Int64, page: Int, offset: UInt16) {
+        let page = rowID >> 10
+        return (page >> 5, Int(page & (groupWidth - 1)), UInt16(truncatingIfNeeded: rowID & (KeyPage.width - 1)))
     }
 
     private func locate(_ rowID: Int64) -> (page: KeyPage, index: Int)? {
-        let (number, offset) = Self.split(rowID)
-        guard let page = pages[number] else { return nil }
+        let (group, number, offset) = Self.split(rowID)
+        guard let page = groups[group]?[number] else { return nil }
         let found = page.find(offset)
         return found.exists ? (page, found.index) : nil
+    }
+
+    /// Changes the page of `rowID` in place, `nil` when it has no row (a group is made when absent).
+    private mutating func withPage<R>(of rowID: Int64, _ body: (inout KeyPage?, UInt16) -> R) -> R {
+        let (group, number, offset) = Self.split(rowID)
+        return body(&groups[group, default: Array(repeating: nil, count: Int(Self.groupWidth))][number], offset)
     }
 
     subscript(rowID: Int64) -> SortKeys? { locate(rowID).map { $0.page.keys(at: $0.index) } }
@@ -44,49 +57,66 @@ struct KeyMap: Sendable {
 
     /// Adds or replaces a row.
     mutating func set(_ keys: SortKeys, fingerprint: UInt64, for rowID: Int64) {
-        let (number, offset) = Self.split(rowID)
-        var page = pages.removeValue(forKey: number) ?? KeyPage(keyCount: keyCount)
-        let found = page.find(offset)
-        if found.exists {
-            page.replace(at: found.index, keys, fingerprint: fingerprint)
-        } else {
-            page.insert(offset, keys, fingerprint: fingerprint, at: found.index)
-            count += 1
+        let keyCount = keyCount
+        let added = withPage(of: rowID) { page, offset in
+            let found = page?.find(offset) ?? (index: 0, exists: false)
+            if found.exists {
+                page?.replace(at: found.index, keys, fingerprint: fingerprint)
+            } else {
+                if page == nil { page = KeyPage(keyCount: keyCount) }
+                page?.insert(offset, keys, fingerprint: fingerprint, at: found.index)
+            }
+            return !found.exists
         }
-        pages[number] = page
+        if added { count += 1 }
     }
 
     /// Adds a row known to be absent, in any order; `finishAppending()` must follow.
     mutating func append(_ keys: SortKeys, fingerprint: UInt64, for rowID: Int64) {
-        let (number, offset) = Self.split(rowID)
-        pages[number, default: KeyPage.forAppending(keyCount: keyCount)].append(offset, keys, fingerprint: fingerprint)
+        let keyCount = keyCount
+        withPage(of: rowID) { page, offset in
+            if page == nil { page = KeyPage.forAppending(keyCount: keyCount) }
+            page?.append(offset, keys, fingerprint: fingerprint)
+        }
         count += 1
     }
 
     /// Sorts the pages that rows were appended to.
     mutating func finishAppending() {
-        // The numbers are copied out first: iterating `pages.keys` while mutating `pages` would
-        // copy the table and keep every page's unsorted arrays alive until the loop ends.
-        for number in Array(pages.keys) { pages[number]?.sort() }
+        // The numbers are copied out first: iterating `groups.keys` while mutating `groups`
+        // would copy the table and keep every page's unsorted arrays alive until the loop ends.
+        for group in Array(groups.keys) {
+            for number in 0..<Int(Self.groupWidth) { groups[group]?[number]?.sort() }
+        }
     }
 
     mutating func remove(_ rowID: Int64) {
-        let (number, offset) = Self.split(rowID)
-        guard var page = pages.removeValue(forKey: number) else { return }
-        let found = page.find(offset)
-        if found.exists {
-            page.remove(at: found.index)
-            count -= 1
-        }
-        if page.count > 0 { pages[number] = page }
+        let (group, number, offset) = Self.split(rowID)
+        guard let found = groups[group]?[number]?.find(offset), found.exists else { return }
+        groups[group]?[number]?.remove(at: found.index)
+        count -= 1
+        guard groups[group]?[number]?.count == 0 else { return }
+        groups[group]?[number] = nil
+        if groups[group]?.allSatisfy({ $0 == nil }) == true { groups[group] = nil }
     }
 
     /// Calls `body` with every row's rowid and fingerprint, in no particular order.
     func forEachFingerprint(_ body: (Int64, UInt64) -> Void) {
-        for (number, page) in pages {
-            for (offset, fingerprint) in zip(page.offsets, page.fingerprints) {
-                body(number << 10 | Int64(offset), fingerprint)
+        for (group, pages) in groups {
+            for (number, page) in pages.enumerated() {
+                guard let page else { continue }
+                let first = (group << 5 | Int64(number)) << 10
+                for (offset, fingerprint) in zip(page.offsets, page.fingerprints) { body(first | Int64(offset), fingerprint) }
             }
+        }
+    }
+
+    /// Calls `body` with the address and size of every heap buffer of the groups and pages
+    /// (not the table of groups), for tests that measure what two copies share.
+    func forEachBuffer(_ body: (UInt, Int) -> Void) {
+        for pages in groups.values {
+            visitBuffer(of: pages, body)
+            for page in pages { page?.forEachBuffer(body) }
         }
     }
 }

@@ -78,6 +78,14 @@ struct KeyPage: Sendable {
         for column in columns.indices { columns[column].remove(at: index) }
     }
 
+    /// Calls `body` with the address and size of each heap buffer held, for tests of sharing.
+    func forEachBuffer(_ body: (UInt, Int) -> Void) {
+        visitBuffer(of: offsets, body)
+        visitBuffer(of: fingerprints, body)
+        visitBuffer(of: columns, body)
+        for column in columns { column.forEachBuffer(body) }
+    }
+
     /// Puts appended rows in rowid order, in arrays of their size.
     mutating func sort() {
         guard isUnsorted else { return }

@@ -73,6 +73,12 @@ struct PrefixCounts: Sendable {
         rebuild()
     }
 
+    /// Calls `body` with the address and size of each heap buffer held, for tests of sharing.
+    func forEachBuffer(_ body: (UInt, Int) -> Void) {
+        visitBuffer(of: counts, body)
+        visitBuffer(of: tree, body)
+    }
+
     private mutating func rebuild() {
         tree = [0] + counts
         for index in 1..<max(1, tree.count) {

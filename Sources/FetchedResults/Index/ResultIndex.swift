@@ -8,7 +8,10 @@ import SQLiteStoreCore
 /// Finding a row's chunk costs O(log c) comparisons with the chunks' last keys (held in
 /// `RowChunks`, no key-map lookups), then a scan of its chunk for the rowid; inserting
 /// costs O(log chunk size) key lookups more to place it; counting the rows before a chunk
-/// is O(log c). A copy shares the chunks and key pages until written. A row is looked for
+/// is O(log c). A copy shares the chunks and key pages until written; writing a row then
+/// copies its chunk and key page and O(√c) references to the groups holding them, not one
+/// per chunk, so that a change costs the same whatever older copies a consumer keeps (the
+/// section counts, integers, are copied whole: O(s) words). A row is looked for
 /// only in the chunk the request's order puts it in: an index that is not sorted by that
 /// order (a comparator that is not a total order) is reported as inconsistent, never
 /// trapped on, and the controller reads its results again.
@@ -202,6 +205,16 @@ struct ResultIndex: Sendable {
                 defer { start += count }
                 return .init(name: section.name, ids: Array(all[start..<(start + count)]))
             })
+    }
+
+    /// Calls `body` with the address and size of every heap buffer of the index (but for the
+    /// key map's table of page groups and the section names' strings), for tests that measure
+    /// what two copies share.
+    func forEachBuffer(_ body: (UInt, Int) -> Void) {
+        rows.forEachBuffer(body)
+        keys.forEachBuffer(body)
+        sections.forEachBuffer(body)
+        sectionCounts.forEachBuffer(body)
     }
 
     /// The rows present both here and in `newer` whose fingerprints differ: O(n).

@@ -164,17 +164,16 @@ public final class LiveResults<M: StoreModel>: Observable {
             !changeSet.sectionDeletes.isEmpty || !changeSet.sectionInserts.isEmpty || !changeSet.deletes.isEmpty
             || !changeSet.inserts.isEmpty || !changeSet.moves.isEmpty
         if reorders { keys.append(structure) }
-        let oldSections = old.sections
-        let newSections = new.sections
+        // Only the sections the change inserts or deletes are counted: O(changes), not O(sections).
         let oldPaths =
             changeSet.deletes + changeSet.updates
             + changeSet.sectionDeletes.flatMap { section in
-                (0..<oldSections[section].numberOfObjects).map { IndexPath(row: $0, section: section) }
+                (0..<old.numberOfObjects(inSection: section)).map { IndexPath(row: $0, section: section) }
             }
         let newPaths =
             changeSet.inserts + changeSet.moves.filter(\.isChanged).map(\.to)
             + changeSet.sectionInserts.flatMap { section in
-                (0..<newSections[section].numberOfObjects).map { IndexPath(row: $0, section: section) }
+                (0..<new.numberOfObjects(inSection: section)).map { IndexPath(row: $0, section: section) }
             }
         let ids = Set(oldPaths.compactMap(old.objectID(at:)) + newPaths.compactMap(new.objectID(at:)))
         keys += ids.map { \LiveResults.[observedObject: $0] }

@@ -24,6 +24,11 @@ public struct FetchedResultsSnapshot: Sendable {
         }
     }
 
+    /// The number of objects in section `section` (which must exist): O(1).
+    func numberOfObjects(inSection section: Int) -> Int {
+        index.isSectioned ? index.sectionCounts.counts[section] : index.count
+    }
+
     /// The object at `indexPath`, or `nil` when it is out of bounds. O(log n).
     public func objectID(at indexPath: IndexPath) -> ObjectID? {
         index.position(of: indexPath).flatMap(index.rowID(at:)).map { ObjectID(table: table, rowID: $0) }
