@@ -36,6 +36,7 @@ import Testing
             request: StoreRequest<Note>()
                 .order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp")).batchSize(100))
         try controller.performFetch()
+        try controller.catchUp()  // the rest of the first page's read
         let checker = ReplayChecker(controller)
         try await other.write { db in try db.execute(sql: "UPDATE note SET title = 'changed' WHERE id = 50000") }
         try store.checkForExternalChanges()

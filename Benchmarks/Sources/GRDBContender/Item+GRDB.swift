@@ -13,4 +13,5 @@ extension Item: FetchableRecord, MutablePersistableRecord {
 enum ItemColumn {
     static let score = Column("score")
     static let flag = Column("flag")
+    static let category = Column("category")
 }

@@ -19,11 +19,13 @@ final class StreamLatencyProbe {
     private var receipts: AsyncStream<ContinuousClock.Instant>.Iterator
     private let consumer: Task<Void, any Error>
 
-    /// Opens the database at `databasePath`, fetches the live query and starts its consumer.
+    /// Opens the database at `databasePath`, fetches the live query, waits for its complete
+    /// results and starts its consumer.
     init(databasePath: String, request: StoreRequest<Item>) throws {
         store = try Store(path: databasePath)
         controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
+        try controller.catchUp()
         let (stream, stamps) = AsyncStream<ContinuousClock.Instant>.makeStream()
         receipts = stream.makeAsyncIterator()
         let changes = controller.changes()

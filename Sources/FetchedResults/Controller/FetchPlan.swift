@@ -123,19 +123,40 @@ struct FetchPlan<M: StoreModel>: Sendable {
             fingerprint: statement.fingerprint(columns: (base + fingerprintedColumns)..<statement.columnCount))
     }
 
-    /// The whole index, read in order; `rowsRead` counts the rows.
-    func fetchIndex(_ db: Database, rowsRead: inout Int) throws -> ResultIndex {
+    /// The whole index, read in order; `rowsRead` counts the rows. Stops with
+    /// `CancellationError` once `isCancelled` says so (asked every few thousand rows).
+    func fetchIndex(_ db: Database, rowsRead: inout Int, isCancelled: () -> Bool = { false }) throws -> ResultIndex {
+        try readIndex(of: request, db, rowsRead: &rowsRead, isCancelled: isCancelled)
+    }
+
+    /// The first `size` rows of the index, read with SQLite's `LIMIT` over the request's
+    /// order (served by an index on the order's columns, else by SQLite's top-N sort), marked
+    /// as a first page when more rows follow; `nil` for a request with a limit or an offset.
+    func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> ResultIndex? {
+        guard request.limit == nil, request.offset == nil else { return nil }
+        // One row more than the page tells whether more follow.
+        var page = try readIndex(of: request.limit(size + 1), db, rowsRead: &rowsRead) { false }
+        page.isFirstPage = page.count > size
+        return page
+    }
+
+    private func readIndex(
+        of request: StoreRequest<M>, _ db: Database, rowsRead: inout Int, isCancelled: () -> Bool
+    ) throws -> ResultIndex {
         var index = emptyIndex()
         let (sql, arguments) = try request.sql(selecting: selection, rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
+        var stepped = 0
         while try statement.step() {
-            rowsRead += 1
+            stepped += 1
+            if stepped & 0xFFF == 0, isCancelled() { throw CancellationError() }
             if let row = row(from: statement) {
                 index.append(row.rowID, row.keys, fingerprint: row.fingerprint, sectionValue: row.sectionValue)
             }
         }
+        rowsRead += stepped
         index.finishAppending()
         return index
     }

@@ -40,8 +40,9 @@ import SQLiteStoreCore
 /// arrives, the two merge into one: none is lost or reordered, and empty ones are not delivered.
 ///
 /// Objects are read a batch of `batchSize` at a time on first access (synchronously, on a
-/// reader) and kept in a bounded cache; without a batch size every object is read with the
-/// results and kept current. Rows are ordered exactly as SQLite orders them: each key with
+/// reader) and kept in a bounded cache; without a batch size the first page's objects are
+/// read with it, the others a batch of 100 at a time on first access, and every object read
+/// is kept, and kept current. Rows are ordered exactly as SQLite orders them: each key with
 /// the ordering's collation, else the column's declared one (`BINARY`, `NOCASE`, `RTRIM`, or a
 /// Swift collation registered in `StoreConfiguration.collations`); an order the controller
 /// cannot reproduce in memory is numbered by SQLite, and then every change reads the results
@@ -92,10 +93,22 @@ public final class FetchedResultsController<M: StoreModel> {
         }
     }
 
+    deinit {
+        engine.cancelBuild()
+    }
+
     // MARK: Fetching
 
-    /// Reads the results and starts following the store's changes. Called again (after a
-    /// failure, say), it reads the results afresh and publishes the change from the previous ones.
+    /// Reads the first rows of the results and starts following the store's changes; the
+    /// rest of the results follow as one change (see <doc:FirstScreen>). Called again (after
+    /// a failure, say), it reads the results afresh and publishes the change from the
+    /// previous ones.
+    ///
+    /// Returns once the first ``firstPageSize`` rows are read (with their objects, without a
+    /// batch size), in a read transaction that stays open on a reader to read the whole index
+    /// in the background: ``isComplete`` is `false` until that index is delivered as a change
+    /// appending the rest, before any later commit. `waitUntilCurrent()` and `catchUp()`
+    /// wait for it. A request with a limit or an offset is read whole before returning.
     ///
     /// - Throws: `FetchedResultsError.sectionKeyNotFirstSortKey` when the request sections by
     ///   a key it does not sort by first, `.store` when SQLite fails.
@@ -104,9 +117,18 @@ public final class FetchedResultsController<M: StoreModel> {
         try setRequest(request)
     }
 
+    /// How many rows `performFetch()` reads before it returns, the rest being read in the
+    /// background: a screenful or a few.
+    public static var firstPageSize: Int { 256 }
+
     private func start() throws(FetchedResultsError) {
         try FetchPlan.validate(request)
-        let (index, objects) = try onEngine { [request] in try $0.start(request) }
+        let (index, objects): (ResultIndex, [Int64: M]?)
+        do {
+            (index, objects) = try engine.start(request, pageSize: Self.firstPageSize)
+        } catch {
+            throw FetchedResultsError.wrap(error)
+        }
         results = FetchedResultsSnapshot(index: index, table: request.tableName)
         cache = ObjectCache(batchSize: request.batchSize)
         cache.reset(objects)
@@ -124,6 +146,7 @@ public final class FetchedResultsController<M: StoreModel> {
             request = newRequest
             return
         }
+        engine.cancelBuild()
         try onEngine { try $0.replace(with: newRequest) }
         request = newRequest
         failure = nil
@@ -144,8 +167,12 @@ public final class FetchedResultsController<M: StoreModel> {
     /// The sections, in order; one unnamed section when the request has no section key.
     public var sections: [FetchedSection] { results.sections }
 
-    /// The number of objects in all sections.
+    /// The number of objects in all sections (so far, while ``isComplete`` is `false`).
     public var numberOfObjects: Int { results.numberOfObjects }
+
+    /// Whether the results hold every row: `false` from a first fetch until the rest of the
+    /// first page's read is delivered (see ``performFetch()``).
+    public var isComplete: Bool { results.isComplete }
 
     /// Where the object `id` is, or `nil` when it is not in the results. O(log n).
     public func indexPath(for id: ObjectID) -> IndexPath? { results.indexPath(for: id) }
@@ -177,7 +204,7 @@ public final class FetchedResultsController<M: StoreModel> {
         guard let rowID = index.rowID(at: position) else { throw .indexPathOutOfBounds(IndexPath(row: position, section: 0)) }
         if let object = cache.object(rowID) { return object }
         let id = ObjectID(table: request.tableName, rowID: rowID)
-        guard let batchSize = cache.batchSize else { throw .objectDeleted(id) }
+        let batchSize = cache.batchSize
         let start = position / batchSize * batchSize
         let batch = index.rowIDs(in: start..<min(start + batchSize, index.count))
         let models: [Int64: M]
