@@ -13,7 +13,7 @@ import Testing
 @MainActor @Suite(.timeLimit(.minutes(5))) struct FirstScreenRandomizedTests {
     /// The shapes: sectioned, filtered, descending, NOCASE text order (no index has it), an
     /// unindexed order; with and without a batch size.
-    static let requests: [StoreRequest<Note>] = [
+    nonisolated static let requests: [StoreRequest<Note>] = [
         StoreRequest<Note>().order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp")),
         StoreRequest<Note>().filter(Column("score") >= 300).order(Column("score").ascending).batchSize(50),
         StoreRequest<Note>().order(Column("score").descending),
@@ -48,12 +48,7 @@ import Testing
 
         // The first transactions commit while both indexes are being read (the main actor does
         // not take their changes before); later ones race with their delivery.
-        for _ in 0..<5 {
-            let statements = randomStatements(rows: rows, &random)
-            try store.write { db in
-                for statement in statements { try statement.execute(db) }
-            }
-        }
+        for _ in 0..<5 { try commitBlocking(randomStatements(rows: rows, &random), in: store) }
         for _ in 0..<25 {
             try await RandomCommit.run(randomStatements(rows: rows, &random), store: store, other: other, &random)
         }
@@ -61,6 +56,13 @@ import Testing
         #expect(try await liveChecker.check(store, "seed \(seed), shape \(shape), LiveResults"))
         #expect(controller.isComplete && live.isComplete)
         #expect(live.results.sectionedSnapshot().isExactly(try store.freshSnapshot(request)))
+    }
+
+    /// Commits `statements` in one transaction, blocking the main actor meanwhile.
+    private func commitBlocking(_ statements: [RandomStatement], in store: Store) throws {
+        try store.write { db in
+            for statement in statements { try statement.execute(db) }
+        }
     }
 
     /// `rows` notes: titles of mixed case with many ties, a few groups and NULL, scores with ties and NULL.

@@ -29,6 +29,10 @@ import Testing
         }
     }
 
+    private func writeBlocking(_ sql: String) throws {
+        try store.write { db in try db.execute(sql: sql) }
+    }
+
     /// A write-ahead log with something to checkpoint, then a checkpoint that must not find a
     /// reader in the way: `true` when it moved the whole log.
     private func checkpointSucceeds() throws -> Bool {
@@ -66,7 +70,7 @@ import Testing
         let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("score").ascending))
         try controller.performFetch()
         let checker = ReplayChecker(controller)
-        try store.write { db in try db.execute(sql: "UPDATE note SET score = 0 WHERE id = 4000") }
+        try writeBlocking("UPDATE note SET score = 0 WHERE id = 4000")
         #expect(try await checker.check(store))
         #expect(try controller.object(at: IndexPath(row: 0, section: 0)).id == 4000)
         #expect(controller.numberOfObjects == 5_000)

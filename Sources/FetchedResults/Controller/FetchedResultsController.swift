@@ -125,7 +125,8 @@ public final class FetchedResultsController<M: StoreModel> {
         try FetchPlan.validate(request)
         let (index, objects): (ResultIndex, [Int64: M]?)
         do {
-            (index, objects) = try engine.start(request, pageSize: Self.firstPageSize)
+            let firstPage = try engine.start(request, pageSize: Self.firstPageSize)
+            (index, objects) = firstPage
         } catch {
             throw FetchedResultsError.wrap(error)
         }

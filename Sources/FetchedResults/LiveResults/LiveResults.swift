@@ -191,10 +191,11 @@ public final class LiveResults<M: StoreModel>: Observable {
         let newSections = new.sections
         let insertedSectionRows = changeSet.sectionInserts.reduce(0) { $0 + newSections[$1].numberOfObjects }
         if observed.count < changeSet.inserts.count + insertedSectionRows {
-            return observed.filter { id in
-                guard let path = new.indexPath(for: id) else { return false }
-                return changeSet.sectionInserts.containsSorted(path.section) || changeSet.inserts.containsSorted(path)
-            }
+            return Array(
+                observed.filter { id in
+                    guard let path = new.indexPath(for: id) else { return false }
+                    return changeSet.sectionInserts.containsSorted(path.section) || changeSet.inserts.containsSorted(path)
+                })
         }
         let paths =
             changeSet.inserts
