@@ -9,7 +9,10 @@ import Testing
 /// after the first page; once quiet, every delivered change set must replay the results
 /// before it into a fresh read, and the results must be that read.
 ///
-/// `FIRST_SCREEN_SEED` replays a seed.
+/// While the results are still the first page, objects are read at random index paths of the
+/// complete results, past the page too: each must be the row of the page's snapshot there.
+///
+/// `STORE_TEST_SEED` replays a seed.
 @MainActor @Suite(.timeLimit(.minutes(5))) struct FirstScreenRandomizedTests {
     /// The shapes: sectioned, filtered, descending, NOCASE text order (no index has it), an
     /// unindexed order; with and without a batch size.
@@ -28,8 +31,8 @@ import Testing
             """
 
     @Test(arguments: requests.indices) func writesDuringTheBuildReachTheResultsExactlyOnce(shape: Int) async throws {
-        let seed = ProcessInfo.processInfo.environment["FIRST_SCREEN_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        print("FirstScreenRandomizedTests seed: \(seed), shape \(shape) (replay with FIRST_SCREEN_SEED=\(seed))")
+        let seed = SeededGenerator.seedFromEnvironment()
+        print("FirstScreenRandomizedTests seed: \(seed), shape \(shape) (replay with STORE_TEST_SEED=\(seed))")
         var random = SplitMix64(seed: seed &+ UInt64(shape))
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: Self.schema)
@@ -38,6 +41,7 @@ import Testing
         try fill(store, rows: rows, &random)
 
         let request = Self.requests[shape]
+        let snapshot = try store.freshSnapshot(request)
         let controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
         #expect(!controller.isComplete && controller.numberOfObjects == FetchedResultsController<Note>.firstPageSize + 1)
@@ -48,7 +52,11 @@ import Testing
 
         // The first transactions commit while both indexes are being read (the main actor does
         // not take their changes before); later ones race with their delivery.
-        for _ in 0..<5 { try commitBlocking(randomStatements(rows: rows, &random), in: store) }
+        for _ in 0..<5 {
+            try expectSnapshotRows(of: controller, live, at: snapshot, &random, "seed \(seed), shape \(shape)")
+            try commitBlocking(randomStatements(rows: rows, &random), in: store)
+        }
+        try expectSnapshotRows(of: controller, live, at: snapshot, &random, "seed \(seed), shape \(shape)")
         for _ in 0..<25 {
             try await RandomCommit.run(randomStatements(rows: rows, &random), store: store, other: other, &random)
         }
@@ -56,6 +64,38 @@ import Testing
         #expect(try await liveChecker.check(store, "seed \(seed), shape \(shape), LiveResults"))
         #expect(controller.isComplete && live.isComplete)
         #expect(live.results.sectionedSnapshot().isExactly(try store.freshSnapshot(request)))
+    }
+
+    /// Reads objects at random index paths of `snapshot` (the complete results of the first
+    /// page's snapshot) through both consumers, still showing their first page: each is the
+    /// row there, or, read after its deletion, says so.
+    private func expectSnapshotRows(
+        of controller: FetchedResultsController<Note>, _ live: LiveResults<Note>, at snapshot: SectionedSnapshot<ObjectID>,
+        _ random: inout SplitMix64, _ context: String
+    ) throws {
+        #expect(!controller.isComplete && !live.isComplete, "\(context): still the first page")
+        let paths = snapshot.sections.enumerated().flatMap { section, content in
+            content.ids.indices.map { IndexPath(row: $0, section: section) }
+        }
+        for _ in 0..<10 {
+            guard let path = paths.randomElement(using: &random) else { return }
+            let expected = snapshot.sections[path.section].ids[path.row]
+            expectRow(expected, "\(context): \(path)") { () throws(FetchedResultsError) in try controller.object(at: path) }
+            expectRow(expected, "\(context): \(path), LiveResults") { () throws(FetchedResultsError) in try live.object(at: path) }
+        }
+        let end = IndexPath(row: snapshot.sections.last?.ids.count ?? 0, section: max(0, snapshot.sections.count - 1))
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(end)) { try controller.object(at: end) }
+    }
+
+    /// `read` gives the object `expected`, or says it was deleted since the snapshot.
+    private func expectRow(_ expected: ObjectID, _ context: String, _ read: () throws(FetchedResultsError) -> Note) {
+        do {
+            #expect(try read().id == expected.rowID, "\(context)")
+        } catch .objectDeleted(let id) {
+            #expect(id == expected, "\(context)")
+        } catch {
+            Issue.record("\(context): \(error)")
+        }
     }
 
     /// Commits `statements` in one transaction, blocking the main actor meanwhile.

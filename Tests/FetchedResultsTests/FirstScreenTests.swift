@@ -50,8 +50,13 @@ import Testing
         #expect(controller.sections.map(\.numberOfObjects) == [100, 100, Self.pageSize + 1 - 200])
         #expect(try controller.object(at: IndexPath(row: 0, section: 0)).title == "t1")
         #expect(controller.rowsRead == 2 * (Self.pageSize + 1), "the page's index rows and its objects, nothing else")
-        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 0, section: 3))) {
-            try controller.object(at: IndexPath(row: 0, section: 3))
+        // Past the page's sections: found in the complete index of the page's snapshot.
+        #expect(try controller.object(at: IndexPath(row: 5, section: 7)).title == "t706")
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 100, section: 7))) {
+            try controller.object(at: IndexPath(row: 100, section: 7))
+        }
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 0, section: 10))) {
+            try controller.object(at: IndexPath(row: 0, section: 10))
         }
 
         let checker = ReplayChecker(controller)
@@ -63,6 +68,37 @@ import Testing
                     sectionInserts: Array(3..<10),
                     inserts: (Self.pageSize + 1 - 200..<100).map { IndexPath(row: $0, section: 2) })
             ])
+    }
+
+    @Test func anObjectPastTheFirstPageIsTheRowOfThePagesSnapshot() throws {
+        try fill(100_000)
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("score").descending))
+        try controller.performFetch()
+        #expect(!controller.isComplete)
+        // Far ahead of the background read: a keyset query in its transaction.
+        #expect(try controller.object(at: IndexPath(row: 60_000, section: 0)).title == "t40000")
+        // Rows leave the front and new ones arrive there after the snapshot: positions still count in it.
+        try writeBlocking("DELETE FROM note WHERE id > 99000")
+        try writeBlocking("INSERT INTO note(title, score) VALUES ('new', 1000000)")
+        #expect(!controller.isComplete)
+        #expect(try controller.object(at: IndexPath(row: 5_000, section: 0)).title == "t95000")
+        #expect(try controller.object(at: IndexPath(row: 99_999, section: 0)).title == "t1")
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 100_000, section: 0))) {
+            try controller.object(at: IndexPath(row: 100_000, section: 0))
+        }
+    }
+
+    @Test func anInMemoryStoreReadsEveryRowBeforeReturning() throws {
+        // A read transaction left open on an in-memory store's only connection would hold up writes.
+        let store = try Store.inMemory()
+        try store.write { db in try db.execute(sql: Note.schema) }
+        try store.write { db in
+            try db.execute(sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO note(title) SELECT 't' || i FROM n")
+        }
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("title").ascending))
+        try controller.performFetch()
+        #expect(controller.isComplete && controller.numberOfObjects == 1_000)
+        #expect(controller.rowsRead == 1_000 + Self.pageSize + 1, "every index row, the first page's objects")
     }
 
     @Test func aWriteDuringTheBuildReachesTheConsumerOnce() async throws {
@@ -84,6 +120,7 @@ import Testing
         let early = ObservationCounter { _ = live[Note.id(1)] }
         let shape = ObservationCounter { _ = live.count }
         #expect(live[Note.id(900)] == nil)
+        #expect(try live.object(at: IndexPath(row: 899, section: 0)).title == "t900", "past the page, by position")
         try await live.controller.waitUntilCurrent()
         for _ in 0..<5 { await Task.yield() }  // the observers' tasks
         #expect(live.isComplete && live.count == 1_000)

@@ -69,6 +69,8 @@ public final class FetchedResultsController<M: StoreModel> {
     private let engine: FetchedResultsEngine<M>
     private var cache: ObjectCache<M>
     private var subscribers: [FetchedResultsSubscriber] = []
+    /// While the results are a first page: the rows past it, in its snapshot.
+    private var pastFirstPage: RowsPastFirstPage<M>?
     /// Whether `performFetch()` has read the results.
     public private(set) var isFetched = false
 
@@ -123,16 +125,16 @@ public final class FetchedResultsController<M: StoreModel> {
 
     private func start() throws(FetchedResultsError) {
         try FetchPlan.validate(request)
-        let (index, objects): (ResultIndex, [Int64: M]?)
+        let firstPage: FetchedResultsEngine<M>.FirstPage
         do {
-            let firstPage = try engine.start(request, pageSize: Self.firstPageSize)
-            (index, objects) = firstPage
+            firstPage = try engine.start(request, pageSize: Self.firstPageSize)
         } catch {
             throw FetchedResultsError.wrap(error)
         }
-        results = FetchedResultsSnapshot(index: index, table: request.tableName)
+        results = FetchedResultsSnapshot(index: firstPage.index, table: request.tableName)
         cache = ObjectCache(batchSize: request.batchSize)
-        cache.reset(objects)
+        cache.reset(firstPage.objects)
+        pastFirstPage = firstPage.index.isFirstPage ? firstPage.rest : nil
         isFetched = true
         failure = nil
     }
@@ -148,6 +150,7 @@ public final class FetchedResultsController<M: StoreModel> {
             return
         }
         engine.cancelBuild()
+        pastFirstPage = nil
         try onEngine { try $0.replace(with: newRequest) }
         request = newRequest
         failure = nil
@@ -180,11 +183,48 @@ public final class FetchedResultsController<M: StoreModel> {
 
     /// The object at `indexPath`, read with its batch on first access.
     ///
+    /// While ``isComplete`` is `false` it answers for any index path of the complete results,
+    /// past the rows delivered so far too (in the snapshot of the first page; see <doc:FirstScreen>).
+    ///
     /// Throws `.indexPathOutOfBounds`, `.objectDeleted` when the row was deleted after the
     /// results were delivered (its change set is on its way), or `.store`.
     public func object(at indexPath: IndexPath) throws(FetchedResultsError) -> M {
-        guard let position = results.index.position(of: indexPath) else { throw .indexPathOutOfBounds(indexPath) }
-        return try object(atPosition: position)
+        if let position = results.index.position(of: indexPath) { return try object(atPosition: position) }
+        guard let pastFirstPage else { throw .indexPathOutOfBounds(indexPath) }
+        do {
+            return try object(pastFirstPageAt: indexPath, pastFirstPage)
+        } catch {
+            throw FetchedResultsError.wrap(error)
+        }
+    }
+
+    /// The object at `indexPath` past the first page, with its batch: the rows of a flat list
+    /// are asked for by position (the background read answers at once); in sections, the index
+    /// path is found in the complete index, once read.
+    private func object(pastFirstPageAt indexPath: IndexPath, _ rest: RowsPastFirstPage<M>) throws -> M {
+        let batchSize = cache.batchSize
+        let position: Int
+        let rows: RowsPastFirstPage<M>.Rows
+        if results.index.isSectioned {
+            let complete = try rest.completeIndex()
+            guard let found = complete.position(of: indexPath) else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
+            position = found
+            let start = position / batchSize * batchSize
+            rows = RowsPastFirstPage.Rows(rowIDs: complete.rowIDs(in: start..<(start + batchSize)), models: nil)
+        } else {
+            guard indexPath.section == 0, indexPath.row >= 0 else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
+            position = indexPath.row
+            rows = try rest.rows(at: (position / batchSize * batchSize)..<(position / batchSize * batchSize + batchSize))
+        }
+        let offset = position % batchSize
+        guard offset < rows.rowIDs.count else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
+        let rowID = rows.rowIDs[offset]
+        if let object = cache.object(rowID) { return object }
+        let models = try rows.models ?? store.read { [request] db in try db.fetchModels(M.self, table: request.tableName, rowIDs: rows.rowIDs) }
+        if rows.models == nil { engine.rowsRead.withLock { $0 += models.count } }
+        cache.store(batch: rows.rowIDs, models: models)
+        guard let object = models[rowID] else { throw FetchedResultsError.objectDeleted(ObjectID(table: request.tableName, rowID: rowID)) }
+        return object
     }
 
     /// Every object, in order (reads all the batches not in the cache).
@@ -295,6 +335,7 @@ public final class FetchedResultsController<M: StoreModel> {
         let notifies = !changeSet.isEmpty
         if notifies { willChange?() }
         results = pending.snapshot
+        if results.isComplete { pastFirstPage = nil }
         cache.apply(pending.changes, loaded: pending.objects, result: pending.result)
         guard notifies else { return }
         let change = FetchedResultsChange(changeSet: changeSet, results: results)

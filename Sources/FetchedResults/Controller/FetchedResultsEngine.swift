@@ -34,26 +34,40 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
 
     // MARK: Requests (called by the consumer; all but `start` with queue.sync)
 
+    /// What a first fetch returns: the first page (or, when the request has a limit or an
+    /// offset or the store reads on its writer, every row), the objects read with it, and
+    /// what answers for the rows past the page while the rest is read.
+    struct FirstPage {
+        let index: ResultIndex
+        let objects: [Int64: M]?
+        let rest: RowsPastFirstPage<M>
+    }
+
     /// Subscribes to `request`'s table and its links' parent tables and reads its first
     /// `pageSize` rows (with their objects, without a batch size) on the queue, in a read
     /// transaction; returns them once read, as the consumer's results, dropping anything
     /// pending. The same transaction then reads the whole index on the queue, and posts it as
     /// the change appending the rest; the transactions committed meanwhile are handled after
-    /// it, in order. A request with a limit or an offset is read whole before returning.
-    func start(_ request: StoreRequest<M>, pageSize: Int) throws -> (ResultIndex, [Int64: M]?) {
+    /// it, in order. A request with a limit or an offset is read whole before returning, and
+    /// so is every request when the store reads on its writer (an in-memory store): a read
+    /// transaction left open there would hold up every write.
+    func start(_ request: StoreRequest<M>, pageSize: Int) throws -> FirstPage {
         dispatchPrecondition(condition: .notOnQueue(queue))
         let generation = builds.withLock { builds in
             builds += 1
             return builds
         }
-        let firstPage = HandOff<(ResultIndex, [Int64: M]?)>()
+        let firstPage = HandOff<FirstPage>()
+        let rest = RowsPastFirstPage<M>()
         queue.async { [self] in
             subscribe(to: request)
             do {
                 try store.read { db in
-                    try readFirstPageThenIndex(request, pageSize: pageSize, in: db, handingOff: firstPage, generation: generation)
+                    try readFirstPageThenIndex(
+                        request, pageSize: pageSize, in: db, handingOff: firstPage, rest: rest, generation: generation)
                 }
             } catch {
+                rest.stop(with: error)
                 guard !firstPage.fulfil(.failure(error)), !(error is CancellationError) else { return }
                 observation?.cancel()
                 observation = nil
@@ -70,27 +84,30 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     }
 
     /// Reads the first page and hands it off, then reads the whole index in the same
-    /// transaction (`db`) and posts it, unless the page was all; stops once `builds` moves
-    /// past `generation`.
+    /// transaction (`db`), answering `rest` on the way, and posts it, unless the page was all;
+    /// stops once `builds` moves past `generation`.
     private func readFirstPageThenIndex(
-        _ request: StoreRequest<M>, pageSize: Int, in db: Database, handingOff firstPage: HandOff<(ResultIndex, [Int64: M]?)>,
-        generation: Int
+        _ request: StoreRequest<M>, pageSize: Int, in db: Database, handingOff firstPage: HandOff<FirstPage>,
+        rest: RowsPastFirstPage<M>, generation: Int
     ) throws {
         var count = 0
         let plan = try FetchPlan(request, db: db, registered: store.configuration.collations)
-        let page = try plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) ?? plan.fetchIndex(db, rowsRead: &count)
-        let objects = try plan.loadsObjects ? db.fetchModels(M.self, table: plan.table, rowIDs: page.rowIDs(in: 0..<page.count)) : nil
+        let readsPage = !store.readsOnWriter
+        let page = try (readsPage ? plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) : nil) ?? plan.fetchIndex(db, rowsRead: &count)
+        let pageRows = page.rowIDs(in: 0..<min(page.count, pageSize + 1))
+        let objects = try plan.loadsObjects ? db.fetchModels(M.self, table: plan.table, rowIDs: pageRows) : nil
         count += objects?.count ?? 0
         rowsRead.withLock { $0 += count }
         self.plan = plan
         current = page
         lastPosted = page
         hub.start(with: page, table: plan.table)
-        _ = firstPage.fulfil(.success((page, objects)))
-        guard page.isFirstPage else { return }
+        _ = firstPage.fulfil(.success(FirstPage(index: page, objects: objects, rest: rest)))
+        guard page.isFirstPage else { return rest.complete(with: page) }
         count = 0
         let isCancelled = { [builds] in builds.withLock { $0 } != generation }
-        let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled)
+        let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled, serving: rest)
+        rest.complete(with: index)
         rowsRead.withLock { $0 += count }
         current = index
         // The same snapshot: the page's rows lead the index. A difference would be a defect of

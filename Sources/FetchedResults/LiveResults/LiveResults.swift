@@ -98,9 +98,10 @@ public final class LiveResults<M: StoreModel>: Observable {
     }
 
     /// The object at `indexPath`, read with its batch on first access; throws what the
-    /// controller's `object(at:)` throws.
+    /// controller's `object(at:)` throws. While ``isComplete`` is `false`, an index path past
+    /// the rows delivered so far reads the row there in the complete results.
     public func object(at indexPath: IndexPath) throws(FetchedResultsError) -> M {
-        guard let id = results.objectID(at: indexPath) else { throw .indexPathOutOfBounds(indexPath) }
+        guard let id = results.objectID(at: indexPath) else { return try controller.object(at: indexPath) }
         access(object: id)
         return try controller.object(at: indexPath)
     }
