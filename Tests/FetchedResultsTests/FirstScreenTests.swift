@@ -93,7 +93,10 @@ import Testing
         let store = try Store.inMemory()
         try store.write { db in try db.execute(sql: Note.schema) }
         try store.write { db in
-            try db.execute(sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO note(title) SELECT 't' || i FROM n")
+            try db.execute(
+                sql:
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO note(title) SELECT 't' || i FROM n"
+            )
         }
         let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("title").ascending))
         try controller.performFetch()

@@ -186,8 +186,10 @@ struct FetchPlan<M: StoreModel>: Sendable {
             let limit = positions.upperBound - start
             let rest: StoreRequest<M>
             if let last, !ranksInSQL {
-                rest = request.filter(request.keysetCondition(after: [last.keys.first] + last.keys.rest, rowID: last.rowID, rowIDName: rowID))
-                    .limit(limit, offset: start - readSoFar.count)
+                rest = request.filter(
+                    request.keysetCondition(after: [last.keys.first] + last.keys.rest, rowID: last.rowID, rowIDName: rowID)
+                )
+                .limit(limit, offset: start - readSoFar.count)
             } else {
                 rest = request.limit(limit, offset: start)
             }

@@ -220,7 +220,8 @@ public final class FetchedResultsController<M: StoreModel> {
         guard offset < rows.rowIDs.count else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
         let rowID = rows.rowIDs[offset]
         if let object = cache.object(rowID) { return object }
-        let models = try rows.models ?? store.read { [request] db in try db.fetchModels(M.self, table: request.tableName, rowIDs: rows.rowIDs) }
+        let models =
+            try rows.models ?? store.read { [request] db in try db.fetchModels(M.self, table: request.tableName, rowIDs: rows.rowIDs) }
         if rows.models == nil { engine.rowsRead.withLock { $0 += models.count } }
         cache.store(batch: rows.rowIDs, models: models)
         guard let object = models[rowID] else { throw FetchedResultsError.objectDeleted(ObjectID(table: request.tableName, rowID: rowID)) }

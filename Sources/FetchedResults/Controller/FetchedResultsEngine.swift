@@ -93,7 +93,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         var count = 0
         let plan = try FetchPlan(request, db: db, registered: store.configuration.collations)
         let readsPage = !store.readsOnWriter
-        let page = try (readsPage ? plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) : nil) ?? plan.fetchIndex(db, rowsRead: &count)
+        let page =
+            try (readsPage ? plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) : nil) ?? plan.fetchIndex(db, rowsRead: &count)
         let pageRows = page.rowIDs(in: 0..<min(page.count, pageSize + 1))
         let objects = try plan.loadsObjects ? db.fetchModels(M.self, table: plan.table, rowIDs: pageRows) : nil
         count += objects?.count ?? 0

@@ -22,9 +22,13 @@ extension StoreRequest {
     ) -> (after: SQLExpression, equal: SQLExpression) {
         guard value != .null else {
             let after = isAscending ? "(\(key)) IS NOT NULL" : "0"
-            return (SQLExpression(sql: after, arguments: [], columns: nil), SQLExpression(sql: "(\(key)) IS NULL", arguments: [], columns: nil))
+            return (
+                SQLExpression(sql: after, arguments: [], columns: nil), SQLExpression(sql: "(\(key)) IS NULL", arguments: [], columns: nil)
+            )
         }
         let after = isAscending ? "\(key) > ?" : "(\(key) < ? OR (\(key)) IS NULL)"
-        return (SQLExpression(sql: after, arguments: [value], columns: nil), SQLExpression(sql: "\(key) = ?", arguments: [value], columns: nil))
+        return (
+            SQLExpression(sql: after, arguments: [value], columns: nil), SQLExpression(sql: "\(key) = ?", arguments: [value], columns: nil)
+        )
     }
 }
