@@ -110,7 +110,10 @@ public final class FetchedResultsController<M: StoreModel> {
     /// batch size), in a read transaction that stays open on a reader to read the whole index
     /// in the background: ``isComplete`` is `false` until that index is delivered as a change
     /// appending the rest, before any later commit. `waitUntilCurrent()` and `catchUp()`
-    /// wait for it. A request with a limit or an offset is read whole before returning.
+    /// wait for it. A request with a limit or an offset is read whole before returning, and so
+    /// is every request of a store that reads on its writer (`Store.inMemory()`), where a read
+    /// left open would hold up every write. Meanwhile ``object(at:)`` answers for any index
+    /// path of the complete results.
     ///
     /// - Throws: `FetchedResultsError.sectionKeyNotFirstSortKey` when the request sections by
     ///   a key it does not sort by first, `.store` when SQLite fails.
