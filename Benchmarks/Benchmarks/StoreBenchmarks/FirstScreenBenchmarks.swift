@@ -1,7 +1,7 @@
 import Benchmark
 import BenchmarkKit
 
-/// `firstScreen` and `firstScreenSectioned`: from creating the live list to its first 50
+/// `firstScreen`, `firstScreenSectioned` and `firstScreenUnindexed`: from creating the live list to its first 50
 /// models in hand; `completeResults`: from creating it to holding every row. Over a copy of the
 /// seeded database with an index for the sectioned order, opened once per benchmark. Returns
 /// how many benchmarks it registered.
@@ -25,10 +25,13 @@ private func registerFirstScreens<Contender: FirstScreenContender>(_: Contender.
         return OpenedContender(directory: directory, contender: try await Contender(databasePath: path))
     }
     var registered = 0
-    for (workload, sectioned) in [(Workload.firstScreen, false), (.firstScreenSectioned, true)] {
+    let orders: [(Workload, FirstScreenOrder)] = [
+        (.firstScreen, .score), (.firstScreenSectioned, .sectioned), (.firstScreenUnindexed, .unindexed),
+    ]
+    for (workload, order) in orders {
         registered += registerBenchmark(workload, rows: rows, library: Contender.library, setUp: setUp) { benchmark, opened in
             benchmark.startMeasurement()
-            let items = try await opened.contender.firstScreen(count: screenRows, sectioned: sectioned)
+            let items = try await opened.contender.firstScreen(count: screenRows, order: order)
             benchmark.stopMeasurement()
             guard items.count == screenRows else {
                 throw ValidationError(description: "the first screen holds \(items.count) of \(screenRows) rows")

@@ -28,6 +28,8 @@ enum Workload: String, CaseIterable {
     case firstScreen
     /// `firstScreen` by category, then score, in sections by category.
     case firstScreenSectioned
+    /// `firstScreen` by title, which no index serves (SQLite's top-N sort).
+    case firstScreenUnindexed
     /// The live list of `firstScreen`: from its creation to holding every row.
     case completeResults
 
@@ -39,7 +41,7 @@ enum Workload: String, CaseIterable {
         switch self {
         case .observeUpdate, .observeInsert, .observeDelete, .observeBulk, .observeRelated: true
         case .insert, .notifyOverhead, .fetchAll, .fetchPage, .frcMemory, .frcMemoryText, .frcMemoryLongText, .firstScreen,
-            .firstScreenSectioned, .completeResults:
+            .firstScreenSectioned, .firstScreenUnindexed, .completeResults:
             false
         }
     }

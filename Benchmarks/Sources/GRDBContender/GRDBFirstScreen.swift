@@ -3,7 +3,7 @@ import GRDB
 
 /// The first-screen workloads with GRDB, as its users write them: a `ValueObservation` of
 /// `fetchAll`, whose first value holds every row.
-public final class GRDBFirstScreen: FirstScreenContender {
+public final class GRDBFirstScreen: FirstScreenContender, Sendable {
     /// Results are labelled `GRDB`.
     public static let library = ContenderLibrary.grdb
 
@@ -15,20 +15,24 @@ public final class GRDBFirstScreen: FirstScreenContender {
     }
 
     /// Starts the observation and takes the first `count` items of its initial value.
-    public func firstScreen(count: Int, sectioned: Bool) async throws -> [Item] {
-        Array(try await initialValue(sectioned: sectioned).prefix(count))
+    public func firstScreen(count: Int, order: FirstScreenOrder) async throws -> [Item] {
+        Array(try await initialValue(order: order).prefix(count))
     }
 
     /// Starts the observation and counts the items of its initial value.
     public func completeResults() async throws -> Int {
-        try await initialValue(sectioned: false).count
+        try await initialValue(order: .score).count
     }
 
-    private func initialValue(sectioned: Bool) async throws -> [Item] {
-        let observation = ValueObservation.tracking { db in
-            let flagged = Item.filter(ItemColumn.flag == true)
-            return try (sectioned ? flagged.order(ItemColumn.category, ItemColumn.score) : flagged.order(ItemColumn.score)).fetchAll(db)
-        }
+    private func initialValue(order: FirstScreenOrder) async throws -> [Item] {
+        let flagged = Item.filter(ItemColumn.flag == true)
+        let request =
+            switch order {
+            case .score: flagged.order(ItemColumn.score)
+            case .sectioned: flagged.order(ItemColumn.category, ItemColumn.score)
+            case .unindexed: flagged.order(ItemColumn.title)
+            }
+        let observation = ValueObservation.tracking { db in try request.fetchAll(db) }
         var values = observation.values(in: pool).makeAsyncIterator()
         guard let value = try await values.next() else { return [] }
         return value

@@ -14,4 +14,5 @@ enum ItemColumn {
     static let score = Column("score")
     static let flag = Column("flag")
     static let category = Column("category")
+    static let title = Column("title")
 }

@@ -12,6 +12,7 @@ public final class RawCFirstScreen: FirstScreenContender {
     private let connection: SQLiteConnection
     private let page: PreparedStatement
     private let sectionedPage: PreparedStatement
+    private let unindexedPage: PreparedStatement
     private let scan: PreparedStatement
 
     /// Opens one connection and prepares the queries.
@@ -19,12 +20,18 @@ public final class RawCFirstScreen: FirstScreenContender {
         connection = try SQLiteConnection(path: databasePath)
         page = try connection.prepare(FirstScreenSQL.pageByScore)
         sectionedPage = try connection.prepare(FirstScreenSQL.pageByCategoryAndScore)
+        unindexedPage = try connection.prepare(FirstScreenSQL.pageByTitle)
         scan = try connection.prepare(FirstScreenSQL.scanByScore)
     }
 
     /// Binds the limit and steps the page query.
-    public func firstScreen(count: Int, sectioned: Bool) throws -> [Item] {
-        let statement = sectioned ? sectionedPage : page
+    public func firstScreen(count: Int, order: FirstScreenOrder) throws -> [Item] {
+        let statement =
+            switch order {
+            case .score: page
+            case .sectioned: sectionedPage
+            case .unindexed: unindexedPage
+            }
         sqlite3_bind_int64(statement.handle, 1, Int64(count))
         return try statement.readAllItems()
     }

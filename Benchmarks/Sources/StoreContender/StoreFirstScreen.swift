@@ -19,8 +19,13 @@ public final class StoreFirstScreen: FirstScreenContender {
     }
 
     /// Creates the controller, fetches, and reads the first `count` objects.
-    public func firstScreen(count: Int, sectioned: Bool) async throws -> [Item] {
-        let request = sectioned ? ItemRequests.flaggedByCategoryAndScore : ItemRequests.flaggedByScore
+    public func firstScreen(count: Int, order: FirstScreenOrder) async throws -> [Item] {
+        let request =
+            switch order {
+            case .score: ItemRequests.flaggedByScore
+            case .sectioned: ItemRequests.flaggedByCategoryAndScore
+            case .unindexed: ItemRequests.flaggedByTitle
+            }
         let controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
         var items: [Item] = []
@@ -39,10 +44,23 @@ public final class StoreFirstScreen: FirstScreenContender {
         try await controller.waitUntilCurrent()
         return controller.numberOfObjects
     }
+
+    /// The read `performFetch()` made before issue 27, for comparison: a controller over no
+    /// rows switched to the request with `setRequest(_:)`, which reads every row's keys and,
+    /// without a batch size, every object before returning (then diffs from no rows).
+    public func wholeReadBeforeReturning() throws -> Int {
+        let controller = FetchedResultsController(store: store, request: ItemRequests.flaggedByScore.filter(SQLExpression(sql: "0")))
+        try controller.performFetch()
+        try controller.setRequest(ItemRequests.flaggedByScore)
+        return controller.numberOfObjects
+    }
 }
 
 extension ItemRequests {
     /// `firstScreenSectioned`: the flagged rows by category, then score, in sections by category.
     static let flaggedByCategoryAndScore = StoreRequest<Item>().filter(Column("flag") == 1)
         .order(Column("category").ascending, Column("score").ascending).sectioned(by: Column("category"))
+
+    /// `firstScreenUnindexed`: the flagged rows by title, which no index serves.
+    static let flaggedByTitle = StoreRequest<Item>().filter(Column("flag") == 1).order(Column("title").ascending)
 }
