@@ -53,6 +53,40 @@ import Testing
         }
     }
 
+    @Test(arguments: [false, true])
+    func aSequenceStartsAControllerThatHasNotFetched(initial: Bool) async throws {
+        let controller = FetchedResultsController(store: store, request: sectioned)
+        let changes = controller.changes(initial: initial)
+        let consumer = Task { @ChangesTestActor in
+            var iterator = changes.makeAsyncIterator()
+            return try await iterator.next()
+        }
+        if !initial {
+            // The first element is the first change after the fetch the sequence made.
+            while !controller.isFetched { try await Task.sleep(for: .milliseconds(1)) }
+            try await write("DELETE FROM note WHERE id = 2")
+        }
+        // Cancelled with the test (its time limit), so that a sequence that never starts fails it.
+        let first = try #require(
+            try await withTaskCancellationHandler {
+                try await consumer.value
+            } onCancel: {
+                consumer.cancel()
+            })
+        #expect(controller.isFetched)
+        #expect(first.isInitial == initial)
+        #expect(first.results.sectionedSnapshot() == (try store.freshSnapshot(sectioned)))
+    }
+
+    @Test func aSequenceThatCannotStartThrowsTheFetchsError() async throws {
+        let unsorted = StoreRequest<Note>().order(Column("score").ascending).sectioned(by: Column("grp"))
+        let controller = FetchedResultsController(store: store, request: unsorted)
+        var changes = controller.changes(initial: true).makeAsyncIterator()
+        await #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionKey: "grp", firstSortKey: "score")) {
+            try await changes.next()
+        }
+    }
+
     @Test func withoutInitialTheFirstElementIsTheNextChange() async throws {
         let controller = FetchedResultsController(store: store, request: byScore)
         try controller.performFetch()

@@ -282,12 +282,18 @@ public final class FetchedResultsController<M: StoreModel> {
     /// The changes from now on, as an asynchronous sequence to consume on any actor; see
     /// ``FetchedResultsChanges`` for coalescing, isolation and how it ends and fails.
     ///
-    /// With `initial`, the sequence starts with the current results (or the first ones, if
-    /// the controller has not fetched yet), in an element marked `isInitial`.
+    /// The sequence starts the controller: its first element is taken after a fetch, when
+    /// the controller has not fetched yet. With `initial`, it starts with the current results,
+    /// in an element marked `isInitial`.
     public nonisolated func changes(initial: Bool = false) -> FetchedResultsChanges {
-        FetchedResultsChanges(hub: engine.hub, initial: initial) { [weak self] owners in
-            if let owners { self?.deliver(owners) }
-        }
+        FetchedResultsChanges(
+            hub: engine.hub, initial: initial,
+            fetchIfNeeded: { @MainActor [weak self] () throws(FetchedResultsError) in
+                if let self, !self.isFetched { try self.performFetch() }
+            },
+            deliverToOwner: { [weak self] owners in
+                if let owners { self?.deliver(owners) }
+            })
     }
 
     /// Returns once the controller has delivered every transaction committed before the call

@@ -17,9 +17,11 @@ import SQLiteStoreCore
 ///   in one hop from the controller's engine. On the main actor, each element arrives
 ///   together with the controller's own update: when an element is returned, the controller
 ///   (`sections`, `object(at:)`, `didChange` handlers) shows exactly the element's results.
-/// - **Start.** With `initial: true` the first element holds the current results (or the
-///   first ones, if the controller has not fetched yet) and `isInitial`; its change set
-///   inserts every section into a list that has none, whatever the number of rows.
+/// - **Start.** The first call to `next()` fetches if the controller has not fetched yet
+///   (as `performFetch()` does, throwing its error), so a sequence needs nothing else to
+///   start. With `initial: true` the first element holds the current results and
+///   `isInitial`; its change set inserts every section into a list that has none, whatever
+///   the number of rows.
 /// - **End.** The sequence ends when the controller is released or the consuming task is
 ///   cancelled, and throws the controller's failure (a dropped table, a schema change that
 ///   breaks the request, a row that does not decode) after every change that preceded it.
@@ -32,13 +34,16 @@ public struct FetchedResultsChanges: AsyncSequence, Sendable {
 
     private let subscription: ChangesSubscription
 
-    /// A new consumer of `hub`; on the main actor, `deliverToOwner` gets the controller's
-    /// pending change taken along with each element.
+    /// A new consumer of `hub`; `fetchIfNeeded` runs before the first element is taken, and on
+    /// the main actor `deliverToOwner` gets the controller's pending change taken along with
+    /// each element.
     init<M: StoreModel>(
         hub: DeliveryHub<M>, initial: Bool,
+        fetchIfNeeded: @escaping @MainActor @Sendable () throws(FetchedResultsError) -> Void,
         deliverToOwner: @escaping @MainActor @Sendable (PendingDelivery<M>?) -> Void
     ) {
-        subscription = ChangesSubscription(hub: hub, initial: initial, deliverToOwner: deliverToOwner)
+        subscription = ChangesSubscription(
+            hub: hub, initial: initial, fetchIfNeeded: fetchIfNeeded, deliverToOwner: deliverToOwner)
     }
 
     public func makeAsyncIterator() -> Iterator { Iterator(subscription: subscription) }
@@ -76,11 +81,15 @@ final class ChangesSubscription: Sendable {
     /// the caller is on the main actor (then the controller's change is taken and applied too).
     private let takeStep: @Sendable (_ onMainActor: Bool, _ wake: @escaping @Sendable () -> Void) -> Step
     private let cancel: @Sendable () -> Void
+    /// Fetches if the controller has not; taken by the first `next()`.
+    private let fetchIfNeeded: Locked<(@MainActor @Sendable () throws(FetchedResultsError) -> Void)?>
 
     init<M: StoreModel>(
         hub: DeliveryHub<M>, initial: Bool,
+        fetchIfNeeded: @escaping @MainActor @Sendable () throws(FetchedResultsError) -> Void,
         deliverToOwner: @escaping @MainActor @Sendable (PendingDelivery<M>?) -> Void
     ) {
+        self.fetchIfNeeded = Locked(fetchIfNeeded)
         let id = hub.addConsumer(initial: initial)
         takeStep = { onMainActor, wake in
             guard onMainActor else { return Self.step(hub.take(id, along: nil, orWake: wake).0) }
@@ -109,6 +118,11 @@ final class ChangesSubscription: Sendable {
 
     func next(isolation actor: isolated (any Actor)?) async throws(FetchedResultsError) -> FetchedResultsChange? {
         let onMainActor = actor.map { $0 === MainActor.shared } ?? false
+        let fetch = fetchIfNeeded.withLock { fetch in
+            defer { fetch = nil }
+            return fetch
+        }
+        if let fetch { try await fetch() }
         while !Task.isCancelled {
             let wakeUp = WakeUp()
             switch takeStep(onMainActor, wakeUp.signal) {
