@@ -26,11 +26,6 @@ enum Contenders {
         [StoreRelatedLiveQuery.self, RawCRelatedLiveQuery.self, GRDBRelatedLiveQuery.self]
     }
 
-    /// `firstScreen`, `firstScreenSectioned` and `completeResults`.
-    static var firstScreens: [any FirstScreenContender.Type] {
-        [StoreFirstScreen.self, RawCFirstScreen.self, GRDBFirstScreen.self]
-    }
-
     /// `frcMemory`.
     static var resultsHolders: [any ResultsMemoryContender.Type] {
         [StoreResultsHolder.self, RawCFetcher.self, GRDBFetcher.self]
