@@ -171,7 +171,7 @@ public final class LiveResults<M: StoreModel>: Observable {
                 (0..<old.numberOfObjects(inSection: section)).map { IndexPath(row: $0, section: section) }
             }
         let newPaths =
-            changeSet.inserts + changeSet.moves.filter(\.isChanged).map(\.to)
+            changeSet.inserts + changeSet.moves.filter { $0.isChanged }.map { $0.to }
             + changeSet.sectionInserts.flatMap { section in
                 (0..<new.numberOfObjects(inSection: section)).map { IndexPath(row: $0, section: section) }
             }
