@@ -12,7 +12,7 @@ import Testing
 @MainActor @Suite(.timeLimit(.minutes(5))) struct SnapshotSharingTests {
     @Test(arguments: [false, true]) func oneRowChangeCopiesAsLittleAtAnySize(sectioned: Bool) async throws {
         let small = try await bytesNotShared(rows: 10_000, sectioned: sectioned)
-        let large = try await bytesNotShared(rows: 320_000, sectioned: sectioned)
+        let large = try await bytesNotShared(rows: 160_000, sectioned: sectioned)
         #expect(
             large.unshared < small.unshared * 5 / 4,
             "not shared: \(small.unshared) bytes of \(small.total), then \(large.unshared) of \(large.total)")
