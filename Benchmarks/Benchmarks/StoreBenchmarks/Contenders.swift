@@ -26,6 +26,11 @@ enum Contenders {
         [StoreRelatedLiveQuery.self, RawCRelatedLiveQuery.self, GRDBRelatedLiveQuery.self]
     }
 
+    /// `firstScreen`, `firstScreenSectioned` and `completeResults`.
+    static var firstScreens: [any FirstScreenContender.Type] {
+        [StoreFirstScreen.self, RawCFirstScreen.self, GRDBFirstScreen.self]
+    }
+
     /// `frcMemory`.
     static var resultsHolders: [any ResultsMemoryContender.Type] {
         [StoreResultsHolder.self, RawCFetcher.self, GRDBFetcher.self]

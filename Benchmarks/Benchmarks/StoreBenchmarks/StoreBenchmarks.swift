@@ -5,5 +5,5 @@
 /// process of its own. `BenchmarkPlan` says which combinations run, and how long.
 func benchmarks() -> Int {
     registerInsertBenchmarks() + registerFetchBenchmarks() + registerObserveBenchmarks() + registerRelatedObserveBenchmarks()
-        + registerMemoryBenchmarks()
+        + registerMemoryBenchmarks() + registerFirstScreenBenchmarks()
 }

@@ -24,6 +24,14 @@ enum Workload: String, CaseIterable {
     case frcMemoryText
     /// `frcMemory` ordered by a text key longer than 16 bytes and an integer key (SQLiteStore only).
     case frcMemoryLongText
+    /// A live list of the flagged rows by score: from its creation to its first 50 models in hand.
+    case firstScreen
+    /// `firstScreen` by category, then score, in sections by category.
+    case firstScreenSectioned
+    /// `firstScreen` by title, which no index serves (SQLite's top-N sort).
+    case firstScreenUnindexed
+    /// The live list of `firstScreen`: from its creation to holding every row.
+    case completeResults
 
     /// Whether this is one of the memory workloads, which measure resident memory once.
     var isMemory: Bool { self == .frcMemory || self == .frcMemoryText || self == .frcMemoryLongText }
@@ -32,7 +40,9 @@ enum Workload: String, CaseIterable {
     var isObserve: Bool {
         switch self {
         case .observeUpdate, .observeInsert, .observeDelete, .observeBulk, .observeRelated: true
-        case .insert, .notifyOverhead, .fetchAll, .fetchPage, .frcMemory, .frcMemoryText, .frcMemoryLongText: false
+        case .insert, .notifyOverhead, .fetchAll, .fetchPage, .frcMemory, .frcMemoryText, .frcMemoryLongText, .firstScreen,
+            .firstScreenSectioned, .firstScreenUnindexed, .completeResults:
+            false
         }
     }
 }

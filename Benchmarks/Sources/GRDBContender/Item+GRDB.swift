@@ -13,4 +13,6 @@ extension Item: FetchableRecord, MutablePersistableRecord {
 enum ItemColumn {
     static let score = Column("score")
     static let flag = Column("flag")
+    static let category = Column("category")
+    static let title = Column("title")
 }

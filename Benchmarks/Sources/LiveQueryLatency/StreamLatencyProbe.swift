@@ -25,11 +25,13 @@ final class StreamLatencyProbe {
     /// its last snapshot.
     private var kept: FetchedResultsSnapshot?
 
-    /// Opens the database at `databasePath`, fetches the live query and starts its consumer.
+    /// Opens the database at `databasePath`, fetches the live query, waits for its complete
+    /// results and starts its consumer.
     init(databasePath: String, request: StoreRequest<Item>, consumer kind: LatencyArguments.Consumer) throws {
         store = try Store(path: databasePath)
         controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
+        try controller.catchUp()
         let (stream, stamps) = AsyncStream<ContinuousClock.Instant>.makeStream()
         self.stamps = stamps
         receipts = stream.makeAsyncIterator()

@@ -11,12 +11,14 @@ final class ControllerChangeStream {
     private let controller: FetchedResultsController<Item>
     private var changes: FetchedResultsChanges.Iterator
 
-    /// Opens a `Store`, subscribes to the controller's changes and performs its fetch.
+    /// Opens a `Store`, performs the controller's fetch, waits for its complete results and
+    /// subscribes to its later changes.
     init(databasePath: String, request: StoreRequest<Item>) throws {
         store = try Store(path: databasePath)
         controller = FetchedResultsController(store: store, request: request)
-        changes = controller.changes().makeAsyncIterator()
         try controller.performFetch()
+        try controller.catchUp()
+        changes = controller.changes().makeAsyncIterator()
     }
 
     /// Runs `change` in one `write`, then waits for the controller's next change set.

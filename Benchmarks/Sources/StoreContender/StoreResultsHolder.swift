@@ -17,7 +17,8 @@ public final class StoreResultsHolder: ResultsMemoryContender {
         store = try Store(path: databasePath)
     }
 
-    /// Performs the controller's fetch and reads the object at the top of the list.
+    /// Performs the controller's fetch, reads the object at the top of the list and waits for
+    /// the complete results.
     public func loadResults(batchSize: Int) async throws -> HeldResults {
         try load(ItemRequests.allByScore.batchSize(batchSize))
     }
@@ -34,6 +35,7 @@ public final class StoreResultsHolder: ResultsMemoryContender {
         if controller.numberOfObjects > 0 {
             _ = try controller.object(at: IndexPath(row: 0, section: 0))
         }
+        try controller.catchUp()
         return HeldResults(controller: controller, rowCount: controller.numberOfObjects)
     }
 

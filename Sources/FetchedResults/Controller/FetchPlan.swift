@@ -123,21 +123,87 @@ struct FetchPlan<M: StoreModel>: Sendable {
             fingerprint: statement.fingerprint(columns: (base + fingerprintedColumns)..<statement.columnCount))
     }
 
-    /// The whole index, read in order; `rowsRead` counts the rows.
-    func fetchIndex(_ db: Database, rowsRead: inout Int) throws -> ResultIndex {
+    /// The whole index, read in order; `rowsRead` counts the rows. Every few hundred rows it
+    /// stops with `CancellationError` once `isCancelled` says so, and answers what the
+    /// consumer asks `rest` about the rows past its first page.
+    func fetchIndex(
+        _ db: Database, rowsRead: inout Int, isCancelled: () -> Bool = { false }, serving rest: RowsPastFirstPage<M>? = nil
+    ) throws -> ResultIndex {
+        var served = 0
+        defer { rowsRead += served }
+        return try readIndex(of: request, db, rowsRead: &rowsRead) { index, last in
+            if isCancelled() { throw CancellationError() }
+            try rest?.serve { positions in try rows(at: positions, readSoFar: index, last: last, db, rowsRead: &served) }
+        }
+    }
+
+    /// The first `size` rows of the index, read with SQLite's `LIMIT` over the request's
+    /// order (served by an index on the order's columns, else by SQLite's top-N sort), marked
+    /// as a first page when more rows follow; `nil` for a request with a limit or an offset.
+    func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> ResultIndex? {
+        guard request.limit == nil, request.offset == nil else { return nil }
+        // One row more than the page tells whether more follow.
+        var page = try readIndex(of: request.limit(size + 1), db, rowsRead: &rowsRead) { _, _ in }
+        page.isFirstPage = page.count > size
+        return page
+    }
+
+    /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far and
+    /// the last of them.
+    private func readIndex(
+        of request: StoreRequest<M>, _ db: Database, rowsRead: inout Int,
+        every256Rows: (ResultIndex, Row?) throws -> Void
+    ) throws -> ResultIndex {
         var index = emptyIndex()
         let (sql, arguments) = try request.sql(selecting: selection, rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
+        var stepped = 0
+        var last: Row?
         while try statement.step() {
-            rowsRead += 1
+            stepped += 1
             if let row = row(from: statement) {
                 index.append(row.rowID, row.keys, fingerprint: row.fingerprint, sectionValue: row.sectionValue)
+                last = row
             }
+            if stepped & 0xFF == 0 { try every256Rows(index, last) }
         }
+        rowsRead += stepped
         index.finishAppending()
         return index
+    }
+
+    /// The rows at `positions` of the whole index, in the snapshot of `db`'s transaction, with
+    /// their objects: those among the rows `readSoFar`, then a keyset query on from the `last`
+    /// of them (or, when SQLite numbers the rows, the `OFFSET` of the same query).
+    private func rows(
+        at positions: Range<Int>, readSoFar: ResultIndex, last: Row?, _ db: Database, rowsRead: inout Int
+    ) throws -> RowsPastFirstPage<M>.Rows {
+        var rowIDs = readSoFar.rowIDs(in: positions)
+        let start = positions.lowerBound + rowIDs.count
+        if start < positions.upperBound {
+            let limit = positions.upperBound - start
+            let rest: StoreRequest<M>
+            if let last, !ranksInSQL {
+                rest = request.filter(
+                    request.keysetCondition(after: [last.keys.first] + last.keys.rest, rowID: last.rowID, rowIDName: rowID)
+                )
+                .limit(limit, offset: start - readSoFar.count)
+            } else {
+                rest = request.limit(limit, offset: start)
+            }
+            let (sql, arguments) = try rest.sql(selecting: rowID, rowID: rowID)
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.bind(arguments)
+            defer { statement.reset() }
+            while try statement.step() {
+                if case .integer(let rowID) = statement.value(at: 0) { rowIDs.append(rowID) }
+            }
+        }
+        let models = try db.fetchModels(M.self, table: table, rowIDs: rowIDs)
+        rowsRead += rowIDs.count + models.count
+        return RowsPastFirstPage.Rows(rowIDs: rowIDs, models: models)
     }
 
     /// The rows among `rowIDs` that match the predicate now, with their models when the

@@ -40,8 +40,9 @@ import SQLiteStoreCore
 /// arrives, the two merge into one: none is lost or reordered, and empty ones are not delivered.
 ///
 /// Objects are read a batch of `batchSize` at a time on first access (synchronously, on a
-/// reader) and kept in a bounded cache; without a batch size every object is read with the
-/// results and kept current. Rows are ordered exactly as SQLite orders them: each key with
+/// reader) and kept in a bounded cache; without a batch size the first page's objects are
+/// read with it, the others a batch of 100 at a time on first access, and every object read
+/// is kept, and kept current. Rows are ordered exactly as SQLite orders them: each key with
 /// the ordering's collation, else the column's declared one (`BINARY`, `NOCASE`, `RTRIM`, or a
 /// Swift collation registered in `StoreConfiguration.collations`); an order the controller
 /// cannot reproduce in memory is numbered by SQLite, and then every change reads the results
@@ -68,6 +69,8 @@ public final class FetchedResultsController<M: StoreModel> {
     private let engine: FetchedResultsEngine<M>
     private var cache: ObjectCache<M>
     private var subscribers: [FetchedResultsSubscriber] = []
+    /// While the results are a first page: the rows past it, in its snapshot.
+    private var pastFirstPage: RowsPastFirstPage<M>?
     /// Whether `performFetch()` has read the results.
     public private(set) var isFetched = false
 
@@ -92,10 +95,25 @@ public final class FetchedResultsController<M: StoreModel> {
         }
     }
 
+    deinit {
+        engine.cancelBuild()
+    }
+
     // MARK: Fetching
 
-    /// Reads the results and starts following the store's changes. Called again (after a
-    /// failure, say), it reads the results afresh and publishes the change from the previous ones.
+    /// Reads the first rows of the results and starts following the store's changes; the
+    /// rest of the results follow as one change (see <doc:FirstScreen>). Called again (after
+    /// a failure, say), it reads the results afresh and publishes the change from the
+    /// previous ones.
+    ///
+    /// Returns once the first ``firstPageSize`` rows are read (with their objects, without a
+    /// batch size), in a read transaction that stays open on a reader to read the whole index
+    /// in the background: ``isComplete`` is `false` until that index is delivered as a change
+    /// appending the rest, before any later commit. `waitUntilCurrent()` and `catchUp()`
+    /// wait for it. A request with a limit or an offset is read whole before returning, and so
+    /// is every request of a store that reads on its writer (`Store.inMemory()`), where a read
+    /// left open would hold up every write. Meanwhile ``object(at:)`` answers for any index
+    /// path of the complete results.
     ///
     /// - Throws: `FetchedResultsError.sectionKeyNotFirstSortKey` when the request sections by
     ///   a key it does not sort by first, `.store` when SQLite fails.
@@ -104,12 +122,22 @@ public final class FetchedResultsController<M: StoreModel> {
         try setRequest(request)
     }
 
+    /// How many rows `performFetch()` reads before it returns, the rest being read in the
+    /// background: a screenful or a few.
+    public static var firstPageSize: Int { 256 }
+
     private func start() throws(FetchedResultsError) {
         try FetchPlan.validate(request)
-        let (index, objects) = try onEngine { [request] in try $0.start(request) }
-        results = FetchedResultsSnapshot(index: index, table: request.tableName)
+        let firstPage: FetchedResultsEngine<M>.FirstPage
+        do {
+            firstPage = try engine.start(request, pageSize: Self.firstPageSize)
+        } catch {
+            throw FetchedResultsError.wrap(error)
+        }
+        results = FetchedResultsSnapshot(index: firstPage.index, table: request.tableName)
         cache = ObjectCache(batchSize: request.batchSize)
-        cache.reset(objects)
+        cache.reset(firstPage.objects)
+        pastFirstPage = firstPage.index.isFirstPage ? firstPage.rest : nil
         isFetched = true
         failure = nil
     }
@@ -124,6 +152,8 @@ public final class FetchedResultsController<M: StoreModel> {
             request = newRequest
             return
         }
+        engine.cancelBuild()
+        pastFirstPage = nil
         try onEngine { try $0.replace(with: newRequest) }
         request = newRequest
         failure = nil
@@ -144,19 +174,61 @@ public final class FetchedResultsController<M: StoreModel> {
     /// The sections, in order; one unnamed section when the request has no section key.
     public var sections: [FetchedSection] { results.sections }
 
-    /// The number of objects in all sections.
+    /// The number of objects in all sections (so far, while ``isComplete`` is `false`).
     public var numberOfObjects: Int { results.numberOfObjects }
+
+    /// Whether the results hold every row: `false` from a first fetch until the rest of the
+    /// first page's read is delivered (see ``performFetch()``).
+    public var isComplete: Bool { results.isComplete }
 
     /// Where the object `id` is, or `nil` when it is not in the results. O(log n).
     public func indexPath(for id: ObjectID) -> IndexPath? { results.indexPath(for: id) }
 
     /// The object at `indexPath`, read with its batch on first access.
     ///
+    /// While ``isComplete`` is `false` it answers for any index path of the complete results,
+    /// past the rows delivered so far too (in the snapshot of the first page; see <doc:FirstScreen>).
+    ///
     /// Throws `.indexPathOutOfBounds`, `.objectDeleted` when the row was deleted after the
     /// results were delivered (its change set is on its way), or `.store`.
     public func object(at indexPath: IndexPath) throws(FetchedResultsError) -> M {
-        guard let position = results.index.position(of: indexPath) else { throw .indexPathOutOfBounds(indexPath) }
-        return try object(atPosition: position)
+        if let position = results.index.position(of: indexPath) { return try object(atPosition: position) }
+        guard let pastFirstPage else { throw .indexPathOutOfBounds(indexPath) }
+        do {
+            return try object(pastFirstPageAt: indexPath, pastFirstPage)
+        } catch {
+            throw FetchedResultsError.wrap(error)
+        }
+    }
+
+    /// The object at `indexPath` past the first page, with its batch: the rows of a flat list
+    /// are asked for by position (the background read answers at once); in sections, the index
+    /// path is found in the complete index, once read.
+    private func object(pastFirstPageAt indexPath: IndexPath, _ rest: RowsPastFirstPage<M>) throws -> M {
+        let batchSize = cache.batchSize
+        let position: Int
+        let rows: RowsPastFirstPage<M>.Rows
+        if results.index.isSectioned {
+            let complete = try rest.completeIndex()
+            guard let found = complete.position(of: indexPath) else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
+            position = found
+            let start = position / batchSize * batchSize
+            rows = RowsPastFirstPage.Rows(rowIDs: complete.rowIDs(in: start..<(start + batchSize)), models: nil)
+        } else {
+            guard indexPath.section == 0, indexPath.row >= 0 else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
+            position = indexPath.row
+            rows = try rest.rows(at: (position / batchSize * batchSize)..<(position / batchSize * batchSize + batchSize))
+        }
+        let offset = position % batchSize
+        guard offset < rows.rowIDs.count else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
+        let rowID = rows.rowIDs[offset]
+        if let object = cache.object(rowID) { return object }
+        let models =
+            try rows.models ?? store.read { [request] db in try db.fetchModels(M.self, table: request.tableName, rowIDs: rows.rowIDs) }
+        if rows.models == nil { engine.rowsRead.withLock { $0 += models.count } }
+        cache.store(batch: rows.rowIDs, models: models)
+        guard let object = models[rowID] else { throw FetchedResultsError.objectDeleted(ObjectID(table: request.tableName, rowID: rowID)) }
+        return object
     }
 
     /// Every object, in order (reads all the batches not in the cache).
@@ -177,7 +249,7 @@ public final class FetchedResultsController<M: StoreModel> {
         guard let rowID = index.rowID(at: position) else { throw .indexPathOutOfBounds(IndexPath(row: position, section: 0)) }
         if let object = cache.object(rowID) { return object }
         let id = ObjectID(table: request.tableName, rowID: rowID)
-        guard let batchSize = cache.batchSize else { throw .objectDeleted(id) }
+        let batchSize = cache.batchSize
         let start = position / batchSize * batchSize
         let batch = index.rowIDs(in: start..<min(start + batchSize, index.count))
         let models: [Int64: M]
@@ -273,6 +345,7 @@ public final class FetchedResultsController<M: StoreModel> {
         let notifies = !changeSet.isEmpty
         if notifies { willChange?() }
         results = pending.snapshot
+        if results.isComplete { pastFirstPage = nil }
         cache.apply(pending.changes, loaded: pending.objects, result: pending.result)
         guard notifies else { return }
         let change = FetchedResultsChange(changeSet: changeSet, results: results)

@@ -21,6 +21,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     private var observation: ChangeObservation?
     /// The (lowercased) tables `observation` follows.
     private var observedTables: Set<String> = []
+    /// Counts the fetches that read an index in the background: one stops reading once the
+    /// count has moved past its own (a new fetch, `cancelBuild()`).
+    private let builds = Locked(0)
 
     init(store: Store) { self.store = store }
 
@@ -29,19 +32,88 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         hub.close()
     }
 
-    // MARK: Requests (called with queue.sync by the consumer)
+    // MARK: Requests (called by the consumer; all but `start` with queue.sync)
 
-    /// Subscribes to `request`'s table and its links' parent tables, reads its results and makes them the consumer's,
-    /// dropping anything pending. Returns the results and, without a batch size, all objects.
-    func start(_ request: StoreRequest<M>) throws -> (ResultIndex, [Int64: M]?) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        subscribe(to: request)
-        let (plan, index, objects) = try fetch(request)
+    /// What a first fetch returns: the first page (or, when the request has a limit or an
+    /// offset or the store reads on its writer, every row), the objects read with it, and
+    /// what answers for the rows past the page while the rest is read.
+    struct FirstPage {
+        let index: ResultIndex
+        let objects: [Int64: M]?
+        let rest: RowsPastFirstPage<M>
+    }
+
+    /// Subscribes to `request`'s table and its links' parent tables and reads its first
+    /// `pageSize` rows (with their objects, without a batch size) on the queue, in a read
+    /// transaction; returns them once read, as the consumer's results, dropping anything
+    /// pending. The same transaction then reads the whole index on the queue, and posts it as
+    /// the change appending the rest; the transactions committed meanwhile are handled after
+    /// it, in order. A request with a limit or an offset is read whole before returning, and
+    /// so is every request when the store reads on its writer (an in-memory store): a read
+    /// transaction left open there would hold up every write.
+    func start(_ request: StoreRequest<M>, pageSize: Int) throws -> FirstPage {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        let generation = builds.withLock { builds in
+            builds += 1
+            return builds
+        }
+        let firstPage = HandOff<FirstPage>()
+        let rest = RowsPastFirstPage<M>()
+        queue.async { [self] in
+            subscribe(to: request)
+            do {
+                try store.read { db in
+                    try readFirstPageThenIndex(
+                        request, pageSize: pageSize, in: db, handingOff: firstPage, rest: rest, generation: generation)
+                }
+            } catch {
+                rest.stop(with: error)
+                guard !firstPage.fulfil(.failure(error)), !(error is CancellationError) else { return }
+                observation?.cancel()
+                observation = nil
+                hub.fail(FetchedResultsError.wrap(error))
+            }
+        }
+        return try firstPage.wait()
+    }
+
+    /// Stops the index being read in the background, if any: its read transaction ends at
+    /// once, and the results stay at their first page until the next fetch.
+    func cancelBuild() {
+        builds.withLock { $0 += 1 }
+    }
+
+    /// Reads the first page and hands it off, then reads the whole index in the same
+    /// transaction (`db`), answering `rest` on the way, and posts it, unless the page was all;
+    /// stops once `builds` moves past `generation`.
+    private func readFirstPageThenIndex(
+        _ request: StoreRequest<M>, pageSize: Int, in db: Database, handingOff firstPage: HandOff<FirstPage>,
+        rest: RowsPastFirstPage<M>, generation: Int
+    ) throws {
+        var count = 0
+        let plan = try FetchPlan(request, db: db, registered: store.configuration.collations)
+        let readsPage = !store.readsOnWriter
+        let page =
+            try (readsPage ? plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) : nil) ?? plan.fetchIndex(db, rowsRead: &count)
+        let pageRows = page.rowIDs(in: 0..<min(page.count, pageSize + 1))
+        let objects = try plan.loadsObjects ? db.fetchModels(M.self, table: plan.table, rowIDs: pageRows) : nil
+        count += objects?.count ?? 0
+        rowsRead.withLock { $0 += count }
         self.plan = plan
+        current = page
+        lastPosted = page
+        hub.start(with: page, table: plan.table)
+        _ = firstPage.fulfil(.success(FirstPage(index: page, objects: objects, rest: rest)))
+        guard page.isFirstPage else { return rest.complete(with: page) }
+        count = 0
+        let isCancelled = { [builds] in builds.withLock { $0 } != generation }
+        let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled, serving: rest)
+        rest.complete(with: index)
+        rowsRead.withLock { $0 += count }
         current = index
-        lastPosted = index
-        hub.start(with: index, table: plan.table)
-        return (index, objects?.models)
+        // The same snapshot: the page's rows lead the index. A difference would be a defect of
+        // the order; diffing then keeps the change set exact.
+        post(index.rowIDs(in: 0..<page.count) == page.rowIDs(in: 0..<page.count) ? .appended : .refetched, objects: nil)
     }
 
     /// Switches to `request`, posting the change from the consumer's results to the new ones:
@@ -75,7 +147,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     // MARK: Transactions
 
     private func handle(_ changes: StoreChanges) {
-        guard let plan, let index = current else { return }
+        // A first page whose build was cancelled waits for the fetch that cancelled it.
+        guard let plan, let index = current, !index.isFirstPage else { return }
         let rows = changes.changes(in: plan.table)
         let parents = plan.changedParents(in: changes)
         let unfollowed = Self.unfollowedTables(of: plan.request).contains { !changes.changes(in: $0).isEmpty }

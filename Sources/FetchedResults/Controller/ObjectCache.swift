@@ -1,25 +1,32 @@
 import SQLiteStoreCore
 
-/// The objects a controller has materialized. With a batch size it holds at most `limit`
-/// objects, loaded a batch at a time and evicted oldest batch first; without one it holds
-/// every object of the results, kept current by the objects each change brings.
+/// The objects a controller has materialized, read a batch at a time on first access. With
+/// the request's batch size it holds at most `limit` objects, evicting the oldest batch
+/// first; without one it reads `defaultBatchSize` at a time and keeps every object it read,
+/// kept current by the objects each change brings.
 struct ObjectCache<M: StoreModel> {
-    let batchSize: Int?
-    let limit: Int
+    /// How many objects are read at once: the request's batch size, else `defaultBatchSize`.
+    let batchSize: Int
+    /// How many objects are kept with the request's batch size; `nil` without one: all.
+    let limit: Int?
     private var objects: [Int64: M] = [:]
     private var batches: [[Int64]] = []
     private var oldestBatch = 0
 
+    /// The batch size of a request without one: a screenful of rows or two.
+    static var defaultBatchSize: Int { 100 }
+
     init(batchSize: Int?) {
-        self.batchSize = batchSize.map { max(1, $0) }
-        limit = max(1_000, (self.batchSize ?? 0) * 16)
+        self.batchSize = batchSize.map { max(1, $0) } ?? Self.defaultBatchSize
+        limit = batchSize.map { max(1_000, max(1, $0) * 16) }
     }
 
     func object(_ rowID: Int64) -> M? { objects[rowID] }
 
-    /// Replaces everything (a fetch): `all` is every object without a batch size, `nil` with one.
-    mutating func reset(_ all: [Int64: M]?) {
-        objects = all ?? [:]
+    /// Replaces everything (a fetch) with `objects`: every object of a re-read without a batch
+    /// size, the first page's of a first fetch, `nil` with a batch size.
+    mutating func reset(_ objects: [Int64: M]?) {
+        self.objects = objects ?? [:]
         batches = []
         oldestBatch = 0
     }
@@ -36,6 +43,7 @@ struct ObjectCache<M: StoreModel> {
     /// Keeps a batch read from the store, evicting the oldest batches beyond the limit.
     mutating func store(batch rowIDs: [Int64], models: [Int64: M]) {
         for rowID in rowIDs { objects[rowID] = models[rowID] }
+        guard let limit else { return }
         batches.append(rowIDs)
         while objects.count > limit, oldestBatch < batches.count - 1 {
             for rowID in batches[oldestBatch] { objects.removeValue(forKey: rowID) }

@@ -7,6 +7,9 @@ enum ResultChanges: Sendable {
     case refetched
     /// The results were read from another table: no row is the same.
     case reloaded
+    /// The old results were a first page and the new ones are the whole index read in the
+    /// same snapshot: the same rows lead, in the same order and sections, and more follow.
+    case appended
 
     /// These changes followed by `later`.
     func union(_ later: ResultChanges) -> ResultChanges {
@@ -27,6 +30,8 @@ enum ResultChanges: Sendable {
         case .reloaded:
             guard old.count > 0 || new.count > 0 else { return ChangeSet() }
             return ChangeSet(sectionDeletes: Array(0..<old.sectionCount), sectionInserts: Array(0..<new.sectionCount))
+        case .appended:
+            return AppendedRows.changeSet(from: old, to: new)
         }
     }
 
@@ -34,6 +39,7 @@ enum ResultChanges: Sendable {
     var staleRows: Set<Int64>? {
         switch self {
         case .rows(let rows): rows
+        case .appended: []
         case .refetched, .reloaded: nil
         }
     }

@@ -34,6 +34,9 @@ struct ResultIndex: Sendable {
     private(set) var sectionCounts = PrefixCounts()
     /// The row counts of the sections while rows are appended.
     private var appendedSectionCounts: [Int] = []
+    /// Whether these are only the first rows of the results (a first page, shown while the
+    /// whole index is read): more rows follow them, and no change is merged into them.
+    var isFirstPage = false
 
     var count: Int { rows.count }
     var sectionCount: Int { isSectioned ? sections.count : 1 }

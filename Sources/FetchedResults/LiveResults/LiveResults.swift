@@ -41,6 +41,8 @@ public final class LiveResults<M: StoreModel>: Observable {
     private var storedFailure: FetchedResultsError?
     /// The results the observers saw before the change being delivered.
     private var shown: FetchedResultsSnapshot
+    /// The objects whose observation key was ever read: an insert notifies only these.
+    private var observedIDs: Set<ObjectID> = []
 
     /// The live results of `request` in `store`, fetched at the first read.
     public convenience init(_ request: StoreRequest<M>, in store: Store) {
@@ -64,8 +66,12 @@ public final class LiveResults<M: StoreModel>: Observable {
     /// The sections, in order; one unnamed section when the request has no section key.
     public var sections: [FetchedSection] { results.sections }
 
-    /// The number of objects in all sections.
+    /// The number of objects in all sections (so far, while ``isComplete`` is `false`).
     public var count: Int { results.numberOfObjects }
+
+    /// Whether the results hold every row: `false` while the first fetch's first page is
+    /// shown and the rest is read in the background; it comes as one change appending it.
+    public var isComplete: Bool { results.isComplete }
 
     /// Whether there are no objects.
     public var isEmpty: Bool { count == 0 }
@@ -86,16 +92,17 @@ public final class LiveResults<M: StoreModel>: Observable {
     /// The object `id`, or `nil` when it is not in the results.
     public subscript(id: ObjectID) -> M? {
         startIfNeeded()
-        access(\.[observedObject: id])
+        access(object: id)
         guard let indexPath = controller.indexPath(for: id) else { return nil }
         return try? controller.object(at: indexPath)
     }
 
     /// The object at `indexPath`, read with its batch on first access; throws what the
-    /// controller's `object(at:)` throws.
+    /// controller's `object(at:)` throws. While ``isComplete`` is `false`, an index path past
+    /// the rows delivered so far reads the row there in the complete results.
     public func object(at indexPath: IndexPath) throws(FetchedResultsError) -> M {
-        guard let id = results.objectID(at: indexPath) else { throw .indexPathOutOfBounds(indexPath) }
-        access(\.[observedObject: id])
+        guard let id = results.objectID(at: indexPath) else { return try controller.object(at: indexPath) }
+        access(object: id)
         return try controller.object(at: indexPath)
     }
 
@@ -142,7 +149,7 @@ public final class LiveResults<M: StoreModel>: Observable {
     /// One change, one notification: every key the change touches is marked before the
     /// state changes and after, together.
     private func changed(_ change: FetchedResultsChange) {
-        let keys = Self.keys(touchedBy: change.changeSet, old: shown, new: change.results)
+        let keys = Self.keys(touchedBy: change.changeSet, old: shown, new: change.results, observed: observedIDs)
         for key in keys { registrar.willSet(self, keyPath: key) }
         storedLastChange = change.changeSet
         shown = change.results
@@ -154,10 +161,11 @@ public final class LiveResults<M: StoreModel>: Observable {
     }
 
     /// The observation keys a change touches: the last change always, the order when rows
-    /// come, go or move, and each object inserted, deleted or changed.
+    /// come, go or move, and each object inserted, deleted or changed. Inserted objects are
+    /// looked for among the `observed` ones when those are fewer (the rest of a first page).
     private static func keys(
         touchedBy changeSet: ChangeSet, old: FetchedResultsSnapshot,
-        new: FetchedResultsSnapshot
+        new: FetchedResultsSnapshot, observed: Set<ObjectID>
     ) -> [KeyPath<LiveResults, Int>] {
         var keys: [KeyPath<LiveResults, Int>] = [\.lastChangeKey]
         let reorders =
@@ -170,14 +178,31 @@ public final class LiveResults<M: StoreModel>: Observable {
             + changeSet.sectionDeletes.flatMap { section in
                 (0..<old.numberOfObjects(inSection: section)).map { IndexPath(row: $0, section: section) }
             }
-        let newPaths =
-            changeSet.inserts + changeSet.moves.filter { $0.isChanged }.map { $0.to }
+        let newPaths = changeSet.moves.filter { $0.isChanged }.map { $0.to }
+        let ids = Set(
+            oldPaths.compactMap(old.objectID(at:)) + newPaths.compactMap(new.objectID(at:))
+                + insertedIDs(changeSet, new: new, observed: observed))
+        keys += ids.map { \LiveResults.[observedObject: $0] }
+        return keys
+    }
+
+    /// The objects of the rows `changeSet` inserts, listed or in inserted sections: from their
+    /// index paths, or, when the `observed` objects are fewer, those of them it inserts.
+    private static func insertedIDs(_ changeSet: ChangeSet, new: FetchedResultsSnapshot, observed: Set<ObjectID>) -> [ObjectID] {
+        let insertedSectionRows = changeSet.sectionInserts.reduce(0) { $0 + new.numberOfObjects(inSection: $1) }
+        if observed.count < changeSet.inserts.count + insertedSectionRows {
+            return Array(
+                observed.filter { id in
+                    guard let path = new.indexPath(for: id) else { return false }
+                    return changeSet.sectionInserts.containsSorted(path.section) || changeSet.inserts.containsSorted(path)
+                })
+        }
+        let paths =
+            changeSet.inserts
             + changeSet.sectionInserts.flatMap { section in
                 (0..<new.numberOfObjects(inSection: section)).map { IndexPath(row: $0, section: section) }
             }
-        let ids = Set(oldPaths.compactMap(old.objectID(at:)) + newPaths.compactMap(new.objectID(at:)))
-        keys += ids.map { \LiveResults.[observedObject: $0] }
-        return keys
+        return paths.compactMap(new.objectID(at:))
     }
 
     // MARK: Observation keys
@@ -191,5 +216,11 @@ public final class LiveResults<M: StoreModel>: Observable {
     private func access<Member>(_ keyPath: KeyPath<LiveResults, Member>) {
         startIfNeeded()
         registrar.access(self, keyPath: keyPath)
+    }
+
+    /// Reads the observation key of object `id`, noting that it is observed.
+    private func access(object id: ObjectID) {
+        observedIDs.insert(id)
+        access(\.[observedObject: id])
     }
 }

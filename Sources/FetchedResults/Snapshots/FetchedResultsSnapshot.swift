@@ -16,6 +16,10 @@ public struct FetchedResultsSnapshot: Sendable {
     /// The number of objects in all sections.
     public var numberOfObjects: Int { index.count }
 
+    /// Whether these are all the rows, rather than the first page of a fetch whose rest is
+    /// still being read (it follows as a change that appends it).
+    public var isComplete: Bool { !index.isFirstPage }
+
     /// The sections, in order; one unnamed section when the request has no section key.
     public var sections: [FetchedSection] {
         guard index.isSectioned else { return [FetchedSection(name: nil, numberOfObjects: index.count)] }

@@ -72,6 +72,10 @@ public final class Store: Sendable {
 
     var currentRole: ConnectionRole? { DispatchQueue.getSpecific(key: roleKey) }
 
+    /// Whether reads run on the writer connection (an in-memory store, or no readers): then a
+    /// read transaction kept open holds up every write until it ends.
+    package var readsOnWriter: Bool { readers == nil }
+
     // MARK: Writing
 
     /// Runs `body` in a write transaction and waits for it: committed when `body` returns,

@@ -1,0 +1,34 @@
+extension StoreRequest {
+    /// The condition "sorts after the row whose sort key values are `keys` and whose rowid is
+    /// `rowID`" in the request's order (ties by rowid, NULLs first ascending and last
+    /// descending, each key compared with its ordering's collation): a keyset query's `WHERE`,
+    /// which reads on from a row without counting the rows before it. `rowIDName` is how the
+    /// table's rowid is read (`Database.rowIDName(of:)`).
+    package func keysetCondition(after keys: [DatabaseValue], rowID: Int64, rowIDName: String) -> SQLExpression {
+        var condition = SQLExpression(sql: "\(rowIDName) > ?", arguments: [.integer(rowID)], columns: nil)
+        for (ordering, value) in zip(orderings, keys).reversed() {
+            let key = ordering.column.sql + (ordering.collation.map { " " + $0.sql } ?? "")
+            let (after, equal) = Self.comparisons(key, value, isAscending: ordering.isAscending)
+            condition = SQLExpression(
+                sql: "\(after.sql) OR (\(equal.sql) AND (\(condition.sql)))",
+                arguments: after.arguments + equal.arguments + condition.arguments, columns: nil)
+        }
+        return condition
+    }
+
+    /// `key` sorting strictly after `value`, and `key` sorting with it, in SQLite's order.
+    private static func comparisons(
+        _ key: String, _ value: DatabaseValue, isAscending: Bool
+    ) -> (after: SQLExpression, equal: SQLExpression) {
+        guard value != .null else {
+            let after = isAscending ? "(\(key)) IS NOT NULL" : "0"
+            return (
+                SQLExpression(sql: after, arguments: [], columns: nil), SQLExpression(sql: "(\(key)) IS NULL", arguments: [], columns: nil)
+            )
+        }
+        let after = isAscending ? "\(key) > ?" : "(\(key) < ? OR (\(key)) IS NULL)"
+        return (
+            SQLExpression(sql: after, arguments: [value], columns: nil), SQLExpression(sql: "\(key) = ?", arguments: [value], columns: nil)
+        )
+    }
+}

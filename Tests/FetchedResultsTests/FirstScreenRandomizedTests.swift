@@ -1,0 +1,151 @@
+import Foundation
+import SQLiteStoreCore
+import Testing
+
+@testable import SQLiteStoreResults
+
+/// Writers commit inserts, moving updates and deletes (by the store, by another connection,
+/// rolled back) while a controller and a `LiveResults` read their index in the background
+/// after the first page; once quiet, every delivered change set must replay the results
+/// before it into a fresh read, and the results must be that read.
+///
+/// While the results are still the first page, objects are read at random index paths of the
+/// complete results, past the page too: each must be the row of the page's snapshot there.
+///
+/// `STORE_TEST_SEED` replays a seed.
+@MainActor @Suite(.timeLimit(.minutes(5))) struct FirstScreenRandomizedTests {
+    /// The shapes: sectioned, filtered, descending, NOCASE text order (no index has it), an
+    /// unindexed order; with and without a batch size.
+    nonisolated static let requests: [StoreRequest<Note>] = [
+        StoreRequest<Note>().order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp")),
+        StoreRequest<Note>().filter(Column("score") >= 300).order(Column("score").ascending).batchSize(50),
+        StoreRequest<Note>().order(Column("score").descending),
+        StoreRequest<Note>().order(Column("title").ascending(collation: .nocase)).batchSize(20),
+        StoreRequest<Note>().filter(Column("grp") != "b").order(Column("title").descending, Column("score").ascending),
+    ]
+
+    static let schema =
+        Note.schema + """
+            CREATE INDEX note_by_score ON note(score);
+            CREATE INDEX note_by_group ON note(grp, score);
+            """
+
+    @Test(arguments: requests.indices) func writesDuringTheBuildReachTheResultsExactlyOnce(shape: Int) async throws {
+        let seed = SeededGenerator.seedFromEnvironment()
+        print("FirstScreenRandomizedTests seed: \(seed), shape \(shape) (replay with STORE_TEST_SEED=\(seed))")
+        var random = SplitMix64(seed: seed &+ UInt64(shape))
+        let directory = try TemporaryDirectory()
+        let store = try directory.makeStore(schema: Self.schema)
+        let other = try Store(path: directory.path("test.sqlite"))
+        let rows = Int.random(in: 10_000...30_000, using: &random)
+        try fill(store, rows: rows, &random)
+
+        let request = Self.requests[shape]
+        let snapshot = try store.freshSnapshot(request)
+        let controller = FetchedResultsController(store: store, request: request)
+        try controller.performFetch()
+        #expect(!controller.isComplete && controller.numberOfObjects == FetchedResultsController<Note>.firstPageSize + 1)
+        let checker = ReplayChecker(controller)
+        let live = LiveResults(request, in: store)
+        #expect(!live.isComplete)
+        let liveChecker = ReplayChecker(live.controller)
+
+        // The first transactions commit while both indexes are being read (the main actor does
+        // not take their changes before); later ones race with their delivery.
+        for _ in 0..<5 {
+            try commitBlocking(randomStatements(rows: rows, &random), in: store)
+            try expectSnapshotRows(of: controller, live, at: snapshot, &random, "seed \(seed), shape \(shape)")
+        }
+        // Only the store's own commits so far: nothing reads the results again, so each must
+        // have been captured and applied once the index was complete.
+        #expect(try await checker.check(store, "seed \(seed), shape \(shape), after the commits during the build"))
+        for _ in 0..<25 {
+            try await RandomCommit.run(randomStatements(rows: rows, &random), store: store, other: other, &random)
+        }
+        #expect(try await checker.check(store, "seed \(seed), shape \(shape)"))
+        #expect(try await liveChecker.check(store, "seed \(seed), shape \(shape), LiveResults"))
+        #expect(controller.isComplete && live.isComplete)
+        #expect(live.results.sectionedSnapshot().isExactly(try store.freshSnapshot(request)))
+    }
+
+    /// Reads objects at random index paths of `snapshot` (the complete results of the first
+    /// page's snapshot) through both consumers, still showing their first page: each is the
+    /// row there, or, read after its deletion, says so.
+    private func expectSnapshotRows(
+        of controller: FetchedResultsController<Note>, _ live: LiveResults<Note>, at snapshot: SectionedSnapshot<ObjectID>,
+        _ random: inout SplitMix64, _ context: String
+    ) throws {
+        #expect(!controller.isComplete && !live.isComplete, "\(context): still the first page")
+        let paths = snapshot.sections.enumerated().flatMap { section, content in
+            content.ids.indices.map { IndexPath(row: $0, section: section) }
+        }
+        for _ in 0..<10 {
+            guard let path = paths.randomElement(using: &random) else { return }
+            let expected = snapshot.sections[path.section].ids[path.row]
+            expectRow(expected, "\(context): \(path)") { () throws(FetchedResultsError) in try controller.object(at: path) }
+            expectRow(expected, "\(context): \(path), LiveResults") { () throws(FetchedResultsError) in try live.object(at: path) }
+        }
+        let end = IndexPath(row: snapshot.sections.last?.ids.count ?? 0, section: max(0, snapshot.sections.count - 1))
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(end)) { try controller.object(at: end) }
+    }
+
+    /// `read` gives the object `expected`, or says it was deleted since the snapshot.
+    private func expectRow(_ expected: ObjectID, _ context: String, _ read: () throws(FetchedResultsError) -> Note) {
+        do {
+            #expect(try read().id == expected.rowID, "\(context)")
+        } catch .objectDeleted(let id) {
+            #expect(id == expected, "\(context)")
+        } catch {
+            Issue.record("\(context): \(error)")
+        }
+    }
+
+    /// Commits `statements` in one transaction, blocking the main actor meanwhile.
+    private func commitBlocking(_ statements: [RandomStatement], in store: Store) throws {
+        try store.write { db in
+            for statement in statements { try statement.execute(db) }
+        }
+    }
+
+    /// `rows` notes: titles of mixed case with many ties, a few groups and NULL, scores with ties and NULL.
+    private func fill(_ store: Store, rows: Int, _ random: inout SplitMix64) throws {
+        let (multiplier, modulus) = (Int.random(in: 3...97, using: &random), Int.random(in: 400...1_000, using: &random))
+        try store.write { db in
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO note(title, grp, score)
+                    SELECT char(65 + (i * 7) % 3 + 32 * (i % 2)) || (i * ?) % 97,
+                        CASE i % 5 WHEN 0 THEN NULL ELSE char(97 + i % 4) END,
+                        CASE WHEN i % 11 = 0 THEN NULL ELSE (i * ?) % ? END
+                    FROM n
+                    """,
+                arguments: [rows, multiplier, multiplier, modulus])
+        }
+    }
+
+    /// One transaction's statements: inserts, updates that move rows (score, group, title),
+    /// deletes of single rows and short ranges, and an insert that fails on its primary key.
+    private func randomStatements(rows: Int, _ random: inout SplitMix64) -> [RandomStatement] {
+        (0..<Int.random(in: 1...4, using: &random)).map { _ in
+            let id = Int.random(in: 1...rows, using: &random)
+            let score: Int? = Int.random(in: 0..<12, using: &random) == 0 ? nil : Int.random(in: 0..<1_000, using: &random)
+            let group: String? = ["a", "b", "c", "d", nil].randomElement(using: &random) ?? nil
+            let title = ["a", "A", "b", "B", "c", "C"].randomElement(using: &random).map { $0 + "\(id % 97)" } ?? "x"
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<30:
+                return RandomStatement(sql: "INSERT INTO note(title, grp, score) VALUES (?, ?, ?)", arguments: [title, group, score])
+            case 30..<65:
+                return RandomStatement(sql: "UPDATE note SET score = ?, grp = ? WHERE id = ?", arguments: [score, group, id])
+            case 65..<75:
+                return RandomStatement(sql: "UPDATE note SET title = ? WHERE id = ?", arguments: [title, id])
+            case 75..<90:
+                return RandomStatement(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
+            case 90..<95:
+                return RandomStatement(sql: "DELETE FROM note WHERE id BETWEEN ? AND ?", arguments: [id, id + 20])
+            default:
+                return RandomStatement(sql: "INSERT INTO note(id, title) VALUES (?, 'dup')", arguments: [min(id, 2)], mayFail: true)
+            }
+        }
+    }
+}

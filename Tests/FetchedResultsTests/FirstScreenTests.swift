@@ -1,0 +1,180 @@
+import Foundation
+import SQLiteStoreCore
+import Testing
+
+@testable import SQLiteStoreResults
+
+/// The first fetch shows the first page, then appends the rest read from the same snapshot;
+/// stopping the controller stops that read.
+@MainActor @Suite(.timeLimit(.minutes(2))) struct FirstScreenTests {
+    let directory: TemporaryDirectory
+    let store: Store
+    static let pageSize = FetchedResultsController<Note>.firstPageSize
+    static let byGroup = StoreRequest<Note>().order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp"))
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try directory.makeStore(schema: Note.schema + "CREATE INDEX note_by_score ON note(score);")
+    }
+
+    /// `rows` notes in groups of 100 rows (`g000`, `g001`, …), scored by id.
+    private func fill(_ rows: Int) throws {
+        try store.write { db in
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO note(title, grp, score) SELECT 't' || i, printf('g%03d', (i - 1) / 100), i FROM n
+                    """,
+                arguments: [rows])
+        }
+    }
+
+    private func writeBlocking(_ sql: String) throws {
+        try store.write { db in try db.execute(sql: sql) }
+    }
+
+    /// A write-ahead log with something to checkpoint, then a checkpoint that must not find a
+    /// reader in the way: `true` when it moved the whole log.
+    private func checkpointSucceeds() throws -> Bool {
+        try store.write { db in try db.execute(sql: "UPDATE note SET title = title WHERE id = 1") }
+        let result = try store.writeWithoutTransaction { db in try db.fetchRows(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        return result.first?[0] == .integer(0)
+    }
+
+    @Test func theFirstPageShowsItsSectionsThenOneChangeAppendsTheRest() async throws {
+        try fill(1_000)
+        let controller = FetchedResultsController(store: store, request: Self.byGroup)
+        try controller.performFetch()
+        #expect(!controller.isComplete)
+        #expect(controller.numberOfObjects == Self.pageSize + 1)
+        #expect(controller.sections.map(\.numberOfObjects) == [100, 100, Self.pageSize + 1 - 200])
+        #expect(try controller.object(at: IndexPath(row: 0, section: 0)).title == "t1")
+        #expect(controller.rowsRead == 2 * (Self.pageSize + 1), "the page's index rows and its objects, nothing else")
+        // Past the page's sections: found in the complete index of the page's snapshot.
+        #expect(try controller.object(at: IndexPath(row: 5, section: 7)).title == "t706")
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 100, section: 7))) {
+            try controller.object(at: IndexPath(row: 100, section: 7))
+        }
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 0, section: 10))) {
+            try controller.object(at: IndexPath(row: 0, section: 10))
+        }
+
+        let checker = ReplayChecker(controller)
+        #expect(try await checker.check(store))
+        #expect(controller.isComplete && controller.numberOfObjects == 1_000)
+        #expect(
+            checker.delivered == [
+                ChangeSet(
+                    sectionInserts: Array(3..<10),
+                    inserts: (Self.pageSize + 1 - 200..<100).map { IndexPath(row: $0, section: 2) })
+            ])
+    }
+
+    @Test func anObjectPastTheFirstPageIsTheRowOfThePagesSnapshot() throws {
+        try fill(100_000)
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("score").descending))
+        try controller.performFetch()
+        #expect(!controller.isComplete)
+        // Far ahead of the background read: a keyset query in its transaction.
+        #expect(try controller.object(at: IndexPath(row: 60_000, section: 0)).title == "t40000")
+        // Rows leave the front and new ones arrive there after the snapshot: positions still count in it.
+        try writeBlocking("DELETE FROM note WHERE id > 99000")
+        try writeBlocking("INSERT INTO note(title, score) VALUES ('new', 1000000)")
+        #expect(!controller.isComplete)
+        #expect(try controller.object(at: IndexPath(row: 5_000, section: 0)).title == "t95000")
+        #expect(try controller.object(at: IndexPath(row: 99_999, section: 0)).title == "t1")
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 100_000, section: 0))) {
+            try controller.object(at: IndexPath(row: 100_000, section: 0))
+        }
+    }
+
+    @Test func anInMemoryStoreReadsEveryRowBeforeReturning() throws {
+        // A read transaction left open on an in-memory store's only connection would hold up writes.
+        let store = try Store.inMemory()
+        try store.write { db in try db.execute(sql: Note.schema) }
+        try store.write { db in
+            try db.execute(
+                sql:
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO note(title) SELECT 't' || i FROM n"
+            )
+        }
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("title").ascending))
+        try controller.performFetch()
+        #expect(controller.isComplete && controller.numberOfObjects == 1_000)
+        #expect(controller.rowsRead == 1_000 + Self.pageSize + 1, "every index row, the first page's objects")
+    }
+
+    @Test func aWriteDuringTheBuildReachesTheConsumerOnce() async throws {
+        try fill(5_000)
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>().order(Column("score").ascending))
+        try controller.performFetch()
+        let checker = ReplayChecker(controller)
+        try writeBlocking("UPDATE note SET score = 0 WHERE id = 4000")
+        #expect(try await checker.check(store))
+        #expect(try controller.object(at: IndexPath(row: 0, section: 0)).id == 4000)
+        #expect(controller.numberOfObjects == 5_000)
+    }
+
+    @Test func liveResultsNotifyWhoWaitsForARowOfTheRest() async throws {
+        try fill(1_000)
+        let live = LiveResults(StoreRequest<Note>().order(Column("score").ascending), in: store)
+        #expect(!live.isComplete && live.count == Self.pageSize + 1)
+        let late = ObservationCounter { _ = live[Note.id(900)] }
+        let early = ObservationCounter { _ = live[Note.id(1)] }
+        let shape = ObservationCounter { _ = live.count }
+        #expect(live[Note.id(900)] == nil)
+        #expect(try live.object(at: IndexPath(row: 899, section: 0)).title == "t900", "past the page, by position")
+        try await live.controller.waitUntilCurrent()
+        for _ in 0..<5 { await Task.yield() }  // the observers' tasks
+        #expect(live.isComplete && live.count == 1_000)
+        #expect((late.count, early.count, shape.count) == (1, 0, 1), "the row that arrived, not the one shown; the shape once")
+        #expect(live[Note.id(900)]?.title == "t900")
+    }
+
+    @Test func aSmallResultIsCompleteAtOnce() throws {
+        try fill(Self.pageSize)
+        let controller = FetchedResultsController(store: store, request: Self.byGroup)
+        try controller.performFetch()
+        #expect(controller.isComplete && controller.numberOfObjects == Self.pageSize)
+    }
+
+    @Test func droppingTheControllerMidBuildEndsTheRead() async throws {
+        try fill(100_000)
+        var controller: FetchedResultsController<Note>? = FetchedResultsController(
+            store: store, request: StoreRequest<Note>().order(Column("title").ascending).batchSize(50))
+        try controller?.performFetch()
+        #expect(controller?.isComplete == false)
+        let changes = try #require(controller?.changes())
+        controller = nil
+        var delivered = 0
+        // The sequence ends when the controller's engine goes, once its read has returned.
+        for try await _ in changes { delivered += 1 }
+        #expect(delivered == 0, "the rest was not read")
+        #expect(try checkpointSucceeds())
+    }
+
+    @Test func setRequestMidBuildEndsTheReadAndShowsTheNewResults() async throws {
+        try fill(100_000)
+        let controller = FetchedResultsController(
+            store: store, request: StoreRequest<Note>().order(Column("title").ascending).batchSize(50))
+        try controller.performFetch()
+        #expect(!controller.isComplete)
+        let checker = ReplayChecker(controller)
+        let request = StoreRequest<Note>().filter(Column("score") <= 10).order(Column("score").descending)
+        try controller.setRequest(request)
+        #expect(controller.rowsRead < Self.pageSize + 1 + 100_000 + 10 + 10, "the whole first index was not read")
+        #expect(controller.isComplete && controller.numberOfObjects == 10)
+        #expect(try await checker.check(store))
+        #expect(checker.delivered.count == 1)
+        #expect(try checkpointSucceeds())
+    }
+
+    @Test func anInvalidRequestThrowsBeforeReadingAnything() {
+        let controller = FetchedResultsController(
+            store: store, request: StoreRequest<Note>().order(Column("score").ascending).sectioned(by: Column("grp")))
+        #expect(throws: FetchedResultsError.sectionKeyNotFirstSortKey(sectionKey: "grp", firstSortKey: "score")) {
+            try controller.performFetch()
+        }
+        #expect(controller.rowsRead == 0 && !controller.isFetched)
+    }
+}
