@@ -38,6 +38,8 @@ public final class Database {
     /// migration): statements that would end it are refused, and so is any statement once
     /// it ended anyway (a `ROLLBACK` conflict resolution), so that nothing commits on its own.
     var storeOwnsTransaction = false
+    /// The innermost `recordingStatements` call running, if any.
+    var statementRecorder: StatementRecorder?
 
     /// Opens a connection with the given `sqlite3_open_v2` flags.
     init(path: String, flags: Int32) throws {

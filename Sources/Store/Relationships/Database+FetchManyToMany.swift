@@ -1,33 +1,67 @@
 extension Database {
     /// The sources that `request` selects, in its order, each with its targets through
-    /// `relationship` (in the targets' rowid order): two queries, whatever the number of sources.
+    /// `relationship`: three queries, whatever the number of sources.
     ///
     /// ```swift
     /// let tagged = try db.fetch(StoreRequest<Item>(), including: Item.tags)
     /// for (item, tags) in tagged { print(item.title, tags.map(\.name)) }
     /// ```
     ///
-    /// The second query joins the join table to the targets, for the sources' keys bound as
-    /// one JSON array; its columns are qualified, so the join table may have columns of the
-    /// same names.
+    /// The targets are those `targets` selects (all, in rowid order, by default), in its
+    /// order, so that each source's targets can be filtered and sorted:
+    ///
+    /// ```swift
+    /// let byName = StoreRequest<Tag>().order(Column("name").ascending)
+    /// let sorted = try db.fetch(StoreRequest<Item>(), including: Item.tags, targets: byName)
+    /// ```
+    ///
+    /// The second query reads the pairs of keys in the join table for the sources' keys,
+    /// bound as one JSON array; the third reads the targets those pairs name. A target
+    /// paired twice with a source is listed twice. `targets` may filter and order but not
+    /// limit: a window would apply to all sources' targets together (`SQLITE_MISUSE`).
     public func fetch<Source, Target>(
-        _ request: StoreRequest<Source>, including relationship: ManyToMany<Source, Target>
+        _ request: StoreRequest<Source>, including relationship: ManyToMany<Source, Target>,
+        targets: StoreRequest<Target> = StoreRequest()
     ) throws -> [(Source, [Target])] {
-        let (source, target) = (relationship.source, relationship.target)
+        guard targets.limit == nil, targets.offset == nil else {
+            throw StoreError.misuse("the targets of a many-to-many fetch cannot have a limit or offset; filter them instead")
+        }
         let (sql, arguments) = try selectSQL(
-            request,
-            columns: Source.selection + ", " + SQLIdentifier.quote(source.referencedKey))
+            request, columns: Source.selection + ", " + SQLIdentifier.quote(relationship.source.referencedKey))
         let sources = try fetchKeyed(Source.self, sql: sql, arguments: arguments)
+        let pairs = try fetchPairs(of: relationship, sourceKeys: sources.map(\.key))
+        let targetKey = SQLIdentifier.quote(relationship.target.referencedKey)
+        let paired = targets.filter(
+            SQLExpression(
+                sql: BoundKeys.membership(of: targetKey), arguments: [try BoundKeys(pairs.map(\.target)).argument], columns: nil))
+        let (targetSQL, targetArguments) = try selectSQL(paired, columns: Target.selection + ", " + targetKey)
+        let ordered = try fetchKeyed(Target.self, sql: targetSQL, arguments: targetArguments)
+        let position = Dictionary(ordered.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let bySource = Dictionary(grouping: pairs) { $0.source }.mapValues { pairs in
+            pairs.compactMap { position[$0.target] }.sorted().map { ordered[$0].model }
+        }
+        return sources.map { source in (source.model, bySource[source.key] ?? []) }
+    }
+
+    /// The join table's pairs for `sourceKeys`: each source key with the key of a target
+    /// row (as the target table holds it, so that it matches the targets read by key).
+    private func fetchPairs<Source, Target>(
+        of relationship: ManyToMany<Source, Target>, sourceKeys: [DatabaseValue]
+    ) throws -> [(source: DatabaseValue, target: DatabaseValue)] {
+        let (source, target) = (relationship.source, relationship.target)
         let join = SQLIdentifier.quote(relationship.joinTable)
         let targetTable = SQLIdentifier.quote(target.parentTable)
         let sourceKey = "\(join).\(SQLIdentifier.quote(source.foreignKey))"
-        let targetSQL = """
-            SELECT \(Target.selection(qualifiedBy: target.parentTable)), \(sourceKey) FROM \(join) \
+        let sql = """
+            SELECT \(sourceKey), \(targetTable).\(SQLIdentifier.quote(target.referencedKey)) FROM \(join) \
             JOIN \(targetTable) ON \(target.parentCorrelation) \
-            WHERE \(BoundKeys.membership(of: sourceKey)) ORDER BY \(targetTable).rowid
+            WHERE \(BoundKeys.membership(of: sourceKey))
             """
-        let targets = try fetchKeyed(Target.self, sql: targetSQL, arguments: [try BoundKeys(sources.map(\.key)).argument])
-        let bySource = Dictionary(grouping: targets, by: \.key)
-        return sources.map { source in (source.model, bySource[source.key]?.map(\.model) ?? []) }
+        let statement = try cachedStatement(sql: sql)
+        try statement.bind([try BoundKeys(sourceKeys).argument])
+        defer { statement.reset() }
+        var pairs: [(source: DatabaseValue, target: DatabaseValue)] = []
+        while try statement.step() { pairs.append((statement.value(at: 0), statement.value(at: 1))) }
+        return pairs
     }
 }

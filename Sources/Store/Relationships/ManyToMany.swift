@@ -59,4 +59,9 @@ extension ManyToMany where Target: TypedStoreModel {
     public func any(_ condition: (Target.Columns) -> ModelPredicate<Target>) -> ModelPredicate<Source> {
         ModelPredicate(targetRows.exists(where: condition(Target.columns).expression))
     }
+
+    /// How many targets meet `condition`: `Item.tags.count { $0.name != "someday" } >= 2`.
+    public func count(_ condition: (Target.Columns) -> ModelPredicate<Target>) -> RelatedCount<Source> {
+        RelatedCount(targetRows.count(where: condition(Target.columns).expression))
+    }
 }

@@ -91,6 +91,14 @@ import Testing
         #expect(applied == 100)
     }
 
+    @Test func recordingStatementsSnippetRuns() throws {
+        let (tagged, statements) = try store.read { db in
+            try db.recordingStatements { try db.fetch(StoreRequest<Item>(), including: Item.tags) }
+        }
+        #expect(tagged.count == 3)
+        #expect(statements.count == 3, "the items, the pairs of the join table, the tags: \(statements)")
+    }
+
     @Test func modelAndRelationshipSnippetsRun() throws {
         try store.read { db in try db.check(Item.self) }
         try store.read { db in
@@ -99,6 +107,8 @@ import Testing
             // --- Database.fetch(_:including:) with a many-to-many relationship
             let tagged = try db.fetch(StoreRequest<Item>(), including: Item.tags)
             for (item, tags) in tagged { print(item.title, tags.map(\.name)) }
+            let byName = StoreRequest<Tag>().order(Column("name").ascending)
+            let sorted = try db.fetch(StoreRequest<Item>(), including: Item.tags, targets: byName)
             // --- with a to-many relationship
             let lists = try db.fetch(StoreRequest<TodoList>(), including: TodoList.items)
             for (list, items) in lists { print(list.name, items.count) }
@@ -108,6 +118,7 @@ import Testing
             // --- end
             #expect(counts.map { $0.1 } == [2, 1])
             #expect(tagged.map { $0.1.map(\.name) } == [[], ["urgent"], []])
+            #expect(sorted.map { $0.1.map(\.name) } == [[], ["urgent"], []])
             #expect(lists.map { $0.1.count } == [2, 1])
             #expect(items.map { $0.1?.name } == ["Groceries", "Groceries", "Work"])
         }

@@ -84,12 +84,25 @@ import Testing
         #expect(counts.map { $0.1 } == [2, 1])
     }
 
+    @Test func fetchManyToManyTargetsAndConditionalCount() throws {
+        try store.write { db in
+            try db.execute(
+                script: "INSERT INTO tag VALUES (2, 'someday'), (3, 'home'); INSERT INTO item_tag VALUES (1, 2), (1, 3), (3, 3);")
+        }
+        let byName = StoreRequest<Tag>().filter { $0.name != "someday" }.order { $0.name.ascending }
+        let sortedTags = try store.read { db in try db.fetch(StoreRequest<Item>(), including: Item.tags, targets: byName) }
+        let twoTags = StoreRequest<Item>().filter(Item.tags.count { $0.name != "someday" } >= 2)
+        #expect(sortedTags.map { $0.1.map(\.name) } == [["home", "urgent"], [], ["home", "urgent"], []])
+        #expect(try store.read { db in try db.fetch(twoTags).map(\.title) } == ["Milk", "Report"])
+    }
+
     @Test func predicates() throws {
         let groceries = StoreRequest<Item>().filter(Item.list.name == "Groceries").order(Item.list.name.ascending)
         let busy = StoreRequest<TodoList>().filter(TodoList.items.any { $0.done == false })
         let big = StoreRequest<TodoList>().filter(TodoList.items.count > 3)
         let urgent = StoreRequest<Item>().filter(Item.tags.any { $0.name == "urgent" })
         let orphans = StoreRequest<Item>().filter(!Item.list.exists)
+        let twoTags = StoreRequest<Item>().filter(Item.tags.count { $0.name != "someday" } >= 2)
         let titles = { (request: StoreRequest<Item>) in try store.read { db in try db.fetch(request).map(\.title) } }
         let names = { (request: StoreRequest<TodoList>) in try store.read { db in try db.fetch(request).map(\.name) } }
         #expect(try titles(groceries) == ["Milk", "Bread"])
@@ -97,5 +110,6 @@ import Testing
         #expect(try names(big).isEmpty)
         #expect(try titles(urgent) == ["Milk", "Report"])
         #expect(try titles(orphans) == ["Loose"])
+        #expect(try titles(twoTags).isEmpty, "one tag each")
     }
 }
