@@ -55,7 +55,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
         let comparators = request.orderings.map { ordering in
             (ordering.collation?.name
                 ?? db.declaredCollation(
-                    table: ordering.column.link?.parentTable ?? request.tableName, column: ordering.column.name))
+                    table: ordering.column.relatedTable ?? request.tableName, column: ordering.column.name))
                 .flatMap { KeyComparator(collationNamed: $0, registered: registered) }
         }
         ranksInSQL = comparators.contains { $0 == nil }

@@ -6,8 +6,8 @@ extension Database {
     package func namingParentCollations<M>(_ request: StoreRequest<M>) -> StoreRequest<M> {
         var resolved = request
         resolved.orderings = request.orderings.map { ordering in
-            guard ordering.collation == nil, let link = ordering.column.link,
-                let declared = declaredCollation(table: link.parentTable, column: ordering.column.name),
+            guard ordering.collation == nil, let table = ordering.column.relatedTable,
+                let declared = declaredCollation(table: table, column: ordering.column.name),
                 declared.uppercased() != "BINARY"
             else { return ordering }
             return Ordering(column: ordering.column, isAscending: ordering.isAscending, collation: Collation(named: declared))

@@ -9,7 +9,7 @@
 ///
 /// Its columns are the parent's typed columns read from the child's side, for predicates,
 /// orderings and section keys: `Item.list.name == "Groceries"`, `Item.list.name.ascending`.
-/// A parent column named like a member of `ToOne` (`link`, `exists`, `matches`, `column`)
+/// A parent column named like a member of `ToOne` (`link`, `exists`, `matches`, `column`, `then`)
 /// is reached with `column(_:)`: `Item.list.column(TodoList.columns.link)`.
 @dynamicMemberLookup
 public struct ToOne<Child: StoreModel, Parent: StoreModel>: Sendable, Hashable {

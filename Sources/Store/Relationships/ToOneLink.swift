@@ -35,9 +35,15 @@ public struct ToOneLink: Sendable, Hashable, CustomStringConvertible {
     /// The SQL expression reading `column` of the related row, evaluated for each row of the
     /// child table (NULL when there is none):
     /// `(SELECT "list"."name" FROM "list" WHERE "list"."id" = "item"."list_id")`.
-    public func valueSQL(of column: String) -> String {
+    public func valueSQL(of column: String) -> String { valueSQL(of: column, forKey: nil) }
+
+    /// The SQL expression reading `column` of the parent row whose key is `key` (an SQL
+    /// expression), or by default the child row's foreign key: a later hop of a path finds
+    /// its parent by the key the hop before it read.
+    func valueSQL(of column: String, forKey key: String?) -> String {
         let parent = SQLIdentifier.quote(parentTable)
+        let key = key ?? "\(SQLIdentifier.quote(childTable)).\(SQLIdentifier.quote(foreignKey))"
         return "(SELECT \(parent).\(SQLIdentifier.quote(column)) FROM \(parent) "
-            + "WHERE \(parent).\(SQLIdentifier.quote(referencedKey)) = \(SQLIdentifier.quote(childTable)).\(SQLIdentifier.quote(foreignKey)))"
+            + "WHERE \(parent).\(SQLIdentifier.quote(referencedKey)) = \(key))"
     }
 }

@@ -7,32 +7,56 @@
 public struct Column: Sendable, Hashable, CustomStringConvertible {
     /// The column's name, unquoted.
     public let name: String
-    /// The to-one relationship the column is read through, or `nil` for a column of the request's own table.
-    public let link: ToOneLink?
+    /// The to-one relationships the column is read through, from the request's table on
+    /// (`item → list → person` for the name of an item's list's owner); empty for a column of
+    /// the request's own table.
+    public let path: [ToOneLink]
 
     /// The column named `name` of the request's own table; the name is quoted wherever it is written into SQL.
     public init(_ name: String) {
         self.name = name
-        self.link = nil
+        path = []
     }
 
     /// The column named `name` of the row that `link` points at: `Column("name", through: itemList)`.
     public init(_ name: String, through link: ToOneLink) {
-        self.name = name
-        self.link = link
+        self.init(name, through: [link])
     }
+
+    /// The column named `name` of the row reached by following `path`, one to-one link after
+    /// the other from the request's table: `Column("name", through: [itemList, listOwner])`.
+    /// Each link starts at the table the one before it points at.
+    public init(_ name: String, through path: [ToOneLink]) {
+        self.name = name
+        self.path = path
+    }
+
+    /// The first link of ``path``, which starts at the request's table, or `nil` for a
+    /// column of the request's own table.
+    public var link: ToOneLink? { path.first }
+
+    /// The table holding the column: the last link's parent table, or `nil` for the request's own table.
+    public var relatedTable: String? { path.last?.parentTable }
 
     /// The quoted identifier (the name only, also for a column read through a link).
     public var quoted: String { SQLIdentifier.quote(name) }
 
     /// The SQL expression reading the column: the quoted identifier, or for a column read
-    /// through a link the subquery on the related row (``ToOneLink/valueSQL(of:)``).
-    public var sql: String { link.map { $0.valueSQL(of: name) } ?? quoted }
+    /// through links the subquery on the related row (``ToOneLink/valueSQL(of:)``), nested
+    /// once per link.
+    public var sql: String {
+        guard let last = path.last else { return quoted }
+        // Each link's parent row is found by the key the link before it read.
+        let key = zip(path, path.dropFirst()).reduce(nil as String?) { key, hop in
+            hop.0.valueSQL(of: hop.1.foreignKey, forKey: key)
+        }
+        return last.valueSQL(of: name, forKey: key)
+    }
 
-    /// The request's own column the value depends on: the column itself, or the link's foreign key.
-    public var ownColumn: String { link?.foreignKey ?? name }
+    /// The request's own column the value depends on: the column itself, or the first link's foreign key.
+    public var ownColumn: String { path.first?.foreignKey ?? name }
 
-    public var description: String { link.map { "\($0.name).\(name)" } ?? name }
+    public var description: String { (path.map(\.name) + [name]).joined(separator: ".") }
 
     /// Orders by this column, smallest first (NULLs first, as in SQLite), with the column's
     /// declared collation.

@@ -37,7 +37,7 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
 
     /// An expression reading `column` only (through its link, if it has one).
     init(sql: String, arguments: [DatabaseValue], reading column: Column) {
-        self.init(sql: sql, arguments: arguments, columns: [column.ownColumn], links: column.link.map { [$0] } ?? [])
+        self.init(sql: sql, arguments: arguments, columns: [column.ownColumn], links: Set(column.path))
     }
 
     public var description: String { sql }

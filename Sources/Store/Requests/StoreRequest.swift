@@ -76,7 +76,7 @@ public struct StoreRequest<M: StoreModel>: Sendable {
     /// The to-one relationships whose related rows the predicate, the orderings or the section key read.
     package var referencedLinks: Set<ToOneLink> {
         let columns = orderings.map(\.column) + (sectionKey.map { [$0] } ?? [])
-        return (predicate?.referencedLinks ?? []).union(columns.compactMap(\.link))
+        return (predicate?.referencedLinks ?? []).union(columns.flatMap(\.path))
     }
 
     /// The `WHERE … ORDER BY … LIMIT … OFFSET …` tail of the request's queries, with its arguments.
