@@ -14,8 +14,6 @@ public struct ToOnePath<Root: StoreModel, Target: StoreModel>: Sendable, Hashabl
     /// The links followed, the first from `Root`'s table.
     public let links: [ToOneLink]
 
-    init(links: [ToOneLink]) { self.links = links }
-
     /// The path followed on through `next`: `Item.list.then(TodoList.owner).then(Person.team)`.
     public func then<Next>(_ next: ToOne<Target, Next>) -> ToOnePath<Root, Next> {
         ToOnePath<Root, Next>(links: links + [next.link])
