@@ -130,7 +130,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         }
         rowsRead.withLock { $0 += count }
         var changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)] = []
-        for rowID in changed {
+        // By rowid: rows that share their keys then come in their order (see `replace`).
+        for rowID in changed.sorted() {
             let row = rows[rowID]
             // A row rewritten with the values it had is no change.
             if let row, index.fingerprint(of: rowID) == row.fingerprint { continue }

@@ -256,39 +256,62 @@ struct ResultIndex: Sendable {
         for (rowID, row) in changes {
             if let row { staying.append((rowID, row.keys, row.fingerprint)) } else { keys.remove(rowID) }
         }
-        staying.sort { order.precedes($0.keys, $0.rowID, $1.keys, $1.rowID) }
         replaced.after.reserveCapacity(staying.count)
-        for row in staying {
-            let previous = replaced.after.last?.position
-            let position = insert(row.rowID, row.keys, fingerprint: row.fingerprint, after: previous)
-            replaced.after.append(.init(rowID: row.rowID, position: position, sectionValue: sectionValue(row.keys)))
+        var previous: PutBack?
+        for index in inOrder(staying) {
+            let row = staying[index]
+            let put = insert(row.rowID, row.keys, fingerprint: row.fingerprint, after: previous)
+            replaced.after.append(.init(rowID: row.rowID, position: put.position, sectionValue: sectionValue(row.keys)))
+            previous = put
         }
         return replaced
+    }
+
+    /// The indexes of `rows` in the order of their keys and rowids. Rows given by rowid that
+    /// share their keys (the children of a renamed row) are in order already: that is checked
+    /// first. The rows are not moved, only their indexes.
+    private func inOrder(_ rows: [(rowID: Int64, keys: SortKeys, fingerprint: UInt64)]) -> [Int] {
+        rows.withUnsafeBufferPointer { rows in
+            let precedes = { (a: Int, b: Int) in order.precedes(rows[a].keys, rows[a].rowID, rows[b].keys, rows[b].rowID) }
+            let indexes = Array(rows.indices)
+            return zip(indexes, indexes.dropFirst()).allSatisfy(precedes) ? indexes : indexes.sorted(by: precedes)
+        }
     }
 
     /// The section key value of a row whose keys are `rowKeys`; `.null` when not sectioned.
     private func sectionValue(_ rowKeys: SortKeys) -> DatabaseValue { isSectioned ? rowKeys.first : .null }
 
-    /// Inserts a row that is absent from the chunks (absent, or taken out by `replace`), after
-    /// the row at `previous` if given, and returns its position. A row that becomes its
-    /// section's first names it.
-    private mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64, after previous: Int?) -> Int {
-        let place = previous.map { placement(of: rowID, rowKeys, after: $0) } ?? placement(of: rowID, rowKeys)
+    /// A row `replace` put back: its position, keys and section (0 when not sectioned), where
+    /// the next one, which sorts after it, starts looking.
+    private typealias PutBack = (position: Int, keys: SortKeys, section: Int)
+
+    /// Inserts a row that is absent from the chunks (absent, or taken out by `replace`) and
+    /// sorts after `previous`, if given. A row that becomes its section's first names it.
+    private mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64, after previous: PutBack?) -> PutBack {
+        // A row that shares its keys with the previous one (the children of a renamed row) most
+        // likely follows it; others are searched for at once.
+        let place =
+            previous.flatMap { last in
+                order.compare({ last.keys[$0] }, rowKeys) == 0 ? placement(of: rowID, rowKeys, after: last.position) : nil
+            }
+            ?? placement(of: rowID, rowKeys)
         keys.set(rowKeys, fingerprint: fingerprint, for: rowID)
         rows.insert(rowID, rowKeys, chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
-        guard isSectioned else { return place.flat }
-        let section = sectionIndex(of: rowKeys.first)
+        guard isSectioned else { return (place.flat, rowKeys, 0) }
+        let section =
+            previous.flatMap { order.compareSections($0.keys.first, rowKeys.first) == 0 ? (index: $0.section, exists: true) : nil }
+            ?? sectionIndex(of: rowKeys.first)
         if !section.exists {
             sections.insert(Section(value: rowKeys.first, name: Self.sectionName(rowKeys.first)), at: section.index)
             sectionCounts.insert(1, at: section.index)
-            return place.flat
+            return (place.flat, rowKeys, section.index)
         }
         sectionCounts.add(1, at: section.index)
         if place.flat == sectionStart(section.index) {
             sections[section.index].value = rowKeys.first
             sections[section.index].name = Self.sectionName(rowKeys.first)
         }
-        return place.flat
+        return (place.flat, rowKeys, section.index)
     }
 
     /// Takes the row at `place`, whose keys are `rowKeys`, out of the chunks and the sections,
