@@ -49,10 +49,14 @@ import Testing
             var model: [Row] = []
             for batch in 0..<300 {
                 var changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)] = []
-                // One batch in three gives all its rows one key, as renaming a related row does:
-                // they are put back one after the other.
-                let sharedKey = batch % 3 == 0 ? Int64.random(in: 0..<40, using: &random) : nil
-                for rowID in Set((0..<Int.random(in: 1...40, using: &random)).map { _ in Int64.random(in: 0..<3_000, using: &random) }) {
+                // One batch in three gives every row of one key another key, in rowid order, as
+                // renaming a related row does: they are taken out and put back one after the other.
+                let renamed = batch % 3 == 0 ? model.randomElement(using: &random)?.key : nil
+                let sharedKey = renamed.map { _ in Int64.random(in: 0..<40, using: &random) }
+                let rowIDs =
+                    renamed.map { key in model.filter { $0.key == key }.map(\.rowID) }
+                    ?? Array(Set((0..<Int.random(in: 1...40, using: &random)).map { _ in Int64.random(in: 0..<3_000, using: &random) }))
+                for rowID in rowIDs {
                     model.removeAll { $0.rowID == rowID }
                     guard Int.random(in: 0..<4, using: &random) > 0 else {
                         changes.append((rowID, nil))

@@ -112,6 +112,20 @@ struct ResultIndex: Sendable {
         return (found.rowsBefore + offset, found.chunk, offset)
     }
 
+    /// A present row, its keys, and where it is.
+    private typealias Located = (rowID: Int64, keys: SortKeys, place: Place)
+
+    /// Where row `rowID` is when it is the row after `previous` and shares its keys with it
+    /// (the children of a renamed row, given by rowid, lie one after the other): one check of
+    /// the rowid there, instead of a search by keys. `nil` otherwise.
+    private func place(of rowID: Int64, _ rowKeys: SortKeys, after previous: Located) -> Place? {
+        let next = previous.place.flat + 1
+        guard previous.rowID < rowID, order.compare({ previous.keys[$0] }, rowKeys) == 0, let (chunk, offset) = rows.locate(next),
+            rows[chunk][offset] == rowID
+        else { return nil }
+        return (next, chunk, offset)
+    }
+
     /// Whether the row is in the results.
     func contains(_ rowID: Int64) -> Bool { keys.contains(rowID) }
 
@@ -239,10 +253,12 @@ struct ResultIndex: Sendable {
     /// where the rows were and are, or `nil` when a row is in the results but not where the
     /// order puts it: the index is then inconsistent, and must be discarded.
     mutating func replace(_ changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)]) -> ReplacedRows? {
-        var present: [(rowID: Int64, keys: SortKeys, place: Place)] = []
+        var present: [Located] = []
         for (rowID, _) in changes {
             guard let rowKeys = keys[rowID] else { continue }
-            guard let place = location(of: rowID, rowKeys) else { return nil }
+            guard let place = present.last.flatMap({ place(of: rowID, rowKeys, after: $0) }) ?? location(of: rowID, rowKeys) else {
+                return nil
+            }
             present.append((rowID, rowKeys, place))
         }
         present.sort { $0.place.flat > $1.place.flat }
