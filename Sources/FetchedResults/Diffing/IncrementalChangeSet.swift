@@ -22,9 +22,15 @@ enum IncrementalChangeSet {
         let sectionValue: DatabaseValue
     }
 
+    /// The change set when the changed rows are known only by rowid: each is located in both results.
     static func make(from old: ResultIndex, to new: ResultIndex, changed: Set<Int64>) -> ChangeSet {
-        let before = placements(of: changed, in: old)
-        let after = placements(of: changed, in: new)
+        make(from: old, to: new, ReplacedRows(before: located(changed, in: old), after: located(changed, in: new)))
+    }
+
+    /// The change set from `old` to `new`, which `new.replace` made from `old` and described as `replaced`.
+    static func make(from old: ResultIndex, to new: ResultIndex, _ replaced: ReplacedRows) -> ChangeSet {
+        let before = placements(replaced.before, in: old)
+        let after = placements(replaced.after, in: new)
         var survival = SectionSurvival(old: old, new: new)
         // A section that does not survive but is on the other side too was renamed: it is
         // deleted and inserted, whichever side its changed rows are on.
@@ -115,20 +121,27 @@ enum IncrementalChangeSet {
         }
     }
 
-    /// Where the changed rows present in `index` are, with the count of unchanged rows before each.
-    private static func placements(of changed: Set<Int64>, in index: ResultIndex) -> [Int64: Placement] {
-        var located: [(rowID: Int64, position: Int)] = []
+    /// The changed rows present in `index`, by ascending position.
+    private static func located(_ changed: Set<Int64>, in index: ResultIndex) -> [ReplacedRows.Row] {
+        var located: [ReplacedRows.Row] = []
         for rowID in changed {
-            if let position = index.position(of: rowID) { located.append((rowID, position)) }
+            guard let position = index.position(of: rowID) else { continue }
+            located.append(
+                .init(rowID: rowID, position: position, sectionValue: index.isSectioned ? index.sectionValue(of: rowID) ?? .null : .null))
         }
         located.sort { $0.position < $1.position }
+        return located
+    }
+
+    /// The placements of changed rows of `index` given by ascending position, with the count
+    /// of unchanged rows before each.
+    private static func placements(_ located: [ReplacedRows.Row], in index: ResultIndex) -> [Int64: Placement] {
         var placements: [Int64: Placement] = [:]
         placements.reserveCapacity(located.count)
         for (rank, row) in located.enumerated() {
             placements[row.rowID] = Placement(
                 rowID: row.rowID, position: row.position, gap: row.position - rank,
-                path: index.indexPath(at: row.position),
-                sectionValue: index.isSectioned ? index.sectionValue(of: row.rowID) ?? .null : .null)
+                path: index.indexPath(at: row.position), sectionValue: row.sectionValue)
         }
         return placements
     }

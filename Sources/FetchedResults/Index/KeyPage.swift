@@ -39,17 +39,26 @@ struct KeyPage: Sendable {
         return (low, low < offsets.count && offsets[low] == offset)
     }
 
+    /// `body` applied to this page and the index of `offset`, `nil` when absent.
+    func withRow<R>(at offset: UInt16, _ body: (borrowing KeyPage, Int) -> R) -> R? {
+        let found = find(offset)
+        return found.exists ? body(self, found.index) : nil
+    }
+
+    // The columns are read through a buffer pointer: `columns[i].value(at:)` would copy the
+    // column, retaining its four arrays, on every key read.
+
     func keys(at index: Int) -> SortKeys {
-        SortKeys(columns.map { $0.value(at: index) })
+        columns.withUnsafeBufferPointer { columns in SortKeys(columns.indices.map { columns[$0].value(at: index) }) }
     }
 
     /// Three-way comparison, in `order`, of row `index`'s keys with `keys`.
     func compare(at index: Int, with keys: SortKeys, in order: KeyOrder) -> Int {
-        order.compare({ columns[$0].value(at: index) }, keys)
+        columns.withUnsafeBufferPointer { columns in order.compare({ columns[$0].value(at: index) }, keys) }
     }
 
     func firstKey(at index: Int) -> DatabaseValue {
-        columns.first.map { $0.value(at: index) } ?? .null
+        columns.withUnsafeBufferPointer { columns in columns.isEmpty ? .null : columns[0].value(at: index) }
     }
 
     mutating func insert(_ offset: UInt16, _ keys: SortKeys, fingerprint: UInt64, at index: Int) {

@@ -73,44 +73,60 @@ struct ResultIndex: Sendable {
 
     // MARK: Queries
 
-    /// The number of leading rows for which `isBefore` holds (they must form a prefix), with
-    /// the chunk and offset where the first other row is: the chunk by its last row's rowid
-    /// and keys (`chunkIsBefore`), then the row in the chunk by its rowid.
-    private func partitionPoint(
-        chunkIsBefore: (Int64, SortKeys) -> Bool, _ isBefore: (Int64) -> Bool
-    ) -> (flat: Int, chunk: Int, offset: Int) {
-        let chunk = rows.chunksBefore(chunkIsBefore)
-        let rowsBefore = rows.rowsBefore(chunk)
-        guard chunk < rows.chunkCount else { return (rowsBefore, chunk, 0) }
-        let rowIDs = rows[chunk]
+    /// A row's position among all rows, with its chunk and its offset there.
+    typealias Place = (flat: Int, chunk: Int, offset: Int)
+
+    /// Where the row (`rowID`, `rowKeys`) is, or would be inserted: its chunk by the chunks'
+    /// last keys, then its offset there by a binary search over its rows' keys.
+    private func placement(of rowID: Int64, _ rowKeys: SortKeys) -> Place {
+        let found = rows.firstChunk { order.precedes($1, $0, rowKeys, rowID) }
         var start = 0
-        var end = rowIDs.count
+        var end = found.rowIDs.count
         while start < end {
             let middle = (start + end) / 2
-            if isBefore(rowIDs[middle]) { start = middle + 1 } else { end = middle }
+            if keys.precedes(found.rowIDs[middle], rowKeys, rowID, in: order) { start = middle + 1 } else { end = middle }
         }
-        return (rowsBefore + start, chunk, start)
+        return (found.rowsBefore + start, found.chunk, start)
     }
 
-    /// Where the row (`rowID`, `rowKeys`) is, or would be inserted.
-    private func placement(of rowID: Int64, _ rowKeys: SortKeys) -> (flat: Int, chunk: Int, offset: Int) {
-        partitionPoint(chunkIsBefore: { order.precedes($1, $0, rowKeys, rowID) }) { other in
-            keys.precedes(other, rowKeys, rowID, in: order)
+    /// Where a row that sorts after the row at `previous` goes: right after it when it sorts
+    /// before the row that follows it there (one key lookup: rows put back in order go one
+    /// after the other), else as `placement(of:)` finds.
+    private func placement(of rowID: Int64, _ rowKeys: SortKeys, after previous: Int) -> Place {
+        let next = previous + 1
+        guard next < count else { return (count, rows.chunkCount, 0) }
+        if let (chunk, offset) = rows.locate(next), !keys.precedes(rows[chunk][offset], rowKeys, rowID, in: order) {
+            return (next, chunk, offset)
         }
+        return placement(of: rowID, rowKeys)
     }
 
     /// Where a present row is, or `nil` when it is absent or not in the chunk where the order
     /// puts it. The chunk is found by its last keys; the row in it by a scan of its rowids,
     /// contiguous, which costs less than looking up the keys of a binary search's rows.
-    private func location(of rowID: Int64) -> (flat: Int, chunk: Int, offset: Int)? {
+    private func location(of rowID: Int64) -> Place? {
         keys[rowID].flatMap { location(of: rowID, $0) }
     }
 
     /// Where a present row whose keys are `rowKeys` is (see `location(of:)`).
-    private func location(of rowID: Int64, _ rowKeys: SortKeys) -> (flat: Int, chunk: Int, offset: Int)? {
-        let chunk = rows.chunksBefore { order.precedes($1, $0, rowKeys, rowID) }
-        guard chunk < rows.chunkCount, let offset = rows[chunk].firstIndex(of: rowID) else { return nil }
-        return (rows.rowsBefore(chunk) + offset, chunk, offset)
+    private func location(of rowID: Int64, _ rowKeys: SortKeys) -> Place? {
+        let found = rows.firstChunk { order.precedes($1, $0, rowKeys, rowID) }
+        guard let offset = found.rowIDs.firstIndex(of: rowID) else { return nil }
+        return (found.rowsBefore + offset, found.chunk, offset)
+    }
+
+    /// A present row, its keys, and where it is.
+    private typealias Located = (rowID: Int64, keys: SortKeys, place: Place)
+
+    /// Where row `rowID` is when it is the row after `previous` and shares its keys with it
+    /// (the children of a renamed row, given by rowid, lie one after the other): one check of
+    /// the rowid there, instead of a search by keys. `nil` otherwise.
+    private func place(of rowID: Int64, _ rowKeys: SortKeys, after previous: Located) -> Place? {
+        let next = previous.place.flat + 1
+        guard previous.rowID < rowID, order.compare({ previous.keys[$0] }, rowKeys) == 0, let (chunk, offset) = rows.locate(next),
+            rows[chunk][offset] == rowID
+        else { return nil }
+        return (next, chunk, offset)
     }
 
     /// Whether the row is in the results.
@@ -231,49 +247,99 @@ struct ResultIndex: Sendable {
 
     // MARK: Changes
 
-    /// Inserts a row that is absent from the chunks (absent, or taken out by `replace`). A
-    /// row that becomes its section's first names it.
-    private mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64) {
-        let place = placement(of: rowID, rowKeys)
+    /// Gives each row of `changes` its new keys and fingerprint, placing it anew, or removes
+    /// it when they are `nil`: every row present is located, then taken out from the last to
+    /// the first (so that each is taken out at its position before the change), then the rows
+    /// that stay are put back in their order (so that each is put at its position after the
+    /// change, and the next one usually right after it). Cheaper than a remove and an insert
+    /// per row, since a row that stays keeps its key-map entry, rewritten in place. Returns
+    /// where the rows were and are, or `nil` when a row is in the results but not where the
+    /// order puts it: the index is then inconsistent, and must be discarded.
+    mutating func replace(_ changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)]) -> ReplacedRows? {
+        var present: [Located] = []
+        for (rowID, _) in changes {
+            guard let rowKeys = keys[rowID] else { continue }
+            guard let place = present.last.flatMap({ place(of: rowID, rowKeys, after: $0) }) ?? location(of: rowID, rowKeys) else {
+                return nil
+            }
+            present.append((rowID, rowKeys, place))
+        }
+        present.sort { $0.place.flat > $1.place.flat }
+        var replaced = ReplacedRows()
+        replaced.before.reserveCapacity(present.count)
+        for row in present.reversed() {
+            replaced.before.append(.init(rowID: row.rowID, position: row.place.flat, sectionValue: sectionValue(row.keys)))
+        }
+        for row in present { detach(row.rowID, row.keys, at: row.place) }
+        var staying: [(rowID: Int64, keys: SortKeys, fingerprint: UInt64)] = []
+        for (rowID, row) in changes {
+            if let row { staying.append((rowID, row.keys, row.fingerprint)) } else { keys.remove(rowID) }
+        }
+        replaced.after.reserveCapacity(staying.count)
+        var previous: PutBack?
+        for index in inOrder(staying) {
+            let row = staying[index]
+            let put = insert(row.rowID, row.keys, fingerprint: row.fingerprint, after: previous)
+            replaced.after.append(.init(rowID: row.rowID, position: put.position, sectionValue: sectionValue(row.keys)))
+            previous = put
+        }
+        return replaced
+    }
+
+    /// The indexes of `rows` in the order of their keys and rowids. Rows given by rowid that
+    /// share their keys (the children of a renamed row) are in order already: that is checked
+    /// first. The rows are not moved, only their indexes.
+    private func inOrder(_ rows: [(rowID: Int64, keys: SortKeys, fingerprint: UInt64)]) -> [Int] {
+        rows.withUnsafeBufferPointer { rows in
+            let precedes = { (a: Int, b: Int) in order.precedes(rows[a].keys, rows[a].rowID, rows[b].keys, rows[b].rowID) }
+            let indexes = Array(rows.indices)
+            return zip(indexes, indexes.dropFirst()).allSatisfy(precedes) ? indexes : indexes.sorted(by: precedes)
+        }
+    }
+
+    /// The section key value of a row whose keys are `rowKeys`; `.null` when not sectioned.
+    private func sectionValue(_ rowKeys: SortKeys) -> DatabaseValue { isSectioned ? rowKeys.first : .null }
+
+    /// A row `replace` put back: its position, keys and section (0 when not sectioned), where
+    /// the next one, which sorts after it, starts looking.
+    private typealias PutBack = (position: Int, keys: SortKeys, section: Int)
+
+    /// Inserts a row that is absent from the chunks (absent, or taken out by `replace`) and
+    /// sorts after `previous`, if given. A row that becomes its section's first names it.
+    private mutating func insert(_ rowID: Int64, _ rowKeys: SortKeys, fingerprint: UInt64, after previous: PutBack?) -> PutBack {
+        // A row that shares its keys with the previous one (the children of a renamed row) most
+        // likely follows it; others are searched for at once.
+        let place =
+            previous.flatMap { last in
+                order.compare({ last.keys[$0] }, rowKeys) == 0 ? placement(of: rowID, rowKeys, after: last.position) : nil
+            }
+            ?? placement(of: rowID, rowKeys)
         keys.set(rowKeys, fingerprint: fingerprint, for: rowID)
         rows.insert(rowID, rowKeys, chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
-        guard isSectioned else { return }
-        let section = sectionIndex(of: rowKeys.first)
+        guard isSectioned else { return (place.flat, rowKeys, 0) }
+        let section =
+            previous.flatMap { order.compareSections($0.keys.first, rowKeys.first) == 0 ? (index: $0.section, exists: true) : nil }
+            ?? sectionIndex(of: rowKeys.first)
         if !section.exists {
             sections.insert(Section(value: rowKeys.first, name: Self.sectionName(rowKeys.first)), at: section.index)
             sectionCounts.insert(1, at: section.index)
-            return
+            return (place.flat, rowKeys, section.index)
         }
         sectionCounts.add(1, at: section.index)
         if place.flat == sectionStart(section.index) {
             sections[section.index].value = rowKeys.first
             sections[section.index].name = Self.sectionName(rowKeys.first)
         }
+        return (place.flat, rowKeys, section.index)
     }
 
-    /// Gives each row of `changes` its new keys and fingerprint, placing it anew, or removes
-    /// it when they are `nil`: every row is taken out first, then put back. Cheaper than a
-    /// remove and an insert per row, since a row that stays keeps its key-map entry,
-    /// rewritten in place. Returns `false` when a row is in the results but not where the
-    /// order puts it: the index is then inconsistent, and must be discarded.
-    mutating func replace(_ changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)]) -> Bool {
-        for change in changes where !detach(change.rowID) { return false }
-        for (rowID, row) in changes {
-            if let row { insert(rowID, row.keys, fingerprint: row.fingerprint) } else { keys.remove(rowID) }
-        }
-        return true
-    }
-
-    /// Takes a row out of the chunks and the sections, keeping its key-map entry (which
-    /// `insert` rewrites); `true` when it is absent. `false`, changing nothing, when it is not
-    /// where the order puts it.
-    private mutating func detach(_ rowID: Int64) -> Bool {
-        guard let rowKeys = keys[rowID] else { return true }
-        guard let place = location(of: rowID, rowKeys) else { return false }
+    /// Takes the row at `place`, whose keys are `rowKeys`, out of the chunks and the sections,
+    /// keeping its key-map entry (which `insert` rewrites).
+    private mutating func detach(_ rowID: Int64, _ rowKeys: SortKeys, at place: Place) {
         let (section, row) = isSectioned ? sectionCounts.locate(place.flat) ?? (0, 0) : (0, 0)
         let wasFirst = isSectioned && row == 0
         rows.remove(chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
-        guard isSectioned else { return true }
+        guard isSectioned else { return }
         sectionCounts.add(-1, at: section)
         if sectionCounts.counts[section] == 0 {
             sections.remove(at: section)
@@ -282,6 +348,5 @@ struct ResultIndex: Sendable {
             sections[section].value = value
             sections[section].name = Self.sectionName(value)
         }
-        return true
     }
 }

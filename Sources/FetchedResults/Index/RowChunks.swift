@@ -52,13 +52,6 @@ struct RowChunks: Sendable {
         return groups[group].chunks[chunk]
     }
 
-    /// The number of rows in the chunks before `chunk`.
-    func rowsBefore(_ chunk: Int) -> Int {
-        guard chunk < chunkCount else { return count }
-        let (group, local) = place(of: chunk)
-        return groupRows.rowsBefore(group) + groups[group].counts.rowsBefore(local)
-    }
-
     /// The chunk holding `position` and its offset there, or `nil` when out of bounds.
     func locate(_ position: Int) -> (chunk: Int, offset: Int)? {
         guard let inGroup = groupRows.locate(position), let inChunk = groups[inGroup.chunk].counts.locate(inGroup.offset) else {
@@ -67,13 +60,19 @@ struct RowChunks: Sendable {
         return (groupChunks.rowsBefore(inGroup.chunk) + inChunk.chunk, inChunk.offset)
     }
 
-    /// The number of leading chunks whose last row (rowid and keys) satisfies `isBefore`;
-    /// they must form a prefix.
-    func chunksBefore(_ isBefore: (Int64, SortKeys) -> Bool) -> Int {
+    /// The first chunk whose last row (rowid and keys) does not satisfy `isBefore` (the chunks
+    /// whose last row does must form a prefix), with the number of rows before it and its
+    /// rowids: `chunkCount`, `count` and no rowids when there is none. One walk down the
+    /// groups, which finds the group of the chunk on the way.
+    func firstChunk(notBefore isBefore: (Int64, SortKeys) -> Bool) -> (chunk: Int, rowsBefore: Int, rowIDs: [Int64]) {
         let group = Self.partition(groups.count) { groups[$0].isBefore(groups[$0].chunks.count - 1, isBefore) }
-        guard group < groups.count else { return chunkCount }
-        let chunk = Self.partition(groups[group].chunks.count) { groups[group].isBefore($0, isBefore) }
-        return groupChunks.rowsBefore(group) + chunk
+        guard group < groups.count else { return (chunkCount, count, []) }
+        let found = groups[group]
+        let local = Self.partition(found.chunks.count) { found.isBefore($0, isBefore) }
+        return (
+            groupChunks.rowsBefore(group) + local, groupRows.rowsBefore(group) + found.counts.rowsBefore(local),
+            found.chunks[local]
+        )
     }
 
     /// The number of leading indexes of `0..<count` for which `isBefore` holds.
