@@ -34,6 +34,7 @@ import Testing
             : StoreRequest<Note>().order(Column("score").ascending)
         let controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
+        try controller.catchUp()  // the rest of the first page's read, so that each change below moves one row
         var changes = controller.changes().makeAsyncIterator()
         try await store.write { db in try db.execute(sql: "UPDATE note SET score = -1 WHERE id = 2") }
         let kept = try #require(try await changes.next()).results
