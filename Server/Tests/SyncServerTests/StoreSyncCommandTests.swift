@@ -4,7 +4,7 @@ import Testing
 /// `store sync`, the root package's command, against a server: it needs the `store` binary that
 /// the root package's `swift test` (or `swift build`) made, as `.ci/run` does first; `STORE_BINARY`
 /// names another.
-@Suite("store sync", .serialized)
+@Suite("store sync", .serialized, .timeLimit(.minutes(2)))
 struct StoreSyncCommandTests {
     static let binary: URL = {
         if let path = ProcessInfo.processInfo.environment["STORE_BINARY"] { return URL(fileURLWithPath: path) }

@@ -12,7 +12,7 @@ import Testing
 /// `SYNC_CONVERGENCE_SEED` and `SYNC_CONVERGENCE_STEPS` reproduce or lengthen a run. Where a
 /// kill lands in a request depends on timing, so a seed fixes the operations, not the outcome
 /// of each kill; the invariants hold either way.
-@Suite("Sync convergence through servers", .serialized)
+@Suite("Sync convergence through servers", .serialized, .timeLimit(.minutes(10)))
 struct SyncConvergenceTests {
     static let seeds: [UInt64] = ProcessInfo.processInfo.environment["SYNC_CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] } ?? [1, 2]
     static let steps = ProcessInfo.processInfo.environment["SYNC_CONVERGENCE_STEPS"].flatMap(Int.init) ?? 300

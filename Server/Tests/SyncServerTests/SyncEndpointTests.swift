@@ -4,7 +4,7 @@ import Testing
 
 /// The server's endpoints against a real PostgreSQL: what is stored, once, for whom, and what
 /// is refused with nothing stored.
-@Suite("Sync server endpoints", .serialized)
+@Suite("Sync server endpoints", .serialized, .timeLimit(.minutes(2)))
 struct SyncEndpointTests {
     @Test("A push sent twice is stored once; the answer says how many were new")
     func idempotentPush() async throws {

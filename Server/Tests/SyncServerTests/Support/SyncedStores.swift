@@ -40,7 +40,9 @@ final class SyncedStores: @unchecked Sendable {
             ? "quote(id) || '|' || quote(title) || '|' || quote(n) || '|' || quote(note)"
             : "quote(id) || '|' || quote(item) || '|' || quote(label)"
         return try store.read { db in
-            try db.fetchRows(sql: "SELECT \(columns) FROM \(table) ORDER BY id").map { "\($0[0])" }
+            try db.fetchRows(sql: "SELECT \(columns) FROM \(table) ORDER BY id").map { row in
+                if case .text(let text) = row[0] { text } else { "\(row[0])" }
+            }
         }
     }
 
