@@ -15,7 +15,7 @@ import Testing
 @Suite("Sync convergence through servers", .serialized, .timeLimit(.minutes(10)))
 struct SyncConvergenceTests {
     static let seeds: [UInt64] = ProcessInfo.processInfo.environment["SYNC_CONVERGENCE_SEED"].flatMap(UInt64.init).map { [$0] } ?? [1, 2]
-    static let steps = ProcessInfo.processInfo.environment["SYNC_CONVERGENCE_STEPS"].flatMap(Int.init) ?? 300
+    static let steps = ProcessInfo.processInfo.environment["SYNC_CONVERGENCE_STEPS"].flatMap(Int.init) ?? 1_000
 
     @Test("Clients converge and the server holds every change exactly once", arguments: seeds)
     func converge(seed: UInt64) async throws {
