@@ -86,8 +86,13 @@ struct ChangeLog: Sendable {
     /// cursor never skips one.
     func store(_ changes: [SyncWireChange], schemaVersion: Int64, account: Int64) async throws -> Int {
         let encoder = JSONEncoder()
-        var devices: [String] = [], sequences: [Int64] = [], tables: [String] = [], keys: [String] = []
-        var columns: [String] = [], values: [String] = [], clocks: [Int64] = []
+        var devices: [String] = []
+        var sequences: [Int64] = []
+        var tables: [String] = []
+        var keys: [String] = []
+        var columns: [String] = []
+        var values: [String] = []
+        var clocks: [Int64] = []
         for change in changes {
             devices.append(change.device)
             sequences.append(change.sequence)

@@ -51,7 +51,9 @@ struct StoreSyncCommandTests {
 
         let forged = try store(["sync", "--database", files[0], "--token", token + "0"] + common)
         #expect(forged.status == 1 && forged.error.contains("unauthorized"))
-        let rowid = try store(["sync", "--database", files[0], "--token", token, "--tables", "sqlite_master", "--server", server.url.absoluteString])
+        let rowid = try store([
+            "sync", "--database", files[0], "--token", token, "--tables", "sqlite_master", "--server", server.url.absoluteString,
+        ])
         #expect(rowid.status == 2, "\(rowid.error)")
     }
 }

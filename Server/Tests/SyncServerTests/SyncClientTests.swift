@@ -144,10 +144,11 @@ struct SyncClientTests {
 
     private func fresh(_ store: Store) -> SectionedSnapshot<ObjectID> {
         let rows = (try? store.read { db in try db.fetchRows(sql: "SELECT rowid FROM items ORDER BY title, rowid") }) ?? []
-        return SectionedSnapshot(ids: rows.map { row in
-            guard case .integer(let rowID) = row[0] else { return ObjectID(table: "items", rowID: -1) }
-            return ObjectID(table: "items", rowID: rowID)
-        })
+        return SectionedSnapshot(
+            ids: rows.map { row in
+                guard case .integer(let rowID) = row[0] else { return ObjectID(table: "items", rowID: -1) }
+                return ObjectID(table: "items", rowID: rowID)
+            })
     }
 }
 

@@ -29,7 +29,9 @@ struct SyncConvergenceTests {
         let clients = try SyncedStores(count: 3)
         func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
         var keys: [String] = []
-        var lostAnswers = 0, kills = 0, failedStatements = 0
+        var lostAnswers = 0
+        var kills = 0
+        var failedStatements = 0
 
         for step in 0..<Self.steps {
             let store = clients.stores[Int.random(in: 0..<3, using: &random)]
@@ -117,8 +119,9 @@ struct SyncConvergenceTests {
             let sequences = stored.filter { $0.device == device }.map(\.sequence).sorted()
             #expect(sequences == Array(stride(from: 1, through: made, by: 1)), "seed \(seed): device \(device)")
         }
-        print("seed \(seed): \(Self.steps) steps, \(stored.count) changes stored, \(items[0].count) items, \(tags[0].count) tags, "
-            + "\(lostAnswers) lost answers, \(kills) kills, \(failedStatements) refused statements")
+        print(
+            "seed \(seed): \(Self.steps) steps, \(stored.count) changes stored, \(items[0].count) items, \(tags[0].count) tags, "
+                + "\(lostAnswers) lost answers, \(kills) kills, \(failedStatements) refused statements")
     }
 }
 

@@ -86,7 +86,8 @@ struct SyncWireFormatTests {
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(change.wire), as: UTF8.self)
         #expect(
-            json == #"{"column":"n","device":"d","hlc":"65537","key":{"text":"k"},"op":"set","sequence":3,"table":"items","value":{"integer":"-42"}}"#
+            json
+                == #"{"column":"n","device":"d","hlc":"65537","key":{"text":"k"},"op":"set","sequence":3,"table":"items","value":{"integer":"-42"}}"#
         )
         let values: [SyncWireValue] = [.null, .real(.infinity), .real(-.infinity), .real(.nan), .blob(Data([0, 255]))]
         #expect(
