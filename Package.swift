@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "SQLiteStoreCore", targets: ["SQLiteStoreCore"]),
         .library(name: "SQLiteStoreResults", targets: ["SQLiteStoreResults"]),
         .library(name: "SQLiteStoreViewModels", targets: ["SQLiteStoreViewModels"]),
+        // The sync wire format, without SQLite: the server package (Server/) links this alone.
+        .library(name: "SQLiteStoreSyncProtocol", targets: ["SQLiteStoreSyncProtocol"]),
         // The @StoreModel macro, separate so that apps that do not use it never build swift-syntax.
         .library(name: "SQLiteStoreMacros", targets: ["SQLiteStoreMacros"]),
         .executable(name: "store", targets: ["StoreCLI"]),
@@ -40,10 +42,12 @@ let package = Package(
     ],
     targets: [
         sqliteLibrary,
+        // What devices and the sync server send each other, in JSON; Foundation only.
+        .target(name: "SQLiteStoreSyncProtocol", path: "Sources/SyncProtocol"),
         // The privacy manifest declares the file-timestamp API the migrator calls (`fstat`, `lstat`).
         .target(
             name: "SQLiteStoreCore",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "SQLiteStoreSyncProtocol"],
             path: "Sources/Store",
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
@@ -89,7 +93,10 @@ let package = Package(
             resources: [.copy("Demo/Migrations")]
         ),
         .target(name: "TestSupport", dependencies: ["SQLiteStoreCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "StoreTests", dependencies: ["SQLiteStoreCore", "SQLiteStoreMacros", "CSQLite", "TestSupport"]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["SQLiteStoreCore", "SQLiteStoreMacros", "CSQLite", "TestSupport", "SQLiteStoreSyncProtocol"]
+        ),
         .testTarget(
             name: "StoreMacrosTests",
             dependencies: [

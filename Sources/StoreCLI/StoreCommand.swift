@@ -24,6 +24,7 @@ struct StoreCommand: AsyncParsableCommand {
             VerifyCommand.self,
             SchemaCommand.self,
             WatchCommand.self,
+            SyncCommand.self,
             DemoCommand.self,
         ]
     )

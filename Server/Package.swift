@@ -1,0 +1,50 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// The sync server (see the SyncBetweenDevices article): stateless HTTP processes in front of one
+/// PostgreSQL database. A separate package so that apps and the library's CI never build
+/// Hummingbird or PostgresNIO; it shares the wire format with the library through
+/// `SQLiteStoreSyncProtocol`, which needs neither SQLite nor anything else.
+let package = Package(
+    name: "SQLiteStoreServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sync-server", targets: ["SyncServerCommand"])
+    ],
+    dependencies: [
+        .package(name: "SQLiteStore", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .target(
+            name: "StoreSyncServer",
+            dependencies: [
+                .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "SyncServerCommand",
+            dependencies: ["StoreSyncServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(
+            name: "SyncServerTests",
+            dependencies: [
+                "StoreSyncServer", "SyncServerCommand",
+                .product(name: "SQLiteStore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

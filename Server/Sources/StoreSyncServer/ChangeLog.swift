@@ -1,0 +1,172 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SQLiteStoreSyncProtocol
+
+/// The server's state in PostgreSQL: accounts, their tokens (hashed), and every change devices
+/// pushed, numbered by a server sequence. Every statement binds its values.
+struct ChangeLog: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// The channel on which a push announces an account's new changes to every server process.
+    static let channel = "store_sync_changes"
+
+    private static let schema = [
+        """
+        CREATE TABLE IF NOT EXISTS sync_accounts(
+            id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, created timestamptz NOT NULL DEFAULT now())
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_tokens(
+            hash bytea PRIMARY KEY, account bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE,
+            created timestamptz NOT NULL DEFAULT now())
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_changes(
+            seq bigserial PRIMARY KEY,
+            account bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE,
+            device text NOT NULL, device_seq bigint NOT NULL, schema_version bigint NOT NULL,
+            tbl text NOT NULL, pk text NOT NULL, col text, value text, hlc bigint NOT NULL,
+            received timestamptz NOT NULL DEFAULT now(),
+            UNIQUE (account, device, device_seq))
+        """,
+        "CREATE INDEX IF NOT EXISTS sync_changes_by_account ON sync_changes(account, seq)",
+    ]
+
+    /// The advisory lock that serializes schema creation between processes starting together
+    /// (negative: account locks use the account's positive id).
+    private static let schemaLock: Int64 = -1
+
+    /// Creates the tables that do not exist yet.
+    func createSchema() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", logger: logger)
+            for statement in Self.schema {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        }
+    }
+
+    /// Makes a token for the account named `name` (created if new) and returns it; only its
+    /// SHA-256 hash is stored.
+    func addToken(account name: String) async throws -> String {
+        var generator = SystemRandomNumberGenerator()
+        let token = "sst_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                INSERT INTO sync_accounts(name) VALUES (\(name))
+                ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id
+                """, logger: logger)
+            var account: Int64?
+            for try await id in rows.decode(Int64.self) { account = id }
+            guard let account else { throw SyncServerSetupError("the account \(name) could not be created") }
+            try await connection.query(
+                "INSERT INTO sync_tokens(hash, account) VALUES (sha256(convert_to(\(token), 'UTF8')), \(account))",
+                logger: logger)
+        }
+        return token
+    }
+
+    /// The account a token grants, or nil for a token the server never issued.
+    func account(forToken token: String) async throws -> Int64? {
+        let rows = try await client.query(
+            "SELECT account FROM sync_tokens WHERE hash = sha256(convert_to(\(token), 'UTF8'))", logger: logger)
+        for try await account in rows.decode(Int64.self) { return account }
+        return nil
+    }
+
+    /// Stores the changes not stored before (by device and device sequence) and returns how
+    /// many were new; announces them on ``channel`` when the transaction commits.
+    ///
+    /// One account's pushes are serialized by an advisory lock held to the commit, so that the
+    /// account's server sequence numbers become visible in increasing order: a pull never sees
+    /// a change while an earlier-numbered one of the same account is still uncommitted, and a
+    /// cursor never skips one.
+    func store(_ changes: [SyncWireChange], schemaVersion: Int64, account: Int64) async throws -> Int {
+        let encoder = JSONEncoder()
+        var devices: [String] = []
+        var sequences: [Int64] = []
+        var tables: [String] = []
+        var keys: [String] = []
+        var columns: [String] = []
+        var values: [String] = []
+        var clocks: [Int64] = []
+        for change in changes {
+            devices.append(change.device)
+            sequences.append(change.sequence)
+            tables.append(change.table)
+            keys.append(String(decoding: try encoder.encode(change.key), as: UTF8.self))
+            switch change.operation {
+            case .set(let column, let value):
+                columns.append(column)
+                values.append(String(decoding: try encoder.encode(value), as: UTF8.self))
+            case .delete:
+                columns.append("")
+                values.append("")
+            }
+            clocks.append(change.hlc)
+        }
+        return try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger)
+            let rows = try await connection.query(
+                """
+                INSERT INTO sync_changes(account, device, device_seq, schema_version, tbl, pk, col, value, hlc)
+                SELECT \(account), d, s, \(schemaVersion), t, k, NULLIF(c, ''), CASE WHEN c = '' THEN NULL ELSE v END, h
+                FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[], \(keys)::text[],
+                            \(columns)::text[], \(values)::text[], \(clocks)::bigint[])
+                     WITH ORDINALITY AS u(d, s, t, k, c, v, h, n)
+                ORDER BY n
+                ON CONFLICT (account, device, device_seq) DO NOTHING
+                RETURNING seq
+                """, logger: logger)
+            var stored = 0
+            for try await _ in rows.decode(Int64.self) { stored += 1 }
+            if stored > 0 {
+                try await connection.query("SELECT pg_notify(\(Self.channel), \(String(account)))", logger: logger)
+            }
+            return stored
+        }
+    }
+
+    /// The account's changes after `cursor` in server order, up to `limit`, all made under one
+    /// schema version, and whether more follow.
+    func changes(account: Int64, after cursor: Int64, limit: Int) async throws -> (changes: [StoredChange], more: Bool) {
+        let rows = try await client.query(
+            """
+            SELECT seq, device, device_seq, schema_version, tbl, pk, col, value, hlc FROM sync_changes
+            WHERE account = \(account) AND seq > \(cursor) ORDER BY seq LIMIT \(limit + 1)
+            """, logger: logger)
+        let decoder = JSONDecoder()
+        var changes: [StoredChange] = []
+        for try await (seq, device, deviceSequence, version, table, key, column, value, hlc) in rows.decode(
+            (Int64, String, Int64, Int64, String, String, String?, String?, Int64).self)
+        {
+            if changes.count == limit || changes.first.map({ $0.schemaVersion != version }) == true {
+                return (changes, true)
+            }
+            let operation: SyncWireChange.Operation =
+                if let column, let value {
+                    .set(column: column, value: try decoder.decode(SyncWireValue.self, from: Data(value.utf8)))
+                } else {
+                    .delete
+                }
+            let change = SyncWireChange(
+                device: device, sequence: deviceSequence, table: table,
+                key: try decoder.decode(SyncWireValue.self, from: Data(key.utf8)), operation: operation, hlc: hlc)
+            changes.append(StoredChange(serverSequence: seq, schemaVersion: version, change: change))
+        }
+        return (changes, false)
+    }
+}
+
+/// A change as the server stored it.
+struct StoredChange: Sendable {
+    /// Its place in the server's order (the cursor after it).
+    let serverSequence: Int64
+    /// The schema version it was made under.
+    let schemaVersion: Int64
+    /// The change.
+    let change: SyncWireChange
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import SQLiteStoreSyncProtocol
+
+/// The push and pull endpoints: authenticate, validate, then read or write the ``ChangeLog``.
+struct SyncEndpoints: Sendable {
+    let log: ChangeLog
+    let notifier: ChangeNotifier
+    let configuration: SyncServerConfiguration
+    /// The server's clock, in milliseconds since 1970.
+    let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.post(RouterPath(SyncWireFormat.pushPath)) { request, _ in
+            await respond(request) { account in try await push(request, account: account) }
+        }
+        router.get(RouterPath(SyncWireFormat.pullPath)) { request, _ in
+            await respond(request) { account in try await pull(request, account: account) }
+        }
+    }
+
+    /// Runs `handler` for the account the request's bearer token grants, and turns every
+    /// failure into its JSON error response.
+    private func respond(_ request: Request, _ handler: (Int64) async throws -> Data) async -> Response {
+        do {
+            let account = try await authenticate(request)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            let body = try await handler(account)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        } catch let failure as SyncFailure {
+            return failure.response
+        } catch {
+            log.logger.error("sync: request failed: \(String(reflecting: error))")
+            return SyncFailure(.unavailable, "the server could not complete the request; retry later").response
+        }
+    }
+
+    private func authenticate(_ request: Request) async throws -> Int64 {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            case let token = String(header.dropFirst("Bearer ".count)), !token.isEmpty
+        else { throw SyncFailure(.unauthorized, "a bearer token is required") }
+        guard let account = try await log.account(forToken: token) else {
+            throw SyncFailure(.unauthorized, "the token is not valid")
+        }
+        return account
+    }
+
+    private func push(_ request: Request, account: Int64) async throws -> Data {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw SyncFailure(.tooLarge, "a push is at most \(configuration.maxBodyBytes) bytes")
+        }
+        let push: SyncPushRequest
+        do {
+            push = try JSONDecoder().decode(SyncPushRequest.self, from: Data(buffer: body))
+        } catch {
+            throw SyncFailure(.malformed, "the body is not a push: \(error)")
+        }
+        try validate(push)
+        let stored = try await log.store(push.changes, schemaVersion: push.schemaVersion, account: account)
+        return try JSONEncoder().encode(SyncPushResponse(stored: stored))
+    }
+
+    private func validate(_ push: SyncPushRequest) throws {
+        try checkFormat(push.format)
+        guard push.changes.count <= configuration.maxChangesPerPush else {
+            throw SyncFailure(.tooLarge, "a push holds at most \(configuration.maxChangesPerPush) changes")
+        }
+        guard push.schemaVersion == configuration.schemaVersion else {
+            throw SyncFailure(
+                .schemaMismatch,
+                "the changes were made under schema version \(push.schemaVersion), the server accepts version "
+                    + "\(configuration.schemaVersion); migrate first (nothing was stored)")
+        }
+        let latest = now() + Int64(configuration.maxClockSkew.components.seconds * 1000)
+        for change in push.changes {
+            try validateNames(change)
+            let milliseconds = change.hlc >> 16
+            guard milliseconds <= latest else {
+                throw SyncFailure(
+                    .clockSkew,
+                    "change \(change.device)#\(change.sequence) is dated \(milliseconds - now()) ms ahead of the server's "
+                        + "clock, more than the \(configuration.maxClockSkew) tolerated; correct the device's clock (nothing was stored)")
+            }
+        }
+    }
+
+    private func validateNames(_ change: SyncWireChange) throws {
+        func valid(_ name: String) -> Bool { !name.isEmpty && name.utf8.count <= 256 }
+        guard valid(change.device), valid(change.table), change.sequence > 0 else {
+            throw SyncFailure(.malformed, "a change needs a device, a table and a positive sequence (nothing was stored)")
+        }
+        if case .set(let column, _) = change.operation, !valid(column) {
+            throw SyncFailure(.malformed, "a change sets a column with an empty or overlong name (nothing was stored)")
+        }
+    }
+
+    private func checkFormat(_ format: Int?) throws {
+        guard format == SyncWireFormat.version else {
+            throw SyncFailure(
+                .malformed,
+                "wire format \(format.map(String.init) ?? "none") is not this server's (\(SyncWireFormat.version))")
+        }
+    }
+
+    private func pull(_ request: Request, account: Int64) async throws -> Data {
+        let query = request.uri.queryParameters
+        try checkFormat(query.get(SyncWireFormat.Query.format, as: Int.self))
+        guard let since = query.get(SyncWireFormat.Query.since, as: Int64.self) ?? 0 as Int64?, since >= 0,
+            let limit = query.get(SyncWireFormat.Query.limit, as: Int.self) ?? 1_000 as Int?,
+            (1...configuration.maxPullLimit).contains(limit),
+            let wait = query.get(SyncWireFormat.Query.wait, as: Int.self) ?? 0 as Int?, wait >= 0
+        else {
+            throw SyncFailure(.malformed, "since ≥ 0, 1 ≤ limit ≤ \(configuration.maxPullLimit) and wait ≥ 0 are integers")
+        }
+        let device = query.get(SyncWireFormat.Query.device)
+        let generation = await notifier.generation(of: account)
+        var stored = try await log.changes(account: account, after: since, limit: limit)
+        if stored.changes.isEmpty && wait > 0 {
+            let timeout = min(.seconds(wait), configuration.maxWait)
+            await notifier.wait(account: account, after: generation, timeout: timeout)
+            stored = try await log.changes(account: account, after: since, limit: limit)
+        }
+        let others = stored.changes.filter { $0.change.device != device }
+        let response = SyncPullResponse(
+            schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schemaVersion, changes: others.map(\.change),
+            cursor: stored.changes.last?.serverSequence ?? since, more: stored.more)
+        return try JSONEncoder().encode(response)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PostgresNIO
+
+/// How a sync server process runs: its database, its address and the limits it enforces.
+public struct SyncServerConfiguration: Sendable {
+    /// The PostgreSQL database, the server's only state.
+    public var postgres: PostgresClient.Configuration
+    /// The loopback or public address to listen on.
+    public var host: String
+    /// The port (0: any free port, printed at start).
+    public var port: Int
+    /// The schema version (the apps' highest migration) whose changes this server accepts.
+    public var schemaVersion: Int64
+    /// How far a change's clock may run ahead of the server's before the push is refused.
+    public var maxClockSkew: Duration
+    /// The largest push body, in bytes.
+    public var maxBodyBytes: Int
+    /// The most changes in one push.
+    public var maxChangesPerPush: Int
+    /// The most changes one pull returns.
+    public var maxPullLimit: Int
+    /// The longest a pull may wait for a change (a long poll).
+    public var maxWait: Duration
+
+    /// A configuration with the default limits: 1 hour of clock skew, 8 MiB and 10,000 changes per push,
+    /// 5,000 changes per pull, 60 s of long poll.
+    public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schemaVersion: Int64) {
+        self.postgres = postgres
+        self.host = host
+        self.port = port
+        self.schemaVersion = schemaVersion
+        self.maxClockSkew = .seconds(3600)
+        self.maxBodyBytes = 8 << 20
+        self.maxChangesPerPush = 10_000
+        self.maxPullLimit = 5_000
+        self.maxWait = .seconds(60)
+    }
+}
+
+extension PostgresClient.Configuration {
+    /// A configuration from a `postgres://user:password@host:port/database` URL, without TLS
+    /// (`?sslmode=require` asks for it).
+    public init(url: String) throws {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
+            let host = components.host, let user = components.user
+        else {
+            throw SyncServerSetupError("not a postgres://user[:password]@host[:port]/database URL: \(url)")
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        let requireTLS = components.queryItems?.contains { $0.name == "sslmode" && $0.value == "require" } == true
+        let tls: PostgresClient.Configuration.TLS =
+            requireTLS ? .require(.makeClientConfiguration()) : .disable
+        self.init(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: database.isEmpty ? nil : database, tls: tls)
+    }
+}
+
+/// A server that cannot start as configured.
+public struct SyncServerSetupError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, `pg_ctl start`
+/// on a free loopback port, and everything removed at the end of the test process.
+///
+/// The binaries come from `PG_BIN`, `/usr/local/bin`, the newest `/usr/lib/postgresql/*/bin`
+/// (Debian's `postgresql` package) or `PATH`. PostgreSQL refuses to run as root, so under root
+/// the cluster runs as the `postgres` user (Debian's package makes it) through `runuser`.
+final class PostgresCluster: @unchecked Sendable {
+    /// One cluster for the whole test process; each test makes its own database in it.
+    static let shared: Result<PostgresCluster, any Error> = {
+        let result = Result { try PostgresCluster() }
+        if case .success = result { atexit { if case .success(let cluster) = PostgresCluster.shared { cluster.stop() } } }
+        return result
+    }()
+
+    let folder: URL
+    let port: Int
+    private let binaries: URL
+    private let launcher: [String]
+
+    private init() throws {
+        binaries = try Self.findBinaries()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-sync-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if geteuid() == 0 {
+            guard let user = getpwnam("postgres") else {
+                throw ClusterError("running as root needs a postgres user (Debian's postgresql package makes it)")
+            }
+            guard chown(folder.path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
+                throw ClusterError("cannot give \(folder.path) to the postgres user")
+            }
+            launcher = ["/usr/sbin/runuser", "-u", "postgres", "--"]
+        } else {
+            launcher = []
+        }
+        port = try Self.freePort()
+        let data = folder.appendingPathComponent("data").path
+        try run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
+        try run(
+            "pg_ctl",
+            [
+                "-D", data, "-l", folder.appendingPathComponent("log").path, "-w", "-t", "60", "-o",
+                "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                "start",
+            ])
+    }
+
+    /// A URL for a new, empty database in the cluster.
+    func makeDatabase() throws -> String {
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", name])
+        return "postgres://postgres@127.0.0.1:\(port)/\(name)"
+    }
+
+    func stop() {
+        try? run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs a PostgreSQL tool and waits for it, output to `tool.out`. Spawned and reaped
+    /// with `posix_spawn` and `waitpid`: `pg_ctl start` leaves a daemon that inherits the
+    /// output file, and Foundation's `Process.waitUntilExit()` was seen never to return then.
+    private func run(_ tool: String, _ arguments: [String]) throws {
+        let command = launcher + [binaries.appendingPathComponent(tool).path] + arguments
+        let output = folder.appendingPathComponent("\(tool).out").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var arguments = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, &arguments, environ)
+        guard spawned == 0 else { throw ClusterError("cannot start \(command[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            throw ClusterError("\(tool) failed (status \(status)): \(said)")
+        }
+    }
+
+    private static func findBinaries() throws -> URL {
+        var candidates: [String] = []
+        if let configured = ProcessInfo.processInfo.environment["PG_BIN"] { candidates.append(configured) }
+        candidates.append("/usr/local/bin")
+        let debian = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        candidates += debian.sorted { $0.compare($1, options: .numeric) == .orderedDescending }.map { "/usr/lib/postgresql/\($0)/bin" }
+        candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        for folder in candidates
+        where ["initdb", "pg_ctl", "createdb"].allSatisfy({ FileManager.default.isExecutableFile(atPath: "\(folder)/\($0)") }) {
+            return URL(fileURLWithPath: folder)
+        }
+        throw ClusterError("initdb, pg_ctl and createdb not found in PG_BIN, /usr/local/bin, /usr/lib/postgresql/*/bin or PATH")
+    }
+
+    /// A loopback port nothing listens on now (the kernel's pick for port 0).
+    static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw ClusterError("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else { throw ClusterError("bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+struct ClusterError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import SQLiteStore
+import SQLiteStoreSyncProtocol
+import Testing
+
+/// `SyncClient` against real server processes on a real PostgreSQL: stores converge, the
+/// outbox is acknowledged only after the server stored it, the cursor follows the applies,
+/// live mode follows remote writes, and controllers see remote changes like local ones.
+@Suite("Sync client", .serialized, .timeLimit(.minutes(2)))
+struct SyncClientTests {
+    @Test("What one store writes reaches another through the server, inserts, updates and deletes")
+    func twoStoresConverge() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer(schemaVersion: 0)
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 2)
+        let (a, b) = (clients.stores[0], clients.stores[1])
+        try await a.write { db in
+            try db.execute(sql: "INSERT INTO items(id, title, n) VALUES ('x', 'one', 1), ('y', 'two', 2), ('z', 'three', 3)")
+        }
+        let first = try await SyncClient(store: a, server: server.url, token: token).synchronize()
+        #expect(first.pushed == 9 && first.pulled == 0)
+        #expect(try a.sync.pendingChanges().changes.isEmpty)
+        #expect(try await SyncClient(store: b, server: server.url, token: token).synchronize().pulled == 9)
+        try await b.write { db in
+            try db.execute(sql: "UPDATE items SET title = 'TWO' WHERE id = 'y'")
+            try db.execute(sql: "DELETE FROM items WHERE id = 'z'")
+        }
+        try await SyncClient(store: b, server: server.url, token: token).synchronize()
+        try await SyncClient(store: a, server: server.url, token: token).synchronize()
+        #expect(try SyncedStores.dump(a, table: "items") == SyncedStores.dump(b, table: "items"))
+        #expect(try SyncedStores.dump(a, table: "items") == ["'x'|'one'|1|NULL", "'y'|'TWO'|2|NULL"])
+        let stored = try await ServerDatabase.changes(in: fixture.database)
+        #expect(stored.count == 11)
+    }
+
+    @Test("A push whose answer was lost is sent again and stored once; the outbox empties only after the server answered")
+    func lostAnswer() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer(schemaVersion: 0)
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 1)
+        let store = clients.stores[0]
+        try await store.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
+        // The server stores the push, and its answer never reaches the client.
+        let batch = try store.sync.pendingChanges()
+        let delivered = try await HTTP.send(
+            "POST", server.url.appendingPathComponent(SyncWireFormat.pushPath), token: token,
+            body: try JSONEncoder().encode(batch.pushRequest))
+        #expect(delivered.status == 200)
+        #expect(try store.sync.pendingChanges().changes.count == batch.changes.count)
+        // A push to a server that is down fails as unreachable and keeps the outbox.
+        let down = URL(string: "http://127.0.0.1:\(try PostgresCluster.freePort())")!
+        await #expect(throws: SyncServerError.self) { try await SyncClient(store: store, server: down, token: token).synchronize() }
+        #expect(try store.sync.pendingChanges().changes.count == batch.changes.count)
+        let resent = try await SyncClient(store: store, server: server.url, token: token).synchronize()
+        #expect(resent.pushed == batch.changes.count)
+        #expect(try store.sync.pendingChanges().changes.isEmpty)
+        let stored = try await ServerDatabase.changes(in: fixture.database)
+        #expect(stored.map(\.sequence) == batch.changes.map(\.id.sequence))
+    }
+
+    @Test("A refused token and another schema version are typed errors, and nothing moves")
+    func refusals() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer(schemaVersion: 5)
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 1)
+        let store = clients.stores[0]
+        try await store.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
+        do {
+            try await SyncClient(store: store, server: server.url, token: token + "x").synchronize()
+            Issue.record("a forged token synced")
+        } catch let error as SyncServerError {
+            #expect(error.reason == .unauthorized && error.status == 401 && !error.isTransient)
+        }
+        do {
+            try await SyncClient(store: store, server: server.url, token: token).run()
+            Issue.record("run ended without an error")
+        } catch let error as SyncServerError {
+            #expect(error.reason == .schemaMismatch && error.status == 409)
+        }
+        #expect(try store.sync.pendingChanges().changes.count == 3)
+        #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
+    }
+
+    @Test("Live: a store running the client follows another's writes through a second server process, until cancelled")
+    func live() async throws {
+        let fixture = try ServerFixture()
+        let first = try await fixture.startServer(schemaVersion: 0)
+        let second = try await fixture.startServer(schemaVersion: 0)
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 2)
+        let (a, b) = (clients.stores[0], clients.stores[1])
+        var remote = b.changes(in: ["items"]).makeAsyncIterator()
+        let running = Task { try await SyncClient(store: b, server: second.url, token: token).run() }
+        let writer = Task { try await SyncClient(store: a, server: first.url, token: token).run() }
+        try await a.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'live')") }
+        let arrived = try #require(await remote.next())
+        #expect(arrived.isRemote)
+        #expect(try SyncedStores.dump(b, table: "items") == ["'x'|'live'|NULL|NULL"])
+        try await a.write { db in try db.execute(sql: "UPDATE items SET n = 7 WHERE id = 'x'") }
+        let updated = try #require(await remote.next())
+        #expect(updated.isRemote && updated.changes(in: "items").updated.count == 1)
+        writer.cancel()
+        await #expect(throws: CancellationError.self) { try await writer.value }
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.value }
+    }
+
+    @Test("A controller on another store delivers, after a sync, the change set a fresh read implies")
+    @MainActor func controllerFollowsRemoteChanges() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer(schemaVersion: 0)
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 2)
+        let (a, b) = (clients.stores[0], clients.stores[1])
+        try await a.write { db in
+            try db.execute(sql: "INSERT INTO items(id, title, n) VALUES ('p', 'a', 1), ('q', 'b', 2), ('r', 'c', 3), ('s', 'd', 4)")
+        }
+        try await SyncClient(store: a, server: server.url, token: token).synchronize()
+        try await SyncClient(store: b, server: server.url, token: token).synchronize()
+        let request = StoreRequest<Item>().order(Column("title").ascending)
+        let controller = FetchedResultsController(store: b, request: request)
+        try controller.performFetch()
+        let before = fresh(b)
+        var changes = controller.changes().makeAsyncIterator()
+        try await a.write { db in
+            try db.execute(sql: "UPDATE items SET n = 20 WHERE id = 'q'")  // in place
+            try db.execute(sql: "UPDATE items SET title = 'z' WHERE id = 'p'")  // moves to the end
+            try db.execute(sql: "DELETE FROM items WHERE id = 'r'")
+            try db.execute(sql: "INSERT INTO items(id, title) VALUES ('t', 'bb')")
+        }
+        try await SyncClient(store: a, server: server.url, token: token).synchronize()
+        try await SyncClient(store: b, server: server.url, token: token).synchronize()
+        let change = try #require(try await changes.next())
+        let after = fresh(b)
+        #expect(try change.changeSet.applied(to: before, new: after) == after)
+        #expect(change.changeSet.deletes.count == 1 && change.changeSet.inserts.count == 1 && change.changeSet.moves.count == 1)
+        #expect(change.changeSet.updates.contains(IndexPath(row: 1, section: 0)))
+        #expect(try controller.fetchedObjects.map(\.id) == ["q", "t", "s", "p"])
+        #expect(try controller.fetchedObjects.first?.n == 20)
+    }
+
+    private func fresh(_ store: Store) -> SectionedSnapshot<ObjectID> {
+        let rows = (try? store.read { db in try db.fetchRows(sql: "SELECT rowid FROM items ORDER BY title, rowid") }) ?? []
+        return SectionedSnapshot(
+            ids: rows.map { row in
+                guard case .integer(let rowID) = row[0] else { return ObjectID(table: "items", rowID: -1) }
+                return ObjectID(table: "items", rowID: rowID)
+            })
+    }
+}
+
+/// The snippets of the SyncBetweenDevices article and of `SyncClient`'s documentation.
+@Suite("Sync article snippets", .serialized)
+struct SyncArticleSnippetTests {
+    @Test("Set up a server: a client synchronizes")
+    func synchronize() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer(schemaVersion: 0)
+        let token = try fixture.token(for: "alice")
+        let serverURL = server.url
+        let clients = try SyncedStores(count: 1)
+        let store = clients.stores[0]
+        try await store.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
+
+        let client = SyncClient(store: store, server: serverURL, token: token)
+        let progress = try await client.synchronize()
+        print("sent \(progress.pushed), received \(progress.pulled)")
+
+        #expect(progress.pushed == 3 && progress.pulled == 0)  // title, n and note of the new row
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import SQLiteStoreSyncProtocol
+import Testing
+
+/// The server's endpoints against a real PostgreSQL: what is stored, once, for whom, and what
+/// is refused with nothing stored.
+@Suite("Sync server endpoints", .serialized, .timeLimit(.minutes(2)))
+struct SyncEndpointTests {
+    @Test("A push sent twice is stored once; the answer says how many were new")
+    func idempotentPush() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let body = try ServerFixture.push((1...3).map { ServerFixture.change(sequence: $0) })
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        let first = try await HTTP.send("POST", push, token: token, body: body)
+        let second = try await HTTP.send("POST", push, token: token, body: body)
+        #expect(first.status == 200 && second.status == 200)
+        #expect(try first.decode(SyncPushResponse.self).stored == 3)
+        #expect(try second.decode(SyncPushResponse.self).stored == 0)
+        let overlapping = try ServerFixture.push((2...4).map { ServerFixture.change(sequence: $0) })
+        #expect(try await HTTP.send("POST", push, token: token, body: overlapping).decode(SyncPushResponse.self).stored == 1)
+        #expect(try await ServerDatabase.changes(in: fixture.database).map(\.sequence) == [1, 2, 3, 4])
+    }
+
+    @Test("A pull returns other devices' changes after the cursor, in pages, and skips the puller's own")
+    func pullSinceCursor() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let changes = (1...5).map { ServerFixture.change(sequence: $0) }
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        _ = try await HTTP.send("POST", push, token: token, body: try ServerFixture.push(changes))
+        var cursor: Int64 = 0
+        var received: [SyncWireChange] = []
+        var pages = 0
+        while true {
+            let page = try await HTTP.send("GET", ServerFixture.pullURL(server.url, since: cursor, limit: 2), token: token)
+                .decode(SyncPullResponse.self)
+            received += page.changes
+            cursor = page.cursor
+            pages += 1
+            if !page.more { break }
+        }
+        #expect(received == changes)
+        #expect(pages == 3)
+        let again = try await HTTP.send("GET", ServerFixture.pullURL(server.url, since: cursor), token: token)
+            .decode(SyncPullResponse.self)
+        #expect(again.changes.isEmpty && again.cursor == cursor && !again.more)
+        let own = try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-a"), token: token)
+            .decode(SyncPullResponse.self)
+        #expect(own.changes.isEmpty && own.cursor == cursor)
+    }
+
+    @Test("Without a token or with a forged one: 401 and nothing stored or read")
+    func unauthorized() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let body = try ServerFixture.push([ServerFixture.change(sequence: 1)])
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        var forged = token
+        forged.removeLast()
+        forged.append(token.hasSuffix("0") ? "1" : "0")
+        for candidate in [nil, "", forged, "sst_" + String(repeating: "0", count: 64)] as [String?] {
+            let pushed = try await HTTP.send("POST", push, token: candidate, body: body)
+            #expect(pushed.status == 401, "\(candidate ?? "no token")")
+            #expect(try pushed.decode(SyncWireError.self).code == .unauthorized)
+            #expect(try await HTTP.send("GET", ServerFixture.pullURL(server.url), token: candidate).status == 401)
+        }
+        #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
+    }
+
+    @Test("An account sees none of another account's changes; the same change ids are distinct per account")
+    func accountIsolation() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let alice = try fixture.token(for: "alice")
+        let bob = try fixture.token(for: "bob")
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        let changes = (1...3).map { ServerFixture.change(sequence: $0) }
+        _ = try await HTTP.send("POST", push, token: alice, body: try ServerFixture.push(changes))
+        let seen = try await HTTP.send("GET", ServerFixture.pullURL(server.url), token: bob).decode(SyncPullResponse.self)
+        #expect(seen.changes.isEmpty)
+        let stored = try await HTTP.send("POST", push, token: bob, body: try ServerFixture.push([changes[0]]))
+        #expect(try stored.decode(SyncPushResponse.self).stored == 1)
+        let bobs = try await HTTP.send("GET", ServerFixture.pullURL(server.url), token: bob).decode(SyncPullResponse.self)
+        #expect(bobs.changes == [changes[0]])
+        let rows = try await ServerDatabase.changes(in: fixture.database)
+        #expect(rows.map(\.account) == ["alice", "alice", "alice", "bob"])
+    }
+
+    @Test("A push made under another schema version is refused with 409, nothing stored")
+    func wrongSchemaVersion() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer(schemaVersion: 3)
+        let token = try fixture.token(for: "alice")
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        for version: Int64 in [2, 4] {
+            let answer = try await HTTP.send(
+                "POST", push, token: token, body: try ServerFixture.push([ServerFixture.change(sequence: 1)], schemaVersion: version))
+            #expect(answer.status == 409)
+            let error = try answer.decode(SyncWireError.self)
+            #expect(error.code == .schemaMismatch && error.message.contains("schema version \(version)"))
+        }
+        #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
+    }
+
+    @Test("Malformed, unknown and oversized pushes are refused (400, 413), nothing stored")
+    func badInput() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        let valid = String(decoding: try ServerFixture.push([ServerFixture.change(sequence: 1)]), as: UTF8.self)
+        let bodies = [
+            "", "{", "[]", #"{"format":1,"schemaVersion":1}"#, valid.replacingOccurrences(of: #""format":1"#, with: #""format":2"#),
+            valid.replacingOccurrences(of: #""op":"set""#, with: #""op":"merge""#),
+            valid.replacingOccurrences(of: #""sequence":1"#, with: #""sequence":0"#),
+            valid.replacingOccurrences(of: #""table":"items""#, with: #""table":"""#),
+            valid.replacingOccurrences(of: #""hlc":""#, with: #""hlc":"x"#),
+        ]
+        for body in bodies {
+            let answer = try await HTTP.send("POST", push, token: token, body: Data(body.utf8))
+            #expect(answer.status == 400, "\(body)")
+            #expect((try? answer.decode(SyncWireError.self).code) == .malformed, "\(body): \(answer.text)")
+        }
+        let many = (1...10_001).map { ServerFixture.change(sequence: Int64($0)) }
+        #expect(try await HTTP.send("POST", push, token: token, body: try ServerFixture.push(many)).status == 413)
+        let huge = Data(repeating: UInt8(ascii: " "), count: 9 << 20)
+        let oversized = try await HTTP.send("POST", push, token: token, body: huge)
+        #expect(oversized.status == 413)
+        #expect(try await HTTP.send("GET", ServerFixture.pullURL(server.url, limit: 0), token: token).status == 400)
+        #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
+    }
+
+    @Test("A change dated hours ahead of the server's clock is refused (422), nothing stored; half an hour ahead passes")
+    func clockSkew() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        let skewed = [ServerFixture.change(sequence: 1), ServerFixture.change(sequence: 2, ahead: .seconds(2 * 3600))]
+        let refused = try await HTTP.send("POST", push, token: token, body: try ServerFixture.push(skewed))
+        #expect(refused.status == 422)
+        #expect(try refused.decode(SyncWireError.self).code == .clockSkew)
+        #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
+        let near = [ServerFixture.change(sequence: 1, ahead: .seconds(1800))]
+        #expect(try await HTTP.send("POST", push, token: token, body: try ServerFixture.push(near)).status == 200)
+    }
+
+    @Test("A long poll on one server process wakes when another process on the database stores a change")
+    func livePushAcrossProcesses() async throws {
+        let fixture = try ServerFixture()
+        let first = try await fixture.startServer()
+        let second = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let other = try fixture.token(for: "bob")
+        let started = ContinuousClock.now
+        async let woken = HTTP.send("GET", ServerFixture.pullURL(second.url, wait: 50), token: token, timeout: 120)
+        async let notWoken = HTTP.send("GET", ServerFixture.pullURL(second.url, wait: 3), token: other, timeout: 120)
+        try await Task.sleep(for: .milliseconds(500))
+        let change = ServerFixture.change(sequence: 1)
+        let pushed = try await HTTP.send(
+            "POST", first.url.appendingPathComponent(SyncWireFormat.pushPath), token: token, body: try ServerFixture.push([change]))
+        #expect(pushed.status == 200)
+        let answer = try await woken.decode(SyncPullResponse.self)
+        #expect(answer.changes == [change])
+        // Woken by the notification, not by the end of the 50 s wait.
+        #expect(ContinuousClock.now - started < .seconds(40))
+        #expect(try await notWoken.decode(SyncPullResponse.self).changes.isEmpty)
+    }
+}

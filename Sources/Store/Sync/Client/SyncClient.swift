@@ -1,0 +1,143 @@
+import Foundation
+import SQLiteStoreSyncProtocol
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Syncs one store with a sync server over HTTP (see <doc:SyncBetweenDevices>): pushes the
+/// changes recorded here, pulls other devices' changes and applies them as remote `StoreChanges`.
+///
+/// ```swift
+/// let client = SyncClient(store: store, server: serverURL, token: token)
+/// let progress = try await client.synchronize()
+/// print("sent \(progress.pushed), received \(progress.pulled)")
+/// ```
+///
+/// Nothing is lost or applied twice across failures: a change leaves the outbox only after the
+/// server answered that it stored it (a push whose answer is lost is sent again, and the server
+/// stores it once), and the pull cursor, kept in the store per server, moves in the same
+/// transaction that applies the pulled changes.
+public struct SyncClient: Sendable {
+    /// The store that syncs.
+    public let store: Store
+    /// The server's base URL.
+    public let server: URL
+    /// The most changes sent in one push, and asked for in one pull.
+    public var batchSize = 1_000
+    /// How long a live pull waits on the server for a change before asking again, in seconds.
+    public var longPollSeconds = 25
+    private let transport: SyncHTTPTransport
+
+    /// A client for `store`, whose sync must be configured, talking to `server` with `token`
+    /// over `session`.
+    public init(store: Store, server: URL, token: String, session: URLSession = .shared) {
+        self.store = store
+        self.server = server
+        transport = SyncHTTPTransport(server: server, token: token, session: session)
+    }
+
+    /// What one ``synchronize()`` moved.
+    public struct Progress: Sendable, Hashable {
+        /// Changes made here that the server now has.
+        public var pushed = 0
+        /// Other devices' changes received (applied, or older than what the store holds).
+        public var pulled = 0
+    }
+
+    /// Pushes every change recorded here, then pulls until the server has nothing newer.
+    ///
+    /// - Throws: ``SyncServerError`` when the server refuses or cannot be reached, `StoreError`
+    ///   when a pulled batch cannot be applied (another schema version), `CancellationError`.
+    ///   What completed before the failure stays done.
+    @discardableResult
+    public func synchronize() async throws -> Progress {
+        var progress = Progress()
+        progress.pushed = try await pushPending()
+        while true {
+            let (received, more) = try await pullOnce(wait: 0)
+            progress.pulled += received
+            if !more { return progress }
+        }
+    }
+
+    /// Syncs until the task is cancelled: pushes each local commit as it happens and waits on
+    /// the server (a long poll) for other devices' changes. Transient failures (the server
+    /// down, the network cut) are retried after waits that double up to 30 seconds.
+    ///
+    /// - Throws: `CancellationError` when cancelled; a ``SyncServerError`` that retrying cannot
+    ///   fix (an unauthorized token, another schema version) or a `StoreError`.
+    public func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await keepPushing() }
+            group.addTask { try await keepPulling() }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    // MARK: Push
+
+    /// Sends the outbox in batches, acknowledging each after the server stored it.
+    private func pushPending() async throws -> Int {
+        var pushed = 0
+        while true {
+            try Task.checkCancellation()
+            let batch = try store.sync.pendingChanges(limit: batchSize)
+            guard let last = batch.lastID else { return pushed }
+            _ = try await transport.push(batch.pushRequest)
+            try store.sync.acknowledge(upTo: last)
+            pushed += batch.changes.count
+        }
+    }
+
+    private func keepPushing() async throws {
+        let tables = store.configuration.sync?.tables
+        var commits = store.coalescedChanges(in: tables).makeAsyncIterator()
+        var backoff = SyncBackoff()
+        while true {
+            do {
+                _ = try await pushPending()
+                backoff.reset()
+                guard await commits.next() != nil else { throw CancellationError() }
+            } catch let error as SyncServerError where error.isTransient {
+                try await backoff.wait()
+            }
+        }
+    }
+
+    // MARK: Pull
+
+    /// One pull and its apply: returns how many changes arrived and whether more wait.
+    private func pullOnce(wait: Int) async throws -> (received: Int, more: Bool) {
+        try Task.checkCancellation()
+        let device = try store.sync.deviceID()
+        let cursorKey = "cursor " + server.absoluteString
+        let cursor = try await store.read { db in try SyncStorage.meta(cursorKey, in: db) }
+        guard case .integer(let since) = cursor ?? .integer(0) else {
+            throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
+        }
+        let pulled = try await transport.pull(since: since, limit: batchSize, device: device, wait: wait)
+        try await store.write { db in
+            if !pulled.changes.isEmpty {
+                guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+                try coordinator.apply(SyncBatch(pulled), in: db)
+            }
+            try SyncStorage.setMeta(cursorKey, .integer(pulled.cursor), in: db)
+        }
+        return (pulled.changes.count, pulled.more)
+    }
+
+    private func keepPulling() async throws {
+        var backoff = SyncBackoff()
+        var more = true
+        while true {
+            do {
+                more = try await pullOnce(wait: more ? 0 : longPollSeconds).more
+                backoff.reset()
+            } catch let error as SyncServerError where error.isTransient {
+                try await backoff.wait()
+            }
+        }
+    }
+}

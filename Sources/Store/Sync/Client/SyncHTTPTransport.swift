@@ -1,0 +1,95 @@
+import Foundation
+import SQLiteStoreSyncProtocol
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The sync server's two endpoints over `URLSession`: JSON in, JSON out, failures as
+/// ``SyncServerError``, cancellation cancelling the request.
+struct SyncHTTPTransport: Sendable {
+    let server: URL
+    let token: String
+    let session: URLSession
+
+    func push(_ push: SyncPushRequest) async throws -> SyncPushResponse {
+        var request = URLRequest(url: server.appendingPathComponent(SyncWireFormat.pushPath))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(push)
+        return try await send(request, expecting: SyncPushResponse.self)
+    }
+
+    func pull(since cursor: Int64, limit: Int, device: String, wait: Int) async throws -> SyncPullResponse {
+        guard var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.pullPath), resolvingAgainstBaseURL: false)
+        else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
+        typealias Query = SyncWireFormat.Query
+        components.queryItems = [
+            URLQueryItem(name: Query.format, value: String(SyncWireFormat.version)),
+            URLQueryItem(name: Query.since, value: String(cursor)), URLQueryItem(name: Query.limit, value: String(limit)),
+            URLQueryItem(name: Query.device, value: device), URLQueryItem(name: Query.wait, value: String(wait)),
+        ]
+        guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = TimeInterval(wait + 30)
+        return try await send(request, expecting: SyncPullResponse.self)
+    }
+
+    private func send<Answer: Decodable>(_ request: URLRequest, expecting: Answer.Type) async throws -> Answer {
+        var request = request
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await exchange(request)
+        guard let status = (response as? HTTPURLResponse)?.statusCode else {
+            throw SyncServerError(reason: .unexpectedResponse, message: "not an HTTP response")
+        }
+        guard status == 200 else { throw Self.failure(status: status, body: data) }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw SyncServerError(reason: .unexpectedResponse, status: status, message: "the answer is not the sync protocol's: \(error)")
+        }
+    }
+
+    /// The request's answer; cancelling the calling task cancels the request.
+    private func exchange(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let running = Locked<URLSessionDataTask?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: Self.failure(error))
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: SyncServerError(reason: .unexpectedResponse, message: "no response"))
+                    }
+                }
+                running.withLock { $0 = task }
+                task.resume()
+                if Task.isCancelled { task.cancel() }
+            }
+        } onCancel: {
+            running.withLock { $0?.cancel() }
+        }
+    }
+
+    private static func failure(_ error: any Error) -> any Error {
+        if (error as? URLError)?.code == .cancelled { return CancellationError() }
+        return SyncServerError(reason: .unreachable, message: error.localizedDescription)
+    }
+
+    private static func failure(status: Int, body: Data) -> SyncServerError {
+        let said = try? JSONDecoder().decode(SyncWireError.self, from: body)
+        let reason: SyncServerError.Reason =
+            switch said?.code {
+            case .unauthorized?: .unauthorized
+            case .malformed?: .malformed
+            case .tooLarge?: .tooLarge
+            case .schemaMismatch?: .schemaMismatch
+            case .clockSkew?: .clockSkew
+            case .unavailable?: .unavailable
+            case nil: status >= 500 ? .unavailable : status == 401 ? .unauthorized : .unexpectedResponse
+            }
+        return SyncServerError(reason: reason, status: status, message: said?.message ?? "HTTP \(status)")
+    }
+}

@@ -1,0 +1,28 @@
+/// The version of the JSON that devices and the sync server exchange, and the server's paths.
+///
+/// Every request and response names its format; a server answers a request in another format
+/// with `400 Bad Request` and stores nothing, so that a change is never read under rules it was
+/// not written for.
+public enum SyncWireFormat {
+    /// The format this build reads and writes.
+    public static let version = 1
+
+    /// `POST`: store a ``SyncPushRequest``; answers a ``SyncPushResponse``.
+    public static let pushPath = "/v1/push"
+    /// `GET`: changes after a cursor, as a ``SyncPullResponse``. Query items: ``Query``.
+    public static let pullPath = "/v1/changes"
+
+    /// The query items of a pull.
+    public enum Query {
+        /// The format the device reads (``SyncWireFormat/version``).
+        public static let format = "format"
+        /// The cursor of the last response applied (0: from the beginning).
+        public static let since = "since"
+        /// The most changes to return.
+        public static let limit = "limit"
+        /// The pulling device's id: its own changes are left out.
+        public static let device = "device"
+        /// Seconds to wait for a change when there is none yet (a long poll); 0 answers at once.
+        public static let wait = "wait"
+    }
+}

@@ -1,0 +1,83 @@
+/// A device's push: changes made under one schema version, oldest first.
+public struct SyncPushRequest: Sendable, Hashable, Codable {
+    /// The wire format (``SyncWireFormat/version``).
+    public var format: Int
+    /// The migration version of the schema the changes were made under.
+    public var schemaVersion: Int64
+    /// The changes.
+    public var changes: [SyncWireChange]
+
+    /// A push in this build's format.
+    public init(schemaVersion: Int64, changes: [SyncWireChange]) {
+        self.format = SyncWireFormat.version
+        self.schemaVersion = schemaVersion
+        self.changes = changes
+    }
+}
+
+/// The server's answer to a push: every change is stored (now or before).
+public struct SyncPushResponse: Sendable, Hashable, Codable {
+    /// The wire format.
+    public var format: Int
+    /// How many of the pushed changes were new (the others had been stored before).
+    public var stored: Int
+
+    /// An answer in this build's format.
+    public init(stored: Int) {
+        self.format = SyncWireFormat.version
+        self.stored = stored
+    }
+}
+
+/// The server's answer to a pull: other devices' changes after the cursor, in server order.
+public struct SyncPullResponse: Sendable, Hashable, Codable {
+    /// The wire format.
+    public var format: Int
+    /// The schema version the changes were made under.
+    public var schemaVersion: Int64
+    /// The changes, oldest first.
+    public var changes: [SyncWireChange]
+    /// The cursor to pull from next, once these changes are applied.
+    public var cursor: Int64
+    /// Whether more changes wait after `cursor`.
+    public var more: Bool
+
+    /// An answer in this build's format.
+    public init(schemaVersion: Int64, changes: [SyncWireChange], cursor: Int64, more: Bool) {
+        self.format = SyncWireFormat.version
+        self.schemaVersion = schemaVersion
+        self.changes = changes
+        self.cursor = cursor
+        self.more = more
+    }
+}
+
+/// The body of every error the server answers: a stable code for programs and a message for people.
+public struct SyncWireError: Sendable, Hashable, Codable, Error {
+    /// Why the request failed.
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// No token, or a token the server does not know (HTTP 401).
+        case unauthorized
+        /// The body or the query is not the format's (HTTP 400).
+        case malformed
+        /// The body is larger than the server accepts (HTTP 413).
+        case tooLarge
+        /// The changes were made under another schema version than the server's (HTTP 409).
+        case schemaMismatch
+        /// A change's clock is further ahead of the server's than it tolerates (HTTP 422).
+        case clockSkew
+        /// The server failed (HTTP 500 or 503).
+        case unavailable
+    }
+
+    /// Why the request failed.
+    public var code: Code
+    /// What happened, for people.
+    public var message: String
+
+    /// An error from its parts.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+}
