@@ -56,11 +56,21 @@ final class SyncFixture {
         return try Store(path: path, configuration: configuration(index))
     }
 
-    /// Every synced table's rows, by key, each row's values in column order.
-    static func contents(of store: Store) throws -> [String: [Row]] {
+    /// Every synced table's rows in key order, each value as its storage class and bytes
+    /// (`text:436166C3A9`): equal only when stored byte for byte alike, which `==` on
+    /// strings is not (it finds "é" and "e\u{301}" equal).
+    static func contents(of store: Store) throws -> [String: [[String]]] {
         try store.read { db in
-            var contents: [String: [Row]] = [:]
-            for table in tables { contents[table] = try db.fetchRows(sql: "SELECT * FROM \(table) ORDER BY id") }
+            var contents: [String: [[String]]] = [:]
+            for table in tables {
+                let columns = try db.fetchRows(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
+                let bytes = columns.map { column in
+                    let name = SQLIdentifier.quote(column[0].stringValue ?? "")
+                    return "typeof(\(name)) || ':' || hex(\(name))"
+                }
+                let rows = try db.fetchRows(sql: "SELECT \(bytes.joined(separator: ", ")) FROM \(table) ORDER BY id")
+                contents[table] = rows.map { row in row.values.map { $0.stringValue ?? "" } }
+            }
             return contents
         }
     }
@@ -68,7 +78,7 @@ final class SyncFixture {
     /// The rows of one table, as `[column: value]`, by key.
     static func rows(of table: String, in store: Store) throws -> [String: [String: DatabaseValue]] {
         var rows: [String: [String: DatabaseValue]] = [:]
-        for row in try contents(of: store)[table] ?? [] {
+        for row in try store.read({ db in try db.fetchRows(sql: "SELECT * FROM \(table) ORDER BY id") }) {
             guard case .text(let key) = row[0] else { continue }
             rows[key] = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.values))
         }

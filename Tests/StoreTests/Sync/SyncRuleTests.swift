@@ -102,6 +102,17 @@ struct SyncRuleTests {
         #expect(try SyncFixture.contents(of: a) == SyncFixture.contents(of: b))
     }
 
+    @Test("A text changed only in its code points (é to e + U+0301, equal to Swift's ==) is sent, and lands byte for byte")
+    func canonicallyEquivalentTextIsAChange() throws {
+        try seedList(name: "Caf\u{E9}")
+        try a.write { db in try db.execute(sql: "UPDATE lists SET name = ? WHERE id = 'L1'", arguments: ["Cafe\u{301}"]) }
+        #expect(try a.sync.pendingChanges().changes.count == 1, "the new bytes are a change")
+        try SyncFixture.exchange(from: a, to: b)
+        let bytes = try b.read { db in try db.fetchValue(String.self, sql: "SELECT hex(name) FROM lists WHERE id = 'L1'") }
+        #expect(bytes == "43616665CC81")
+        #expect(try SyncFixture.contents(of: a) == SyncFixture.contents(of: b))
+    }
+
     @Test("A batch applied twice is applied once: the second changes and publishes nothing")
     func applyingTwiceChangesNothing() throws {
         try a.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('L1', 'Home')") }
