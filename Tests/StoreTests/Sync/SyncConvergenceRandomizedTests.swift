@@ -141,7 +141,7 @@ private struct ConvergenceRun {
 
     private mutating func randomValue(_ kind: Int) -> DatabaseValue {
         switch kind {
-        case 0: return [.text("a"), .text("b"), .text("é"), .text("")].randomElement(using: &random) ?? .null
+        case 0: return [.text("a"), .text("b"), .text("\u{E9}"), .text("e\u{301}"), .text("")].randomElement(using: &random) ?? .null
         case 1: return Int.random(in: 0..<5, using: &random) == 0 ? .null : .integer(Int64.random(in: -3...3, using: &random))
         default: return .real(Double(Int.random(in: -8...8, using: &random)) / 4)
         }
