@@ -57,11 +57,6 @@ extension Database {
             JOIN \(targetTable) ON \(target.parentCorrelation) \
             WHERE \(BoundKeys.membership(of: sourceKey))
             """
-        let statement = try cachedStatement(sql: sql)
-        try statement.bind([try BoundKeys(sourceKeys).argument])
-        defer { statement.reset() }
-        var pairs: [(source: DatabaseValue, target: DatabaseValue)] = []
-        while try statement.step() { pairs.append((statement.value(at: 0), statement.value(at: 1))) }
-        return pairs
+        return try fetchRows(sql: sql, arguments: [try BoundKeys(sourceKeys).argument]).map { ($0[0], $0[1]) }
     }
 }

@@ -31,10 +31,6 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
-    /// The first link of ``path``, which starts at the request's table, or `nil` for a
-    /// column of the request's own table.
-    public var link: ToOneLink? { path.first }
-
     /// The table holding the column: the last link's parent table, or `nil` for the request's own table.
     public var relatedTable: String? { path.last?.parentTable }
 
