@@ -24,10 +24,13 @@
 /// `db.check(_:)`; relationships declared in extensions must be listed by hand.
 /// The primary key is the property named `id`, or the one marked `@PrimaryKey`, for which
 /// an `id` property is generated.
+/// It also generates `Draft` (unless the struct declares its own): the model's columns with
+/// the key optional, for `db.insert(_:)`, which returns the stored model with its key, so the
+/// key can be `Int64` rather than `Int64?`: `let item = try db.insert(Item.Draft(title: "Milk"))`.
 @attached(
     extension, conformances: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable,
     names: named(tableName), named(primaryKeyColumn), named(storeColumns), named(init(row:)),
-    named(encode(to:)), named(Columns), named(columns), named(id), named(storeRelationships))
+    named(encode(to:)), named(Columns), named(columns), named(id), named(storeRelationships), named(Draft))
 public macro StoreModel(table: String? = nil) = #externalMacro(module: "SQLiteStoreMacrosPlugin", type: "StoreModelMacro")
 
 /// Marks the primary key of a `@StoreModel` whose key property is not named `id`.

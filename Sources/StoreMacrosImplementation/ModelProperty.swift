@@ -14,6 +14,8 @@ struct ModelProperty {
     let primaryKeyAttribute: AttributeSyntax?
     /// Whether `@StoreIgnored` leaves it out of the table.
     let isIgnored: Bool
+    /// The declared default value (`= false`), which the draft's initializer takes too.
+    let defaultValue: ExprSyntax?
 
     /// Whether the type is optional (`T?` or `Optional<T>`): the column accepts NULL.
     var isOptional: Bool { type.wrappedInOptional != nil }

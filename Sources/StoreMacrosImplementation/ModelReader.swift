@@ -46,7 +46,7 @@ struct ModelReader<Context: MacroExpansionContext> {
             if isIgnored {
                 if binding.initializer == nil { diagnose(.ignoredWithoutDefault, at: binding) }
                 if let type = binding.typeAnnotation?.type {
-                    properties.append(property(name, type, variable, isIgnored: true))
+                    properties.append(property(name, type, variable, binding, isIgnored: true))
                 }
                 continue
             }
@@ -57,17 +57,19 @@ struct ModelReader<Context: MacroExpansionContext> {
                 continue
             }
             guard let type = declaredType(of: binding, following: bindings[(index + 1)...]) else { continue }
-            properties.append(property(name, type, variable, isIgnored: false))
+            properties.append(property(name, type, variable, binding, isIgnored: false))
         }
         return properties
     }
 
-    private func property(_ name: String, _ type: TypeSyntax, _ variable: VariableDeclSyntax, isIgnored: Bool) -> ModelProperty {
+    private func property(
+        _ name: String, _ type: TypeSyntax, _ variable: VariableDeclSyntax, _ binding: PatternBindingSyntax, isIgnored: Bool
+    ) -> ModelProperty {
         ModelProperty(
             name: name, type: type,
             columnName: variable.attribute(named: "StoreColumn")?.firstStringArgument ?? name,
             declaration: variable, primaryKeyAttribute: variable.attribute(named: "PrimaryKey"),
-            isIgnored: isIgnored)
+            isIgnored: isIgnored, defaultValue: binding.initializer?.value.trimmed)
     }
 
     /// The binding's type (`var a, b: Int` gives `a` the type of `b`), diagnosed when missing

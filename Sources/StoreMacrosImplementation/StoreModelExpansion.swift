@@ -20,7 +20,8 @@ public struct StoreModelExpansion: ExtensionMacro {
         let source = ModelSource(
             model: model, typeName: structDeclaration.name.text, qualifiedTypeName: type.trimmedDescription,
             access: structDeclaration.generatedAccess, table: node.tableArgument,
-            declaredStatics: structDeclaration.staticMemberNames, relationships: structDeclaration.relationshipNames)
+            declaredStatics: structDeclaration.staticMemberNames, declaredTypes: structDeclaration.nestedTypeNames,
+            relationships: structDeclaration.relationshipNames)
         // The protocols the struct lacks, as the compiler lists them: a macro-made extension
         // conforms only to those the macro declares, the inherited ones included.
         let conformances = protocols.map(\.trimmedDescription).joined(separator: ", ")
@@ -43,6 +44,8 @@ struct ModelSource {
     let table: String?
     /// Static members the struct declares itself, which the macro leaves alone.
     let declaredStatics: Set<String>
+    /// Nested types the struct declares itself (a `Draft` of its own replaces the generated one).
+    let declaredTypes: Set<String>
     /// The struct's static relationship declarations, listed in `storeRelationships`.
     let relationships: [String]
 
@@ -54,7 +57,7 @@ struct ModelSource {
         if !declaredStatics.contains("primaryKeyColumn") {
             members.append("\(access)static let primaryKeyColumn = \(literal(model.primaryKey.columnName))")
         }
-        members += [storeColumns, initializer, encoder, columnsNamespace, "\(access)static let columns = Columns()"]
+        members += [storeColumns, initializer, model.encoder(access: access), columnsNamespace, "\(access)static let columns = Columns()"]
         if !relationships.isEmpty, !declaredStatics.contains("storeRelationships") {
             let list = relationships.map { "SQLiteStoreCore.AnyRelationship(Self.\($0))" }.joined(separator: ", ")
             members.append("\(access)static var storeRelationships: [SQLiteStoreCore.AnyRelationship] { [\(list)] }")
@@ -67,6 +70,9 @@ struct ModelSource {
                     set { self.\(model.primaryKey.name) = newValue }
                 }
                 """)
+        }
+        if !declaredTypes.contains("Draft") {
+            members.append(DraftSource(model: model, qualifiedTypeName: qualifiedTypeName, access: access).declaration)
         }
         return members.joined(separator: "\n")
     }
@@ -95,13 +101,6 @@ struct ModelSource {
         return "\(access)init(row: SQLiteStoreCore.StoreRow) throws {\n\((reads + assignments).joined(separator: "\n"))\n}"
     }
 
-    private var encoder: String {
-        let binds = model.columns.enumerated().map { index, property in
-            "    try bindings.bind(self.\(property.name), at: \(index))"
-        }
-        return "\(access)func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {\n\(binds.joined(separator: "\n"))\n}"
-    }
-
     private var columnsNamespace: String {
         let columns = model.columns.map { property in
             "    \(access)let \(property.name) = SQLiteStoreCore.TypedColumn<\(qualifiedTypeName), \(property.type.trimmedDescription)>(\(literal(property.columnName)))"
@@ -127,6 +126,21 @@ extension StructDeclSyntax {
         return ""
     }
 
+    /// The names of the types the struct declares inside itself.
+    var nestedTypeNames: Set<String> {
+        var names: Set<String> = []
+        for member in memberBlock.members {
+            let decl = member.decl
+            if let name = decl.as(StructDeclSyntax.self)?.name ?? decl.as(EnumDeclSyntax.self)?.name
+                ?? decl.as(ClassDeclSyntax.self)?.name ?? decl.as(TypeAliasDeclSyntax.self)?.name
+                ?? decl.as(ActorDeclSyntax.self)?.name
+            {
+                names.insert(name.text)
+            }
+        }
+        return names
+    }
+
     /// The names of the struct's static properties.
     var staticMemberNames: Set<String> {
         var names: Set<String> = []
@@ -149,5 +163,15 @@ extension AttributeSyntax {
             literal.segments.count == 1, case .stringSegment(let segment) = literal.segments.first
         else { return nil }
         return segment.content.text
+    }
+}
+
+extension ModelDescription {
+    /// `encode(to:)`, which binds each column's property at its index: the model's and its draft's.
+    func encoder(access: String) -> String {
+        let binds = columns.enumerated().map { index, property in
+            "    try bindings.bind(self.\(property.name), at: \(index))"
+        }
+        return "\(access)func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {\n\(binds.joined(separator: "\n"))\n}"
     }
 }

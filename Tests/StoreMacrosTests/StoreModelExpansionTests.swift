@@ -48,6 +48,22 @@ struct StoreModelExpansionTests {
                         let done = SQLiteStoreCore.TypedColumn<TodoItem, Bool>("done")
                     }
                     static let columns = Columns()
+                    struct Draft: SQLiteStoreCore.StoreDraft {
+                        typealias Model = TodoItem
+                        var id: Int64?
+                        var title: String
+                        var done: Bool
+                        init(id: Int64? = nil, title: String, done: Bool) {
+                            self.id = id
+                            self.title = title
+                            self.done = done
+                        }
+                        func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                            try bindings.bind(self.id, at: 0)
+                            try bindings.bind(self.title, at: 1)
+                            try bindings.bind(self.done, at: 2)
+                        }
+                    }
                 }
                 """)
     }
@@ -115,6 +131,28 @@ struct StoreModelExpansionTests {
                         public let stamp = SQLiteStoreCore.TypedColumn<Note, Foundation.Date>("stamp")
                     }
                     public static let columns = Columns()
+                    public struct Draft: SQLiteStoreCore.StoreDraft {
+                        public typealias Model = Note
+                        public var id: UUID?
+                        public var body: String
+                        public var tags: [String]
+                        public var mood: Mood?
+                        public var stamp: Foundation.Date
+                        public init(id: UUID? = nil, body: String, tags: [String], mood: Mood? = nil, stamp: Foundation.Date) {
+                            self.id = id
+                            self.body = body
+                            self.tags = tags
+                            self.mood = mood
+                            self.stamp = stamp
+                        }
+                        public func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                            try bindings.bind(self.id, at: 0)
+                            try bindings.bind(self.body, at: 1)
+                            try bindings.bind(self.tags, at: 2)
+                            try bindings.bind(self.mood, at: 3)
+                            try bindings.bind(self.stamp, at: 4)
+                        }
+                    }
                 }
                 """)
     }
@@ -164,6 +202,27 @@ struct StoreModelExpansionTests {
                         }
                         set {
                             self.code = newValue
+                        }
+                    }
+                    struct Draft: SQLiteStoreCore.StoreDraft {
+                        typealias Model = Country
+                        var code: String?
+                        var name: String
+                        var id: String? {
+                            get {
+                                self.code
+                            }
+                            set {
+                                self.code = newValue
+                            }
+                        }
+                        init(code: String? = nil, name: String) {
+                            self.code = code
+                            self.name = name
+                        }
+                        func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                            try bindings.bind(self.code, at: 0)
+                            try bindings.bind(self.name, at: 1)
                         }
                     }
                 }
@@ -220,6 +279,25 @@ struct StoreModelExpansionTests {
                         let label = SQLiteStoreCore.TypedColumn<Point, String?>("label")
                     }
                     static let columns = Columns()
+                    struct Draft: SQLiteStoreCore.StoreDraft {
+                        typealias Model = Point
+                        var id: Int64?
+                        var x: Double
+                        var y: Double
+                        var label: String?
+                        init(id: Int64? = nil, x: Double, y: Double, label: String? = nil) {
+                            self.id = id
+                            self.x = x
+                            self.y = y
+                            self.label = label
+                        }
+                        func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                            try bindings.bind(self.id, at: 0)
+                            try bindings.bind(self.x, at: 1)
+                            try bindings.bind(self.y, at: 2)
+                            try bindings.bind(self.label, at: 3)
+                        }
+                    }
                 }
                 """)
     }
@@ -266,6 +344,131 @@ struct StoreModelExpansionTests {
                     public static var storeRelationships: [SQLiteStoreCore.AnyRelationship] {
                         [SQLiteStoreCore.AnyRelationship(Self.list), SQLiteStoreCore.AnyRelationship(Self.tags), SQLiteStoreCore.AnyRelationship(Self.children)]
                     }
+                    public struct Draft: SQLiteStoreCore.StoreDraft {
+                        public typealias Model = Item
+                        public var id: Int64?
+                        public init(id: Int64? = nil) {
+                            self.id = id
+                        }
+                        public func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                            try bindings.bind(self.id, at: 0)
+                        }
+                    }
+                }
+                """)
+    }
+
+    @Test("The draft's initializer takes the declared defaults; a struct that declares its own Draft keeps it")
+    func draftDefaultsAndOwnDraft() {
+        expectExpansion(
+            """
+            @StoreModel
+            struct Job {
+                var id: Int64
+                var title: String = "Untitled"
+                var tries: Int = Self.defaultTries
+                var note: String?
+            }
+            """,
+            expandsTo: """
+                struct Job {
+                    var id: Int64
+                    var title: String = "Untitled"
+                    var tries: Int = Self.defaultTries
+                    var note: String?
+                }
+
+                extension Job: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
+                    static let tableName = "job"
+                    static let primaryKeyColumn = "id"
+                    static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
+                        SQLiteStoreCore.ModelColumn("id", affinity: .integer, isPrimaryKey: true),
+                        SQLiteStoreCore.ModelColumn("title", affinity: .text),
+                        SQLiteStoreCore.ModelColumn("tries", affinity: .integer),
+                        SQLiteStoreCore.ModelColumn("note", affinity: .text, isNullable: true)
+                    ]
+                    init(row: SQLiteStoreCore.StoreRow) throws {
+                        let value0 = try row.decode((Int64).self, at: 0)
+                        let value1 = try row.decode((String).self, at: 1)
+                        let value2 = try row.decode((Int).self, at: 2)
+                        let value3 = try row.decode((String?).self, at: 3)
+                        self.id = value0
+                        self.title = value1
+                        self.tries = value2
+                        self.note = value3
+                    }
+                    func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                        try bindings.bind(self.id, at: 0)
+                        try bindings.bind(self.title, at: 1)
+                        try bindings.bind(self.tries, at: 2)
+                        try bindings.bind(self.note, at: 3)
+                    }
+                    struct Columns: Sendable {
+                        let id = SQLiteStoreCore.TypedColumn<Job, Int64>("id")
+                        let title = SQLiteStoreCore.TypedColumn<Job, String>("title")
+                        let tries = SQLiteStoreCore.TypedColumn<Job, Int>("tries")
+                        let note = SQLiteStoreCore.TypedColumn<Job, String?>("note")
+                    }
+                    static let columns = Columns()
+                    struct Draft: SQLiteStoreCore.StoreDraft {
+                        typealias Model = Job
+                        var id: Int64?
+                        var title: String
+                        var tries: Int
+                        var note: String?
+                        init(id: Int64? = nil, title: String = "Untitled", tries: Int = Job.defaultTries, note: String? = nil) {
+                            self.id = id
+                            self.title = title
+                            self.tries = tries
+                            self.note = note
+                        }
+                        func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                            try bindings.bind(self.id, at: 0)
+                            try bindings.bind(self.title, at: 1)
+                            try bindings.bind(self.tries, at: 2)
+                            try bindings.bind(self.note, at: 3)
+                        }
+                    }
+                }
+                """)
+        expectExpansion(
+            """
+            @StoreModel
+            struct Job {
+                var id: Int64
+                var title: String
+                struct Draft {}
+            }
+            """,
+            expandsTo: """
+                struct Job {
+                    var id: Int64
+                    var title: String
+                    struct Draft {}
+                }
+
+                extension Job: StoreModel, TypedStoreModel, Decodable, Encodable, Sendable {
+                    static let tableName = "job"
+                    static let primaryKeyColumn = "id"
+                    static let storeColumns: [SQLiteStoreCore.ModelColumn]? = [
+                        SQLiteStoreCore.ModelColumn("id", affinity: .integer, isPrimaryKey: true),
+                        SQLiteStoreCore.ModelColumn("title", affinity: .text)
+                    ]
+                    init(row: SQLiteStoreCore.StoreRow) throws {
+                        let value0 = try row.decode((Int64).self, at: 0)
+                        let value1 = try row.decode((String).self, at: 1)
+                        self.id = value0
+                        self.title = value1
+                    }
+                    func encode(to bindings: SQLiteStoreCore.StoreBindings) throws {
+                        try bindings.bind(self.id, at: 0)
+                        try bindings.bind(self.title, at: 1)
+                    }
+                    struct Columns: Sendable {
+                        let id = SQLiteStoreCore.TypedColumn<Job, Int64>("id")
+                        let title = SQLiteStoreCore.TypedColumn<Job, String>("title")
+                    }
+                    static let columns = Columns()
                 }
                 """)
     }

@@ -17,6 +17,15 @@ public protocol StorePrimaryKey: DatabaseValueConvertible, Hashable {
 
     /// The key's value, or `nil` while SQLite has yet to assign it.
     var primaryKeyValue: Value? { get }
+
+    /// A new key for a draft inserted without one: a random UUID for a `UUID` key; `nil` for
+    /// a rowid key, which SQLite assigns, and for a `String` key, which is the app's to choose.
+    static func newKey() -> Value?
+}
+
+extension StorePrimaryKey {
+    /// `nil`: SQLite assigns a rowid key, and the app chooses any other.
+    public static func newKey() -> Value? { nil }
 }
 
 extension Optional: StorePrimaryKey where Wrapped == Int64 {
@@ -44,6 +53,8 @@ extension UUID: StorePrimaryKey {
     public func inserted(rowID: Int64) -> UUID { self }
     /// The key itself.
     public var primaryKeyValue: UUID? { self }
+    /// A random UUID.
+    public static func newKey() -> UUID? { UUID() }
 }
 
 extension String: StorePrimaryKey {

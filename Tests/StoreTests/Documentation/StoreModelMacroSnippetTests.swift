@@ -2,7 +2,7 @@ import SQLiteStoreCore
 import SQLiteStoreMacros
 import Testing
 
-/// The snippet of the `@StoreModel` macro's documentation comment, verbatim
+/// The snippets of the `@StoreModel` macro's documentation and of `StoreDraft`, verbatim
 /// (`.ci/doc-snippets` finds it here).
 @Suite struct StoreModelMacroSnippetTests {
     @StoreModel
@@ -25,6 +25,24 @@ import Testing
             let open = try db.fetch(StoreRequest<Item>().filter { $0.done == false }.order { $0.title.ascending })
             #expect(open.map(\.title) == ["Buy milk", "Call"])
             #expect(open.allSatisfy { !$0.isSelected })
+        }
+    }
+
+    @StoreModel
+    struct Reminder {
+        var id: Int64  // not optional: the draft's key is
+        var text: String
+        var pinned: Bool = false
+    }
+
+    @Test func draftSnippetRuns() throws {
+        let directory = try TemporaryDirectory()
+        let store = try directory.makeStore(
+            schema: "CREATE TABLE reminder(id INTEGER PRIMARY KEY, text TEXT NOT NULL, pinned INTEGER NOT NULL)")
+        try store.write { db in
+            let reminder = try db.insert(Reminder.Draft(text: "Buy milk"))  // reminder.id: the rowid SQLite chose
+            #expect(reminder.id == 1 && reminder.text == "Buy milk" && !reminder.pinned)
+            #expect(try db.fetchOne(Reminder.self, id: 1)?.text == "Buy milk")
         }
     }
 }
