@@ -106,7 +106,7 @@ import Testing
         for (section, key) in Set(model.map(\.key)).sorted().enumerated() {
             let size = model.count { $0.key == key }
             #expect(index.sectionStart(section) == start, note)
-            #expect(index.sectionCounts.counts[section] == size, note)
+            #expect(index.sectionCounts.all[section] == size, note)
             #expect(index.indexPath(at: start) == IndexPath(row: 0, section: section), note)
             #expect(index.indexPath(at: start + size - 1) == IndexPath(row: size - 1, section: section), note)
             start += size

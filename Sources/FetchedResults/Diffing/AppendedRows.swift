@@ -15,6 +15,6 @@ enum AppendedRows {
     }
 
     private static func rowCount(ofSection section: Int, in index: ResultIndex) -> Int {
-        index.isSectioned ? index.sectionCounts.counts[section] : index.count
+        index.isSectioned ? index.sectionCounts[section] : index.count
     }
 }

@@ -3,7 +3,7 @@ import SQLiteStoreCore
 
 /// The in-memory index of a fetched result: rowids in sort order in `RowChunks`, each row's
 /// sort keys and fingerprint in a `KeyMap`, and the sections with their names and row
-/// counts (in `PrefixCounts`: a section's start, and the section of a position, in O(log s)).
+/// counts (in `SectionCounts`: a section's start, and the section of a position, in O(log s)).
 ///
 /// Finding a row's chunk costs O(log c) comparisons with the chunks' last keys (held in
 /// `RowChunks`, no key-map lookups), then a scan of its chunk for the rowid; inserting
@@ -11,7 +11,7 @@ import SQLiteStoreCore
 /// is O(log c). A copy shares the chunks and key pages until written; writing a row then
 /// copies its chunk and key page and O(√c) references to the groups holding them, not one
 /// per chunk, so that a change costs the same whatever older copies a consumer keeps (the
-/// section counts, integers, are copied whole: O(s) words). A row is looked for
+/// section counts likewise: a block of them and O(s / 64) references). A row is looked for
 /// only in the chunk the request's order puts it in: an index that is not sorted by that
 /// order (a comparator that is not a total order) is reported as inconsistent, never
 /// trapped on, and the controller reads its results again.
@@ -31,7 +31,7 @@ struct ResultIndex: Sendable {
     /// sections copies those chunks, not thousands of names.
     private(set) var sections = ChunkedArray<Section>()
     /// The row count of each section of `sections`.
-    private(set) var sectionCounts = PrefixCounts()
+    private(set) var sectionCounts = SectionCounts()
     /// The row counts of the sections while rows are appended.
     private var appendedSectionCounts: [Int] = []
     /// Whether these are only the first rows of the results (a first page, shown while the
@@ -67,7 +67,7 @@ struct ResultIndex: Sendable {
     /// Makes the appended rows searchable.
     mutating func finishAppending() {
         keys.finishAppending()
-        sectionCounts = PrefixCounts(appendedSectionCounts)
+        sectionCounts = SectionCounts(appendedSectionCounts)
         appendedSectionCounts = []
     }
 
@@ -196,7 +196,7 @@ struct ResultIndex: Sendable {
     /// The position among all rows of an index path, or `nil` when out of bounds.
     func position(of indexPath: IndexPath) -> Int? {
         guard indexPath.count == 2, indexPath.section >= 0, indexPath.section < sectionCount, indexPath.row >= 0 else { return nil }
-        let size = isSectioned ? sectionCounts.counts[indexPath.section] : count
+        let size = isSectioned ? sectionCounts[indexPath.section] : count
         guard indexPath.row < size else { return nil }
         return sectionStart(indexPath.section) + indexPath.row
     }
@@ -220,7 +220,7 @@ struct ResultIndex: Sendable {
         guard isSectioned else { return SectionedSnapshot(ids: all) }
         var start = 0
         return SectionedSnapshot(
-            sections: zip(sections, sectionCounts.counts).map { section, count in
+            sections: zip(sections, sectionCounts.all).map { section, count in
                 defer { start += count }
                 return .init(name: section.name, ids: Array(all[start..<(start + count)]))
             })
@@ -341,7 +341,7 @@ struct ResultIndex: Sendable {
         rows.remove(chunk: place.chunk, offset: place.offset) { keys[$0] ?? rowKeys }
         guard isSectioned else { return }
         sectionCounts.add(-1, at: section)
-        if sectionCounts.counts[section] == 0 {
+        if sectionCounts[section] == 0 {
             sections.remove(at: section)
             sectionCounts.remove(at: section)
         } else if wasFirst, let next = self.rowID(at: place.flat), let value = keys.firstKey(of: next) {

@@ -23,14 +23,14 @@ public struct FetchedResultsSnapshot: Sendable {
     /// The sections, in order; one unnamed section when the request has no section key.
     public var sections: [FetchedSection] {
         guard index.isSectioned else { return [FetchedSection(name: nil, numberOfObjects: index.count)] }
-        return zip(index.sections, index.sectionCounts.counts).map { section, count in
+        return zip(index.sections, index.sectionCounts.all).map { section, count in
             FetchedSection(name: ResultIndex.sectionName(section.value), numberOfObjects: count)
         }
     }
 
     /// The number of objects in section `section` (which must exist): O(1).
     func numberOfObjects(inSection section: Int) -> Int {
-        index.isSectioned ? index.sectionCounts.counts[section] : index.count
+        index.isSectioned ? index.sectionCounts[section] : index.count
     }
 
     /// The object at `indexPath`, or `nil` when it is out of bounds. O(log n).

@@ -38,7 +38,7 @@ import Testing
             } catch {
                 let fresh = try store.freshSnapshot(controller.request)
                 Issue.record(
-                    "\(context()): \(error) in \(change.changeSet) from \(replayed) to \(new) (fresh: \(fresh)); index sections \(zip(controller.results.index.sections, controller.results.index.sectionCounts.counts).map { "\($0.value): \($0.name ?? "nil") × \($1)" })",
+                    "\(context()): \(error) in \(change.changeSet) from \(replayed) to \(new) (fresh: \(fresh)); index sections \(zip(controller.results.index.sections, controller.results.index.sectionCounts.all).map { "\($0.value): \($0.name ?? "nil") × \($1)" })",
                     sourceLocation: sourceLocation)
                 return false
             }
