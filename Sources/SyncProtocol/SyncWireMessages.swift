@@ -66,6 +66,8 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         case schemaMismatch
         /// A change's clock is further ahead of the server's than it tolerates (HTTP 422).
         case clockSkew
+        /// A change names a table or a column that the server's schema does not sync (HTTP 422).
+        case notSynced
         /// The server failed (HTTP 500 or 503).
         case unavailable
     }

@@ -15,7 +15,7 @@ struct SyncFailure: Error {
         case .malformed: .badRequest
         case .tooLarge: .contentTooLarge
         case .schemaMismatch: .conflict
-        case .clockSkew: .unprocessableContent
+        case .clockSkew, .notSynced: .unprocessableContent
         case .unavailable: .serviceUnavailable
         }
     }

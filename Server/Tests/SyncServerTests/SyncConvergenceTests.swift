@@ -22,7 +22,7 @@ struct SyncConvergenceTests {
         var random = SplitMix64(seed: seed)
         let fixture = try ServerFixture()
         var servers: [SyncServerProcess?] = [
-            try await fixture.startServer(schemaVersion: 0), try await fixture.startServer(schemaVersion: 0),
+            try await fixture.startServer(), try await fixture.startServer(),
         ]
         let ports = servers.map { $0?.port ?? 0 }
         let token = try fixture.token(for: "alice")
@@ -90,13 +90,13 @@ struct SyncConvergenceTests {
                 _ = try? await syncing.value
             default:
                 for index in servers.indices where servers[index] == nil {
-                    servers[index] = try await SyncServerProcess(database: fixture.database, port: ports[index], schemaVersion: 0)
+                    servers[index] = try await fixture.startServer(port: ports[index])
                 }
             }
         }
 
         for index in servers.indices where servers[index] == nil {
-            servers[index] = try await SyncServerProcess(database: fixture.database, port: ports[index], schemaVersion: 0)
+            servers[index] = try await fixture.startServer(port: ports[index])
         }
         for round in 0..<2 {
             for (index, store) in clients.stores.enumerated() {

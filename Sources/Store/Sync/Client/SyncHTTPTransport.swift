@@ -87,6 +87,7 @@ struct SyncHTTPTransport: Sendable {
             case .tooLarge?: .tooLarge
             case .schemaMismatch?: .schemaMismatch
             case .clockSkew?: .clockSkew
+            case .notSynced?: .notSynced
             case .unavailable?: .unavailable
             case nil: status >= 500 ? .unavailable : status == 401 ? .unauthorized : .unexpectedResponse
             }

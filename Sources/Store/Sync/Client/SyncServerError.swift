@@ -15,6 +15,9 @@ public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A change is dated further ahead of the server's clock than it tolerates (HTTP 422):
         /// this device's clock is wrong; the push succeeds once the server's clock catches up.
         case clockSkew
+        /// A change names a table or a column that the server does not sync (HTTP 422): this
+        /// device's schema or its synced tables are not the server's.
+        case notSynced
         /// The server failed or is overloaded (HTTP 5xx).
         case unavailable
         /// No answer: the connection failed, timed out or was cut.
@@ -42,7 +45,7 @@ public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isTransient: Bool {
         switch reason {
         case .unavailable, .unreachable, .clockSkew: true
-        case .unauthorized, .malformed, .tooLarge, .schemaMismatch, .unexpectedResponse: false
+        case .unauthorized, .malformed, .tooLarge, .schemaMismatch, .notSynced, .unexpectedResponse: false
         }
     }
 
