@@ -41,10 +41,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A client process the convergence tests kill between a write's commit and its push.
+        .executableTarget(
+            name: "SyncTestClient",
+            dependencies: [.product(name: "SQLiteStore", package: "SQLiteStore")],
+            path: "Tests/SyncTestClient"
+        ),
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StoreSyncServer", "SyncServerCommand",
+                "StoreSyncServer", "SyncServerCommand", "SyncTestClient",
                 .product(name: "SQLiteStore", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
