@@ -16,7 +16,8 @@ struct SyncFailure: Error {
         case .tooLarge: .contentTooLarge
         case .schemaMismatch: .conflict
         case .clockSkew, .notSynced: .unprocessableContent
-        case .unavailable: .serviceUnavailable
+        // A server never refuses with a client's own findings; were it to, they say it failed.
+        case .unavailable, .unreachable, .unexpectedResponse: .serviceUnavailable
         }
     }
 

@@ -176,6 +176,10 @@ struct SyncConvergenceTests {
 }
 
 /// A small seeded generator (SplitMix64), so that a seed replays the same operations.
+///
+/// The root package's `TestSupport.SeededGenerator` is the same algorithm, but that target is
+/// not a product (apps would see test code among the library's products), and a package
+/// cannot reach another's targets otherwise.
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
