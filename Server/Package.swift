@@ -3,8 +3,9 @@ import PackageDescription
 
 /// The sync server (see the SyncBetweenDevices article): stateless HTTP processes in front of one
 /// PostgreSQL database. A separate package so that apps and the library's CI never build
-/// Hummingbird or PostgresNIO; it shares the wire format with the library through
-/// `SQLiteStoreSyncProtocol`, which needs neither SQLite nor anything else.
+/// Hummingbird or PostgresNIO. It shares the wire format with the library through
+/// `SQLiteStoreSyncProtocol`, and learns the apps' synced schema with `SQLiteStoreCore`, which
+/// applies their migrations to an in-memory SQLite database (`SyncSchema`).
 let package = Package(
     name: "SQLiteStoreServer",
     platforms: [.macOS(.v15)],
@@ -25,6 +26,7 @@ let package = Package(
             name: "StoreSyncServer",
             dependencies: [
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -34,12 +36,21 @@ let package = Package(
         ),
         .executableTarget(
             name: "SyncServerCommand",
-            dependencies: ["StoreSyncServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "StoreSyncServer", .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A client process the convergence tests kill between a write's commit and its push.
+        .executableTarget(
+            name: "SyncTestClient",
+            dependencies: [.product(name: "SQLiteStore", package: "SQLiteStore")],
+            path: "Tests/SyncTestClient"
         ),
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StoreSyncServer", "SyncServerCommand",
+                "StoreSyncServer", "SyncServerCommand", "SyncTestClient",
                 .product(name: "SQLiteStore", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -53,6 +53,9 @@ public struct SyncPullResponse: Sendable, Hashable, Codable {
 }
 
 /// The body of every error the server answers: a stable code for programs and a message for people.
+///
+/// A client reports every failed step with the same codes (`SyncServerError.reason` in the
+/// library), adding two of its own: ``Code/unreachable`` and ``Code/unexpectedResponse``.
 public struct SyncWireError: Sendable, Hashable, Codable, Error {
     /// Why the request failed.
     public enum Code: String, Sendable, Hashable, Codable {
@@ -66,8 +69,15 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         case schemaMismatch
         /// A change's clock is further ahead of the server's than it tolerates (HTTP 422).
         case clockSkew
+        /// A change names a table or a column that the server's schema does not sync (HTTP 422).
+        case notSynced
         /// The server failed (HTTP 500 or 503).
         case unavailable
+        /// No answer: the connection failed, timed out or was cut. A client's finding, which a
+        /// server never answers.
+        case unreachable
+        /// An answer that is not the sync protocol's. A client's finding, which a server never answers.
+        case unexpectedResponse
     }
 
     /// Why the request failed.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import SQLiteStoreCore
 import SQLiteStoreSyncProtocol
 
 /// The push and pull endpoints: authenticate, validate, then read or write the ``ChangeLog``.
@@ -71,15 +72,16 @@ struct SyncEndpoints: Sendable {
         guard push.changes.count <= configuration.maxChangesPerPush else {
             throw SyncFailure(.tooLarge, "a push holds at most \(configuration.maxChangesPerPush) changes")
         }
-        guard push.schemaVersion == configuration.schemaVersion else {
+        guard push.schemaVersion == configuration.schema.version else {
             throw SyncFailure(
                 .schemaMismatch,
                 "the changes were made under schema version \(push.schemaVersion), the server accepts version "
-                    + "\(configuration.schemaVersion); migrate first (nothing was stored)")
+                    + "\(configuration.schema.version); migrate first (nothing was stored)")
         }
         let latest = now() + Int64(configuration.maxClockSkew.components.seconds * 1000)
         for change in push.changes {
             try validateNames(change)
+            try checkSynced(change)
             let milliseconds = change.hlc >> 16
             guard milliseconds <= latest else {
                 throw SyncFailure(
@@ -97,6 +99,18 @@ struct SyncEndpoints: Sendable {
         }
         if case .set(let column, _) = change.operation, !valid(column) {
             throw SyncFailure(.malformed, "a change sets a column with an empty or overlong name (nothing was stored)")
+        }
+    }
+
+    /// Refuses a change that no device could apply: its table or column is not the schema's.
+    private func checkSynced(_ change: SyncWireChange) throws {
+        let column: String? =
+            switch change.operation {
+            case .set(let column, _): column
+            case .delete: nil
+            }
+        if let reason = configuration.schema.refusal(table: change.table, column: column) {
+            throw SyncFailure(.notSynced, "change \(change.device)#\(change.sequence): \(reason) (nothing was stored)")
         }
     }
 
@@ -128,7 +142,7 @@ struct SyncEndpoints: Sendable {
         }
         let others = stored.changes.filter { $0.change.device != device }
         let response = SyncPullResponse(
-            schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schemaVersion, changes: others.map(\.change),
+            schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version, changes: others.map(\.change),
             cursor: stored.changes.last?.serverSequence ?? since, more: stored.more)
         return try JSONEncoder().encode(response)
     }

@@ -15,8 +15,9 @@ struct SyncFailure: Error {
         case .malformed: .badRequest
         case .tooLarge: .contentTooLarge
         case .schemaMismatch: .conflict
-        case .clockSkew: .unprocessableContent
-        case .unavailable: .serviceUnavailable
+        case .clockSkew, .notSynced: .unprocessableContent
+        // A server never refuses with a client's own findings; were it to, they say it failed.
+        case .unavailable, .unreachable, .unexpectedResponse: .serviceUnavailable
         }
     }
 

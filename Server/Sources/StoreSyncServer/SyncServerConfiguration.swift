@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SQLiteStoreCore
 
 /// How a sync server process runs: its database, its address and the limits it enforces.
 public struct SyncServerConfiguration: Sendable {
@@ -9,8 +10,9 @@ public struct SyncServerConfiguration: Sendable {
     public var host: String
     /// The port (0: any free port, printed at start).
     public var port: Int
-    /// The schema version (the apps' highest migration) whose changes this server accepts.
-    public var schemaVersion: Int64
+    /// The apps' synced tables and schema version: a push made under another version, or
+    /// naming a table or column that does not sync, is refused and nothing of it stored.
+    public var schema: SyncSchema
     /// How far a change's clock may run ahead of the server's before the push is refused.
     public var maxClockSkew: Duration
     /// The largest push body, in bytes.
@@ -24,11 +26,11 @@ public struct SyncServerConfiguration: Sendable {
 
     /// A configuration with the default limits: 1 hour of clock skew, 8 MiB and 10,000 changes per push,
     /// 5,000 changes per pull, 60 s of long poll.
-    public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schemaVersion: Int64) {
+    public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schema: SyncSchema) {
         self.postgres = postgres
         self.host = host
         self.port = port
-        self.schemaVersion = schemaVersion
+        self.schema = schema
         self.maxClockSkew = .seconds(3600)
         self.maxBodyBytes = 8 << 20
         self.maxChangesPerPush = 10_000

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import PostgresNIO
+import SQLiteStoreCore
 import StoreSyncServer
 
 /// `sync-server`: serves sync for SQLiteStore devices from a PostgreSQL database, or makes tokens.
@@ -31,25 +32,49 @@ struct DatabaseOption: ParsableArguments {
 
 /// Serves pushes and pulls until SIGTERM or SIGINT.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve sync requests (the default).")
+    static let configuration = CommandConfiguration(
+        abstract: "Serve sync requests (the default).",
+        discussion: """
+            The server learns the apps' schema from their migrations: it applies the \
+            NNNN_name.sql files of --migrations to an in-memory SQLite database, accepts pushes \
+            made under its version (the highest migration) only, and refuses, storing nothing of \
+            the push, a change to a table that is not one of --tables or to a column those tables \
+            do not have (HTTP 422, notSynced): such a change would stop every device's pulls.
+
+            Example: sync-server --postgres postgres://sync@127.0.0.1/sync --port 8080 \
+            --migrations Migrations --tables lists,items
+            """)
 
     @OptionGroup var database: DatabaseOption
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on; 0 picks a free one.") var port: Int
-    @Option(help: "The schema version (the apps' highest migration) whose changes the server accepts.")
-    var schemaVersion: Int64 = 0
+    @Option(help: ArgumentHelp("The folder of the apps' migrations (NNNN_name.sql files).", valueName: "folder"))
+    var migrations: String
+    @Option(help: ArgumentHelp("The tables the apps sync (StoreConfiguration.sync).", valueName: "a,b"))
+    var tables: String
     @Option(help: "Seconds a change's clock may run ahead of the server's before its push is refused.")
     var maxClockSkew: Int64 = 3600
 
     func run() async throws {
         var configuration = SyncServerConfiguration(
-            postgres: try database.configuration(), host: host, port: port, schemaVersion: schemaVersion)
+            postgres: try database.configuration(), host: host, port: port, schema: try schema())
         configuration.maxClockSkew = .seconds(maxClockSkew)
         var logger = Logger(label: "sync-server")
         logger.logLevel = .warning
         try await SyncServer(configuration: configuration, logger: logger).run { [host] port in
             // One line that scripts and tests read to learn the port, written at once.
             FileHandle.standardOutput.write(Data("sync-server listening on \(host):\(port)\n".utf8))
+        }
+    }
+
+    /// The synced tables of the schema the migrations build; a usage error when they cannot sync.
+    private func schema() throws -> SyncSchema {
+        let names = Set(tables.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        guard !names.isEmpty else { throw ValidationError("--tables names at least one table") }
+        do {
+            return try SyncSchema(tables: names, migrator: try Migrator(folder: migrations))
+        } catch {
+            throw ValidationError("the schema of --migrations \(migrations) cannot sync --tables \(tables): \(error)")
         }
     }
 }

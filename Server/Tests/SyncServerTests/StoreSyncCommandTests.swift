@@ -33,7 +33,7 @@ struct StoreSyncCommandTests {
     @Test("Two database files sync through the command; a forged token exits 1, a table that cannot sync exits 2", .enabled(if: built))
     func syncFiles() async throws {
         let fixture = try ServerFixture()
-        let server = try await fixture.startServer(schemaVersion: 0)
+        let server = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
         let clients = try SyncedStores(count: 2)
         try await clients.stores[0].write { db in

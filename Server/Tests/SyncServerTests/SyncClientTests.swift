@@ -11,7 +11,7 @@ struct SyncClientTests {
     @Test("What one store writes reaches another through the server, inserts, updates and deletes")
     func twoStoresConverge() async throws {
         let fixture = try ServerFixture()
-        let server = try await fixture.startServer(schemaVersion: 0)
+        let server = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
         let clients = try SyncedStores(count: 2)
         let (a, b) = (clients.stores[0], clients.stores[1])
@@ -37,7 +37,7 @@ struct SyncClientTests {
     @Test("A push whose answer was lost is sent again and stored once; the outbox empties only after the server answered")
     func lostAnswer() async throws {
         let fixture = try ServerFixture()
-        let server = try await fixture.startServer(schemaVersion: 0)
+        let server = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
         let clients = try SyncedStores(count: 1)
         let store = clients.stores[0]
@@ -84,11 +84,50 @@ struct SyncClientTests {
         #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
     }
 
+    @Test("A pulled change of a table or column this store does not sync is a StoreError naming it; nothing moves until it does")
+    func pulledChangeNotSyncedHere() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let writer = try SyncedStores(count: 1)
+        try await writer.stores[0].write { db in
+            try db.execute(sql: "INSERT INTO items(id, title, note) VALUES ('x', 'one', x'00')")
+            try db.execute(sql: "INSERT INTO tags(id, item, label) VALUES ('g', 'x', 'red')")
+        }
+        #expect(try await SyncClient(store: writer.stores[0], server: server.url, token: token).synchronize().pushed == 5)
+        // One device syncs only items; another's items have no note column, at the same schema version.
+        let itemsOnly = try SyncedStores(count: 1, tables: ["items"])
+        let noNote = FileManager.default.temporaryDirectory.appendingPathComponent("sync-migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: noNote, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: noNote) }
+        try Data("CREATE TABLE items(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', n INTEGER);".utf8)
+            .write(to: noNote.appendingPathComponent("0001_items.sql"))
+        let withoutNote = try SyncedStores(count: 1, migrations: noNote, tables: ["items"])
+        for (stores, named) in [(itemsOnly, "table \"tags\""), (withoutNote, "column \"note\"")] {
+            let store = stores.stores[0]
+            for _ in 0..<2 {  // the cursor stayed: the second sync meets the same change
+                do {
+                    try await SyncClient(store: store, server: server.url, token: token).synchronize()
+                    Issue.record("a change this store does not sync was applied")
+                } catch let error as StoreError {
+                    #expect(error.code == .mismatch && error.message.contains(named), "\(error)")
+                }
+            }
+            let count = try await store.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM items") }
+            #expect(count == 0)
+        }
+        // Once the device syncs the table, the same pull applies everything.
+        itemsOnly.tables = SyncedStores.tables
+        try await itemsOnly.reopen(0)
+        #expect(try await SyncClient(store: itemsOnly.stores[0], server: server.url, token: token).synchronize().pulled == 5)
+        #expect(try SyncedStores.dump(itemsOnly.stores[0], table: "tags") == ["'g'|'x'|'red'"])
+    }
+
     @Test("Live: a store running the client follows another's writes through a second server process, until cancelled")
     func live() async throws {
         let fixture = try ServerFixture()
-        let first = try await fixture.startServer(schemaVersion: 0)
-        let second = try await fixture.startServer(schemaVersion: 0)
+        let first = try await fixture.startServer()
+        let second = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
         let clients = try SyncedStores(count: 2)
         let (a, b) = (clients.stores[0], clients.stores[1])
@@ -111,7 +150,7 @@ struct SyncClientTests {
     @Test("A controller on another store delivers, after a sync, the change set a fresh read implies")
     @MainActor func controllerFollowsRemoteChanges() async throws {
         let fixture = try ServerFixture()
-        let server = try await fixture.startServer(schemaVersion: 0)
+        let server = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
         let clients = try SyncedStores(count: 2)
         let (a, b) = (clients.stores[0], clients.stores[1])
@@ -158,7 +197,7 @@ struct SyncArticleSnippetTests {
     @Test("Set up a server: a client synchronizes")
     func synchronize() async throws {
         let fixture = try ServerFixture()
-        let server = try await fixture.startServer(schemaVersion: 0)
+        let server = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
         let serverURL = server.url
         let clients = try SyncedStores(count: 1)

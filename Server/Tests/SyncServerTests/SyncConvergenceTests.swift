@@ -5,9 +5,12 @@ import Testing
 
 /// Three client stores and two server processes on one PostgreSQL, seeded random writes
 /// (inserts, updates of random columns, deletes that cascade, statements that fail), random
-/// syncs, answers lost after the server committed, servers killed mid-sync and restarted.
-/// After quiescence every client holds the same rows, every outbox is empty, and the server
-/// holds each change every client made exactly once.
+/// syncs, answers lost after the server committed, servers killed mid-sync and restarted, and
+/// client processes (``SyncTestClient``) that write to a store's file and are killed at a random
+/// moment: in a write, between a commit and its push, in a push. After quiescence every client
+/// holds the same rows, equal to what an independent model of the merge rule
+/// (``SyncMergeModel``) makes of the changes the server holds; every outbox is empty, and the
+/// server holds each change every client committed exactly once.
 ///
 /// `SYNC_CONVERGENCE_SEED` and `SYNC_CONVERGENCE_STEPS` reproduce or lengthen a run. Where a
 /// kill lands in a request depends on timing, so a seed fixes the operations, not the outcome
@@ -22,7 +25,7 @@ struct SyncConvergenceTests {
         var random = SplitMix64(seed: seed)
         let fixture = try ServerFixture()
         var servers: [SyncServerProcess?] = [
-            try await fixture.startServer(schemaVersion: 0), try await fixture.startServer(schemaVersion: 0),
+            try await fixture.startServer(), try await fixture.startServer(),
         ]
         let ports = servers.map { $0?.port ?? 0 }
         let token = try fixture.token(for: "alice")
@@ -31,10 +34,13 @@ struct SyncConvergenceTests {
         var keys: [String] = []
         var lostAnswers = 0
         var kills = 0
+        var clientKills = 0
+        var killedBeforePush = 0
         var failedStatements = 0
 
         for step in 0..<Self.steps {
-            let store = clients.stores[Int.random(in: 0..<3, using: &random)]
+            let client = Int.random(in: 0..<3, using: &random)
+            let store = clients.stores[client]
             let server = Int.random(in: 0..<2, using: &random)
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<30:
@@ -70,8 +76,24 @@ struct SyncConvergenceTests {
             case 60..<68 where !keys.isEmpty:
                 let key = keys.randomElement(using: &random)!
                 try await store.write { db in try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [key]) }
-            case 68..<88:
+            case 68..<85:
                 _ = try? await SyncClient(store: store, server: url(server), token: token).synchronize()
+            case 85..<88:
+                let operations = clientProcessOperations(step: step, keys: &keys, using: &random)
+                let commits = Int.random(in: 0...operations.count, using: &random)
+                let delay = Duration.milliseconds(Int.random(in: 0..<30, using: &random))
+                let madeBefore = try await Self.changesMade(by: store)
+                try await clients.reopen(client) {
+                    let process = try ChildProcess(
+                        ChildProcess.binary("SyncTestClient", override: "SYNC_TEST_CLIENT_BINARY"),
+                        [clients.path(client), url(server).absoluteString, token] + operations)
+                    if commits > 0 { _ = try await process.waitForLine { $0 == "done \(commits)" ? true : nil } }
+                    try await Task.sleep(for: delay)
+                    process.kill()
+                }
+                clientKills += 1
+                let pending = try clients.stores[client].sync.pendingChanges(limit: 100_000).changes
+                if pending.contains(where: { $0.id.sequence > madeBefore }) { killedBeforePush += 1 }
             case 88..<93 where servers[server] != nil:
                 // The server commits the push; its answer is lost, so the outbox keeps the changes.
                 let batch = try store.sync.pendingChanges()
@@ -90,13 +112,13 @@ struct SyncConvergenceTests {
                 _ = try? await syncing.value
             default:
                 for index in servers.indices where servers[index] == nil {
-                    servers[index] = try await SyncServerProcess(database: fixture.database, port: ports[index], schemaVersion: 0)
+                    servers[index] = try await fixture.startServer(port: ports[index])
                 }
             }
         }
 
         for index in servers.indices where servers[index] == nil {
-            servers[index] = try await SyncServerProcess(database: fixture.database, port: ports[index], schemaVersion: 0)
+            servers[index] = try await fixture.startServer(port: ports[index])
         }
         for round in 0..<2 {
             for (index, store) in clients.stores.enumerated() {
@@ -109,23 +131,55 @@ struct SyncConvergenceTests {
         #expect(items.allSatisfy { $0 == items[0] }, "seed \(seed): items differ")
         #expect(tags.allSatisfy { $0 == tags[0] }, "seed \(seed): tags differ")
         #expect(!items[0].isEmpty)
+        #expect(killedBeforePush > 0, "seed \(seed): no client process was killed between a commit and its push")
+        let model = try SyncMergeModel(changes: try await ServerDatabase.wireChanges(in: fixture.database)).expectedStore()
+        #expect(items[0] == (try SyncedStores.dump(model, table: "items")), "seed \(seed): items are not the merge rule's")
+        #expect(tags[0] == (try SyncedStores.dump(model, table: "tags")), "seed \(seed): tags are not the merge rule's")
         let stored = try await ServerDatabase.changes(in: fixture.database)
         for store in clients.stores {
             #expect(try store.sync.pendingChanges().changes.isEmpty)
             let device = try store.sync.deviceID()
-            let made = try await store.read { db in
-                try db.fetchValue(Int64.self, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'store_sync_outbox'") ?? 0
-            }
+            let made = try await Self.changesMade(by: store)
             let sequences = stored.filter { $0.device == device }.map(\.sequence).sorted()
             #expect(sequences == Array(stride(from: 1, through: made, by: 1)), "seed \(seed): device \(device)")
         }
         print(
             "seed \(seed): \(Self.steps) steps, \(stored.count) changes stored, \(items[0].count) items, \(tags[0].count) tags, "
-                + "\(lostAnswers) lost answers, \(kills) kills, \(failedStatements) refused statements")
+                + "\(lostAnswers) lost answers, \(kills) server kills, \(clientKills) client processes killed "
+                + "(\(killedBeforePush) with changes committed and not pushed), "
+                + "\(failedStatements) refused statements")
+    }
+
+    /// The sequence of the last change the store's device recorded (0: none).
+    private static func changesMade(by store: Store) async throws -> Int64 {
+        try await store.read { db in
+            try db.fetchValue(Int64.self, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'store_sync_outbox'") ?? 0
+        }
+    }
+
+    /// A few writes for a ``SyncTestClient`` process, and syncs among them: new items (their keys
+    /// join `keys`), updates, deletes and tags of items anywhere in `keys`.
+    private func clientProcessOperations(step: Int, keys: inout [String], using random: inout SplitMix64) -> [String] {
+        (0..<Int.random(in: 1...6, using: &random)).map { index in
+            let known = keys.randomElement(using: &random) ?? "none"
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<3:
+                keys.append("p\(step)-\(index)")
+                return "item:p\(step)-\(index):t\(index)"
+            case 3..<6: return "n:\(known):\(step)"
+            case 6: return "delete:\(known)"
+            case 7: return "tag:q\(step)-\(index):\(known)"
+            default: return "sync"
+            }
+        }
     }
 }
 
 /// A small seeded generator (SplitMix64), so that a seed replays the same operations.
+///
+/// The root package's `TestSupport.SeededGenerator` is the same algorithm, but that target is
+/// not a product (apps would see test code among the library's products), and a package
+/// cannot reach another's targets otherwise.
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }

@@ -106,6 +106,56 @@ struct SyncEndpointTests {
         #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
     }
 
+    @Test("A push naming a table or column the server does not sync is refused whole (422, notSynced), nothing stored")
+    func unknownTableOrColumn() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        func change(_ table: String, _ operation: SyncWireChange.Operation, sequence: Int64 = 2) -> SyncWireChange {
+            var change = ServerFixture.change(sequence: sequence, table: table)
+            change.operation = operation
+            return change
+        }
+        let title = SyncWireChange.Operation.set(column: "title", value: .text("t"))
+        let refused: [(change: SyncWireChange, names: String)] = [
+            (change("notes", title), "\"notes\""), (change("notes", .delete), "\"notes\""),
+            (change("store_sync_cells", .delete), "\"store_sync_cells\""), (change("later", .delete), "\"later\""),
+            (change("items", .set(column: "color", value: .null)), "\"color\""),
+            (change("items", .set(column: "id", value: .text("k"))), "\"id\""),  // the key is not a cell
+            (change("items", .set(column: "Title", value: .null)), "\"Title\""),  // applied by exact name
+            (change("tags", .set(column: "title", value: .null)), "\"title\" of table \"tags\""),
+        ]
+        for (bad, names) in refused {
+            let body = try ServerFixture.push([ServerFixture.change(sequence: 1), bad, ServerFixture.change(sequence: 3)])
+            let answer = try await HTTP.send("POST", push, token: token, body: body)
+            #expect(answer.status == 422, "\(bad)")
+            let error = try answer.decode(SyncWireError.self)
+            #expect(error.code == .notSynced && error.message.contains(names), "\(error.message)")
+        }
+        #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)
+        let known = [
+            ServerFixture.change(sequence: 1), change("TAGS", .set(column: "label", value: .null)), change("tags", .delete, sequence: 3),
+        ]
+        let accepted = try await HTTP.send("POST", push, token: token, body: try ServerFixture.push(known))
+        #expect(accepted.status == 200, "\(accepted.text)")
+        #expect(try await ServerDatabase.changes(in: fixture.database).map(\.sequence) == [1, 2, 3])
+    }
+
+    @Test("A server whose tables cannot sync under its migrations does not start, and says why")
+    func refusedSchema() async throws {
+        let fixture = try ServerFixture()
+        let migrations = try SyncedStores.migrations(version: 3)
+        for (tables, reason) in [(["items", "notes"], "\"notes\" cannot be synced"), (["later"], "no primary key")] {
+            do {
+                _ = try await SyncServerProcess(database: fixture.database, migrations: migrations, tables: Set(tables))
+                Issue.record("a server started with \(tables)")
+            } catch {
+                #expect("\(error)".contains(reason), "\(error)")
+            }
+        }
+    }
+
     @Test("Malformed, unknown and oversized pushes are refused (400, 413), nothing stored")
     func badInput() async throws {
         let fixture = try ServerFixture()

@@ -1,28 +1,63 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SQLiteStoreSyncProtocol
 
 /// Reads the server's tables directly, to check what a request stored.
 enum ServerDatabase {
     /// The rows of `sync_changes`, as (account name, device, device sequence), in server order.
     static func changes(in database: String) async throws -> [(account: String, device: String, sequence: Int64)] {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT a.name, c.device, c.device_seq FROM sync_changes c JOIN sync_accounts a ON a.id = c.account ORDER BY c.seq
+                """, logger: logger)
+            var result: [(account: String, device: String, sequence: Int64)] = []
+            for try await (account, device, sequence) in rows.decode((String, String, Int64).self) {
+                result.append((account, device, sequence))
+            }
+            return result
+        }
+    }
+
+    /// Every stored change, as it was pushed, in server order.
+    static func wireChanges(in database: String) async throws -> [SyncWireChange] {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                "SELECT device, device_seq, tbl, pk, col, value, hlc FROM sync_changes ORDER BY seq", logger: logger)
+            let decoder = JSONDecoder()
+            var result: [SyncWireChange] = []
+            for try await (device, sequence, table, key, column, value, hlc) in rows.decode(
+                (String, Int64, String, String, String?, String?, Int64).self)
+            {
+                let operation: SyncWireChange.Operation =
+                    if let column, let value {
+                        .set(column: column, value: try decoder.decode(SyncWireValue.self, from: Data(value.utf8)))
+                    } else {
+                        .delete
+                    }
+                result.append(
+                    SyncWireChange(
+                        device: device, sequence: sequence, table: table,
+                        key: try decoder.decode(SyncWireValue.self, from: Data(key.utf8)), operation: operation, hlc: hlc))
+            }
+            return result
+        }
+    }
+
+    private static func withConnection<T>(
+        to database: String, _ body: (PostgresConnection, Logger) async throws -> T
+    ) async throws -> T {
         guard let components = URLComponents(string: database), let host = components.host, let port = components.port else {
             throw ClusterError("not a database URL: \(database)")
         }
+        let logger = Logger(label: "test")
         let connection = try await PostgresConnection.connect(
             configuration: .init(
                 host: host, port: port, username: components.user ?? "postgres", password: nil,
                 database: String(components.path.dropFirst()), tls: .disable),
-            id: 1, logger: Logger(label: "test"))
+            id: 1, logger: logger)
         defer { Task { try? await connection.close() } }
-        let rows = try await connection.query(
-            """
-            SELECT a.name, c.device, c.device_seq FROM sync_changes c JOIN sync_accounts a ON a.id = c.account ORDER BY c.seq
-            """, logger: Logger(label: "test"))
-        var result: [(account: String, device: String, sequence: Int64)] = []
-        for try await (account, device, sequence) in rows.decode((String, String, Int64).self) {
-            result.append((account, device, sequence))
-        }
-        return result
+        return try await body(connection, logger)
     }
 }

@@ -9,8 +9,9 @@ struct ServerFixture {
         database = try PostgresCluster.shared.get().makeDatabase()
     }
 
-    func startServer(schemaVersion: Int64 = 1, arguments: [String] = []) async throws -> SyncServerProcess {
-        try await SyncServerProcess(database: database, schemaVersion: schemaVersion, arguments: arguments)
+    /// A server on the database whose schema is ``SyncedStores/migrations(version:)``'s.
+    func startServer(schemaVersion: Int = 1, port: Int = 0) async throws -> SyncServerProcess {
+        try await SyncServerProcess(database: database, port: port, migrations: try SyncedStores.migrations(version: schemaVersion))
     }
 
     func token(for account: String) throws -> String {

@@ -9,27 +9,68 @@ struct Item: StoreModel, Equatable {
     var n: Int64?
 }
 
-/// Client stores, each its own file in a temporary folder, syncing `items` and `tags`
-/// (whose rows cascade with their item).
+/// Client stores, each its own file in a temporary folder, migrated to the schema of
+/// ``migrations(version:)`` and syncing `items` and `tags` (whose rows cascade with their item).
 final class SyncedStores: @unchecked Sendable {
     static let schema = """
         CREATE TABLE items(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', n INTEGER, note BLOB);
         CREATE TABLE tags(id TEXT PRIMARY KEY, item TEXT REFERENCES items(id) ON DELETE CASCADE, label TEXT);
         """
+    /// The tables the stores and the servers of the tests sync.
+    static let tables: Set<String> = ["items", "tags"]
     let folder: URL
-    let stores: [Store]
+    private(set) var stores: [Store]
+    /// The tables the stores sync, from their next ``open(_:)``.
+    var tables: Set<String>
 
-    init(count: Int) throws {
+    /// `count` stores migrated with the migrations in `migrations` (``migrations(version:)`` when nil),
+    /// syncing `tables`.
+    init(count: Int, migrations: URL? = nil, tables: Set<String> = SyncedStores.tables) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-clients-\(UUID().uuidString)")
         self.folder = folder
+        self.tables = tables
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        stores = try (0..<count).map { index in
-            let path = folder.appendingPathComponent("client-\(index).sqlite").path
-            try Store(path: path).write { db in try db.execute(script: Self.schema) }
-            var configuration = StoreConfiguration()
-            configuration.sync = SyncConfiguration(tables: ["items", "tags"])
-            return try Store(path: path, configuration: configuration)
+        let migrator = try Migrator(folder: (try migrations ?? Self.migrations(version: 1)).path)
+        stores = []
+        for index in 0..<count {
+            let plain = try Store(path: path(index))
+            try migrator.migrate(plain)
+            try plain.close()
+            stores.append(try open(index))
         }
+    }
+
+    /// The file of store `index`.
+    func path(_ index: Int) -> String { folder.appendingPathComponent("client-\(index).sqlite").path }
+
+    /// Opens store `index`'s file again, syncing the tables.
+    func open(_ index: Int) throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.sync = SyncConfiguration(tables: tables)
+        return try Store(path: path(index), configuration: configuration)
+    }
+
+    /// Closes store `index`, lets `body` work on its file (another process), and opens it again.
+    func reopen(_ index: Int, around body: () async throws -> Void = {}) async throws {
+        try stores[index].close()
+        try await body()
+        stores[index] = try open(index)
+    }
+
+    /// A folder of migrations that builds ``schema`` (version 1) and then, for a `version`
+    /// above 1, one more migration numbered `version`; made once per version, removed with the cluster.
+    static func migrations(version: Int = 1) throws -> URL {
+        let folder = try PostgresCluster.shared.get().folder.appendingPathComponent("migrations-v\(version)")
+        guard !FileManager.default.fileExists(atPath: folder.path) else { return folder }
+        // Written aside and renamed into place, so that a suite running beside never reads half of it.
+        let draft = folder.deletingLastPathComponent().appendingPathComponent("draft-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: draft, withIntermediateDirectories: true)
+        try Data(schema.utf8).write(to: draft.appendingPathComponent("0001_items_and_tags.sql"))
+        if version > 1 {
+            try Data("CREATE TABLE later(x);".utf8).write(to: draft.appendingPathComponent(String(format: "%04d_later.sql", version)))
+        }
+        if (try? FileManager.default.moveItem(at: draft, to: folder)) == nil { try? FileManager.default.removeItem(at: draft) }
+        return folder
     }
 
     /// A table's rows as text, in key order: equal texts are equal contents (text and blobs by

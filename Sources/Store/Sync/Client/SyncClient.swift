@@ -48,7 +48,8 @@ public struct SyncClient: Sendable {
     /// Pushes every change recorded here, then pulls until the server has nothing newer.
     ///
     /// - Throws: ``SyncServerError`` when the server refuses or cannot be reached, `StoreError`
-    ///   when a pulled batch cannot be applied (another schema version), `CancellationError`.
+    ///   when a pulled batch cannot be applied (another schema version, a table or column this
+    ///   store does not sync: nothing of it applied, the cursor kept), `CancellationError`.
     ///   What completed before the failure stays done.
     @discardableResult
     public func synchronize() async throws -> Progress {
@@ -66,7 +67,8 @@ public struct SyncClient: Sendable {
     /// down, the network cut) are retried after waits that double up to 30 seconds.
     ///
     /// - Throws: `CancellationError` when cancelled; a ``SyncServerError`` that retrying cannot
-    ///   fix (an unauthorized token, another schema version) or a `StoreError`.
+    ///   fix (an unauthorized token, another schema version, a table the server does not sync)
+    ///   or a `StoreError`.
     public func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await keepPushing() }

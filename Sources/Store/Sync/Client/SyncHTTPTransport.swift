@@ -80,16 +80,7 @@ struct SyncHTTPTransport: Sendable {
 
     private static func failure(status: Int, body: Data) -> SyncServerError {
         let said = try? JSONDecoder().decode(SyncWireError.self, from: body)
-        let reason: SyncServerError.Reason =
-            switch said?.code {
-            case .unauthorized?: .unauthorized
-            case .malformed?: .malformed
-            case .tooLarge?: .tooLarge
-            case .schemaMismatch?: .schemaMismatch
-            case .clockSkew?: .clockSkew
-            case .unavailable?: .unavailable
-            case nil: status >= 500 ? .unavailable : status == 401 ? .unauthorized : .unexpectedResponse
-            }
+        let reason: SyncWireError.Code = said?.code ?? (status >= 500 ? .unavailable : status == 401 ? .unauthorized : .unexpectedResponse)
         return SyncServerError(reason: reason, status: status, message: said?.message ?? "HTTP \(status)")
     }
 }

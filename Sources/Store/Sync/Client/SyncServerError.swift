@@ -1,52 +1,37 @@
+import SQLiteStoreSyncProtocol
+
 /// A sync with the server that did not complete: what the server refused, or why it could not
 /// be reached. The local store is unchanged by the failed step: changes are acknowledged only
 /// after the server stored them, and the pull cursor moves only with a committed apply.
 public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why the step failed.
-    public enum Reason: Sendable, Hashable {
-        /// The token is missing or not one the server issued (HTTP 401).
-        case unauthorized
-        /// The server could not read the request (HTTP 400): a client of another wire format.
-        case malformed
-        /// The push is larger than the server accepts (HTTP 413).
-        case tooLarge
-        /// The changes were made under another schema version than the server accepts (HTTP 409).
-        case schemaMismatch
-        /// A change is dated further ahead of the server's clock than it tolerates (HTTP 422):
-        /// this device's clock is wrong; the push succeeds once the server's clock catches up.
-        case clockSkew
-        /// The server failed or is overloaded (HTTP 5xx).
-        case unavailable
-        /// No answer: the connection failed, timed out or was cut.
-        case unreachable
-        /// An answer that is not the sync protocol's.
-        case unexpectedResponse
-    }
-
-    /// Why the step failed.
-    public let reason: Reason
+    /// Why the step failed: the code the server answered (`.unauthorized` for HTTP 401,
+    /// `.malformed` 400, `.tooLarge` 413, `.schemaMismatch` 409, `.clockSkew` and `.notSynced`
+    /// 422, `.unavailable` 5xx), or the client's own finding: `.unreachable` when no answer
+    /// came, `.unexpectedResponse` for an answer that is not the sync protocol's.
+    public let reason: SyncWireError.Code
     /// The HTTP status, when the server answered.
     public let status: Int?
     /// What happened, from the server when it said.
     public let message: String
 
     /// An error from its parts.
-    public init(reason: Reason, status: Int? = nil, message: String) {
+    public init(reason: SyncWireError.Code, status: Int? = nil, message: String) {
         self.reason = reason
         self.status = status
         self.message = message
     }
 
     /// Whether trying again later can succeed without a change on either side (a network or
-    /// server failure, or this device's clock running ahead).
+    /// server failure, or this device's clock running ahead: the push succeeds once the
+    /// server's clock catches up).
     public var isTransient: Bool {
         switch reason {
         case .unavailable, .unreachable, .clockSkew: true
-        case .unauthorized, .malformed, .tooLarge, .schemaMismatch, .unexpectedResponse: false
+        case .unauthorized, .malformed, .tooLarge, .schemaMismatch, .notSynced, .unexpectedResponse: false
         }
     }
 
     public var description: String {
-        "sync: \(reason)\(status.map { " (HTTP \($0))" } ?? ""): \(message)"
+        "sync: \(reason.rawValue)\(status.map { " (HTTP \($0))" } ?? ""): \(message)"
     }
 }
