@@ -50,26 +50,25 @@ struct SyncHTTPTransport: Sendable {
         }
     }
 
-    /// The request's answer; cancelling the calling task cancels the request.
+    /// The request's answer; cancelling the calling task cancels the request and throws
+    /// `CancellationError` at once, without waiting for `URLSession` to report the cancellation.
     private func exchange(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        let running = Locked<URLSessionDataTask?>(nil)
+        let exchange = PendingExchange()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
                     if let error {
-                        continuation.resume(throwing: Self.failure(error))
+                        exchange.finish(.failure(Self.failure(error)))
                     } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
+                        exchange.finish(.success((data ?? Data(), response)))
                     } else {
-                        continuation.resume(throwing: SyncServerError(reason: .unexpectedResponse, message: "no response"))
+                        exchange.finish(.failure(SyncServerError(reason: .unexpectedResponse, message: "no response")))
                     }
                 }
-                running.withLock { $0 = task }
-                task.resume()
-                if Task.isCancelled { task.cancel() }
+                exchange.start(task, continuation: continuation)
             }
         } onCancel: {
-            running.withLock { $0?.cancel() }
+            exchange.cancel()
         }
     }
 
@@ -82,5 +81,43 @@ struct SyncHTTPTransport: Sendable {
         let said = try? JSONDecoder().decode(SyncWireError.self, from: body)
         let reason: SyncWireError.Code = said?.code ?? (status >= 500 ? .unavailable : status == 401 ? .unauthorized : .unexpectedResponse)
         return SyncServerError(reason: reason, status: status, message: said?.message ?? "HTTP \(status)")
+    }
+}
+
+/// One request in flight: its task and the continuation waiting for it, resumed exactly once,
+/// by the answer or by a cancellation, whichever comes first (a cancelled request's completion
+/// may come late, or on some platforms' `URLSession` not at all).
+private final class PendingExchange: Sendable {
+    typealias Waiter = CheckedContinuation<(Data, URLResponse), any Error>
+    private let state = Locked<(waiter: Waiter?, task: URLSessionDataTask?, isCancelled: Bool)>((nil, nil, false))
+
+    /// Runs `task` for `continuation`, or resumes it with `CancellationError` if cancelled already.
+    func start(_ task: URLSessionDataTask, continuation: Waiter) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            if !state.isCancelled { state.waiter = continuation }
+            return state.isCancelled
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) } else { task.resume() }
+    }
+
+    /// Resumes the waiter with the request's outcome, unless a cancellation resumed it before.
+    func finish(_ outcome: Result<(Data, URLResponse), any Error>) {
+        let waiter = state.withLock { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(with: outcome)
+    }
+
+    /// Cancels the request and resumes the waiter with `CancellationError` now.
+    func cancel() {
+        let (waiter, task) = state.withLock { state in
+            state.isCancelled = true
+            defer { state.waiter = nil }
+            return (state.waiter, state.task)
+        }
+        task?.cancel()
+        waiter?.resume(throwing: CancellationError())
     }
 }
