@@ -59,6 +59,29 @@ import Testing
         #expect(map.fingerprint(of: full.lowerBound + 5) == 5 && map.fingerprint(of: full.upperBound - 1) == UInt64(full.upperBound - 1))
     }
 
+    /// A result read in key order appends its rows at scattered rowids; the map takes them a
+    /// batch at a time, grouped by page (by counting for dense rowids, by sorting for sparse
+    /// ones), and must still give back every row's keys and fingerprint, in batches and past them.
+    @Test(arguments: [false, true]) func rowsAppendedAtScatteredRowIDsPastABatchAreAllFound(sparse: Bool) {
+        var random = SeededGenerator()
+        let count = KeyMap.appendBatch * 2 + 100
+        let rowIDs = (0..<Int64(count)).map { sparse ? $0 * 1_000_003 - 7_000_000 : $0 * 2 + 1 }.shuffled(using: &random)
+        var map = KeyMap(keyCount: 2)
+        for rowID in rowIDs {
+            map.append(SortKeys([.integer(rowID), .text("t\(rowID)")]), fingerprint: UInt64(bitPattern: rowID &* 31), for: rowID)
+        }
+        map.finishAppending()
+        #expect(map.count == count)
+        var mismatches = 0
+        for rowID in rowIDs {
+            let found =
+                map[rowID] == SortKeys([.integer(rowID), .text("t\(rowID)")])
+                && map.fingerprint(of: rowID) == UInt64(bitPattern: rowID &* 31) && !map.contains(rowID + 1)
+            if !found { mismatches += 1 }
+        }
+        #expect(mismatches == 0, "seed \(random.seed)")
+    }
+
     /// Keys as text with byte-exact texts (Swift's `==` would equate NFC and NFD).
     private static func exact(_ keys: SortKeys) -> [String] {
         (0..<2).map { index in

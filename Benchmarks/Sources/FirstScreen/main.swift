@@ -6,7 +6,7 @@ import StoreContender
 // The first screen of a live list, all contenders alternating in one process (see
 // Benchmarks/README.md):
 //
-//   swift run -c release --package-path Benchmarks FirstScreen [rows …] [--runs N]
+//   swift run -c release --package-path Benchmarks FirstScreen [rows …] [--runs N] [--complete-only]
 //
 // For each size, one seeded database (with an index on (category, score) added) is opened by
 // SQLiteStore (a FetchedResultsController, default request: performFetch, then object(at:)),
@@ -18,11 +18,13 @@ import StoreContender
 // ordered scan of the columns the controller's index reads. The first run warms up and is not
 // counted; after each GRDB measurement the process waits as long again, so that GRDB's
 // background work does not land in the next contender's time. Prints medians in milliseconds
-// and the ratios.
+// and the ratios. `--complete-only` times the complete results alone (for profiling them, and
+// for alternating two builds without the first screens' minutes).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 5
 let sizes = arguments.compactMap { Int($0) }.filter { $0 >= 1_000 }
+let orders = arguments.contains("--complete-only") ? [] : FirstScreenOrder.allCases
 let screen = 50
 
 @MainActor
@@ -46,7 +48,7 @@ func measure(rows: Int) async throws {
         if label.hasSuffix("GRDB") { try await Task.sleep(for: elapsed) }
     }
     for run in 0...runs {
-        for order in FirstScreenOrder.allCases {
+        for order in orders {
             try await time("\(order) SQLiteStore", run: run) { try await store.firstScreen(count: screen, order: order).count }
             try await time("\(order) GRDB", run: run) { try await grdb.firstScreen(count: screen, order: order).count }
             try await time("\(order) rawC", run: run) { try raw.firstScreen(count: screen, order: order).count }
@@ -61,7 +63,7 @@ func measure(rows: Int) async throws {
         return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
     }
     func format(_ value: Double) -> String { value < 10 ? format3(value) : String(Int(value.rounded())) }
-    for order in FirstScreenOrder.allCases.map(\.rawValue) {
+    for order in orders.map(\.rawValue) {
         let (store, grdb, raw) = (median("\(order) SQLiteStore"), median("\(order) GRDB"), median("\(order) rawC"))
         print(
             "\(rows)\tfirst 50, \(order)\tSQLiteStore \(format(store)) ms\tGRDB \(format(grdb)) ms\trawC \(format(raw)) ms"

@@ -71,12 +71,12 @@ public struct ChangeSet: Sendable, Hashable {
         moves: [Move] = [],
         updates: [IndexPath] = []
     ) {
-        self.sectionDeletes = sectionDeletes.sorted()
-        self.sectionInserts = sectionInserts.sorted()
-        self.deletes = deletes.sorted()
-        self.inserts = inserts.sorted()
-        self.moves = moves.sorted()
-        self.updates = updates.sorted()
+        self.sectionDeletes = sectionDeletes.sortedIfNeeded()
+        self.sectionInserts = sectionInserts.sortedIfNeeded()
+        self.deletes = deletes.sortedIfNeeded()
+        self.inserts = inserts.sortedIfNeeded()
+        self.moves = moves.sortedIfNeeded()
+        self.updates = updates.sortedIfNeeded()
     }
 
     /// The change set that changes nothing.
@@ -86,5 +86,13 @@ public struct ChangeSet: Sendable, Hashable {
     public var isEmpty: Bool {
         sectionDeletes.isEmpty && sectionInserts.isEmpty && deletes.isEmpty
             && inserts.isEmpty && moves.isEmpty && updates.isEmpty
+    }
+}
+
+extension Array where Element: Comparable {
+    /// The elements in ascending order: the array itself, not a sorted copy, when they are in
+    /// order already (the rows a first page's rest appends: a million index paths at 1M).
+    fileprivate func sortedIfNeeded() -> [Element] {
+        zip(self, dropFirst()).allSatisfy { !($1 < $0) } ? self : sorted()
     }
 }

@@ -23,12 +23,10 @@ struct FetchPlan<M: StoreModel>: Sendable {
     let selection: String
     /// Whether the keys are SQLite's ranks rather than the column values.
     let ranksInSQL: Bool
-    /// Where in `selection` the sort keys, the section name value and the row's values are.
-    private let keyColumns: [Int]
-    private let sectionColumn: Int
-    /// Where the fingerprinted values start: the row's values, and with links the keys too
-    /// (a child's keys change with its parent while its own values stay the same).
-    private let fingerprintedColumns: Int
+    /// Where in `selection` the sort keys, the section name value and the fingerprinted
+    /// values are: the row's values, and with links the keys too (a child's keys change with
+    /// its parent while its own values stay the same).
+    let columns: IndexColumns
     /// Where the row's own values (`*`) start in `selection`.
     private let valueColumns: Int
     /// The to-one links the predicate, the orderings or the section key read.
@@ -59,6 +57,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
                 .flatMap { KeyComparator(collationNamed: $0, registered: registered) }
         }
         ranksInSQL = comparators.contains { $0 == nil }
+        let keyColumns: [Int]
+        let sectionColumn: Int
         if ranksInSQL {
             let rowOrder = (request.orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
             var columns = [rowID]
@@ -77,7 +77,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
         let firstValueColumn = 1 + keyColumns.count + (ranksInSQL && request.sectionKey != nil ? 1 : 0)
         links = Array(request.referencedLinks)
         valueColumns = firstValueColumn
-        fingerprintedColumns = links.isEmpty || ranksInSQL ? firstValueColumn : 1
+        columns = IndexColumns(
+            keys: keyColumns, section: request.sectionKey == nil ? nil : sectionColumn,
+            fingerprinted: links.isEmpty || ranksInSQL ? firstValueColumn : 1)
         predicateReadsLinks = !(request.predicate?.referencedLinks.isEmpty ?? true)
         order =
             ranksInSQL
@@ -116,11 +118,11 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     /// The row at a statement selecting `selection` from column `base` on.
     func row(from statement: Statement, base: Int = 0) -> Row? {
-        guard case .integer(let rowID) = statement.value(at: base) else { return nil }
+        guard let rowID = columns.rowID(in: statement, base: base) else { return nil }
+        let keys = columns.keys(in: statement, base: base)
         return Row(
-            rowID: rowID, keys: SortKeys(keyColumns.map { statement.value(at: base + $0) }),
-            sectionValue: request.sectionKey == nil ? .null : statement.value(at: base + sectionColumn),
-            fingerprint: statement.fingerprint(columns: (base + fingerprintedColumns)..<statement.columnCount))
+            rowID: rowID, keys: keys, sectionValue: columns.sectionValue(in: statement, base: base, keys: keys),
+            fingerprint: columns.fingerprint(in: statement, base: base))
     }
 
     /// The whole index, read in order; `rowsRead` counts the rows. Every few hundred rows it
@@ -131,9 +133,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
     ) throws -> ResultIndex {
         var served = 0
         defer { rowsRead += served }
-        return try readIndex(of: request, db, rowsRead: &rowsRead) { index, last in
+        return try readIndex(of: request, db, rowsRead: &rowsRead) { index in
             if isCancelled() { throw CancellationError() }
-            try rest?.serve { positions in try rows(at: positions, readSoFar: index, last: last, db, rowsRead: &served) }
+            try rest?.serve { positions in try rows(at: positions, readSoFar: index, db, rowsRead: &served) }
         }
     }
 
@@ -143,49 +145,37 @@ struct FetchPlan<M: StoreModel>: Sendable {
     func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> ResultIndex? {
         guard request.limit == nil, request.offset == nil else { return nil }
         // One row more than the page tells whether more follow.
-        var page = try readIndex(of: request.limit(size + 1), db, rowsRead: &rowsRead) { _, _ in }
+        var page = try readIndex(of: request.limit(size + 1), db, rowsRead: &rowsRead) { _ in }
         page.isFirstPage = page.count > size
         return page
     }
 
-    /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far and
-    /// the last of them.
+    /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far.
     private func readIndex(
-        of request: StoreRequest<M>, _ db: Database, rowsRead: inout Int,
-        every256Rows: (ResultIndex, Row?) throws -> Void
+        of request: StoreRequest<M>, _ db: Database, rowsRead: inout Int, every256Rows: (ResultIndex) throws -> Void
     ) throws -> ResultIndex {
         var index = emptyIndex()
         let (sql, arguments) = try request.sql(selecting: selection, rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
-        var stepped = 0
-        var last: Row?
-        while try statement.step() {
-            stepped += 1
-            if let row = row(from: statement) {
-                index.append(row.rowID, row.keys, fingerprint: row.fingerprint, sectionValue: row.sectionValue)
-                last = row
-            }
-            if stepped & 0xFF == 0 { try every256Rows(index, last) }
-        }
-        rowsRead += stepped
+        rowsRead += try columns.read(statement, into: &index, every256Rows: every256Rows)
         index.finishAppending()
         return index
     }
 
     /// The rows at `positions` of the whole index, in the snapshot of `db`'s transaction, with
-    /// their objects: those among the rows `readSoFar`, then a keyset query on from the `last`
+    /// their objects: those among the rows `readSoFar`, then a keyset query on from the last
     /// of them (or, when SQLite numbers the rows, the `OFFSET` of the same query).
     private func rows(
-        at positions: Range<Int>, readSoFar: ResultIndex, last: Row?, _ db: Database, rowsRead: inout Int
+        at positions: Range<Int>, readSoFar: ResultIndex, _ db: Database, rowsRead: inout Int
     ) throws -> RowsPastFirstPage<M>.Rows {
         var rowIDs = readSoFar.rowIDs(in: positions)
         let start = positions.lowerBound + rowIDs.count
         if start < positions.upperBound {
             let limit = positions.upperBound - start
             let rest: StoreRequest<M>
-            if let last, !ranksInSQL {
+            if let last = readSoFar.last, !ranksInSQL {
                 rest = request.filter(
                     request.keysetCondition(after: [last.keys.first] + last.keys.rest, rowID: last.rowID, rowIDName: rowID)
                 )

@@ -52,8 +52,7 @@ struct KeyColumn: Sendable {
 
     /// Inserts `value` as row `index`.
     mutating func insert(_ value: DatabaseValue, at index: Int) {
-        let (kind, head, tail) = encode(value)
-        if kind > Self.inlineText + 8, tails == nil { tails = [UInt64](repeating: 0, count: kinds.count) }
+        let (kind, head, tail) = encodeForStoring(value)
         kinds.insert(kind, at: index)
         heads.insert(head, at: index)
         tails?.insert(tail, at: index)
@@ -62,16 +61,29 @@ struct KeyColumn: Sendable {
     /// Replaces row `index`'s value with `value`, in place.
     mutating func replace(at index: Int, with value: DatabaseValue) {
         releaseBytes(of: index)
-        let (kind, head, tail) = encode(value)
-        if kind > Self.inlineText + 8, tails == nil { tails = [UInt64](repeating: 0, count: kinds.count) }
+        let (kind, head, tail) = encodeForStoring(value)
         kinds[index] = kind
         heads[index] = head
         tails?[index] = tail
         compactIfWasteful()
     }
 
-    /// Appends `value` as the last row.
-    mutating func append(_ value: DatabaseValue) { insert(value, at: kinds.count) }
+    /// Appends `value` as the last row (an append, cheaper than an insert at the end, which
+    /// replaces an empty range of each array).
+    mutating func append(_ value: DatabaseValue) {
+        let (kind, head, tail) = encodeForStoring(value)
+        kinds.append(kind)
+        heads.append(head)
+        tails?.append(tail)
+    }
+
+    /// `encode(value)`, making the tails first when the value is the page's first text of 9
+    /// to 16 bytes.
+    private mutating func encodeForStoring(_ value: DatabaseValue) -> (kind: UInt8, head: UInt64, tail: UInt64) {
+        let encoded = encode(value)
+        if encoded.kind > Self.inlineText + 8, tails == nil { tails = [UInt64](repeating: 0, count: kinds.count) }
+        return encoded
+    }
 
     /// The kind, head and tail words that store `value`, its bytes added to `bytes` if long.
     private mutating func encode(_ value: DatabaseValue) -> (kind: UInt8, head: UInt64, tail: UInt64) {

@@ -13,16 +13,28 @@ import SQLiteStoreCore
 struct KeyMap: Sendable {
     static let groupWidth: Int64 = 32
 
+    /// How many appended rows wait before they go to their pages.
+    static let appendBatch = 16_384
+
     /// The pages of each group, by group number, `nil` where a page has no row.
     private var groups: [Int64: [KeyPage?]] = [:]
+    /// Rows appended and not yet in their pages, in the order they came. Results come in
+    /// key order, so at scattered rowids: put in one at a time, each row wrote to another of
+    /// a thousand pages, with a cache miss or several (over a third of the library's part of
+    /// reading a whole index, by `perf`). Sorted by rowid a batch at a time, they fill each
+    /// page in a run.
+    private var appended: [(rowID: Int64, keys: SortKeys, fingerprint: UInt64)] = []
     private(set) var count = 0
     let keyCount: Int
 
     init(keyCount: Int) { self.keyCount = keyCount }
 
+    /// The number of the page of `rowID`, among all pages.
+    private static func pageNumber(_ rowID: Int64) -> Int64 { rowID >> 10 }
+
     /// The group, the page in it, and the offset in the page of `rowID`.
     private static func split(_ rowID: Int64) -> (group: Int64, page: Int, offset: UInt16) {
-        let page = rowID >> 10
+        let page = pageNumber(rowID)
         return (page >> 5, Int(page & (groupWidth - 1)), UInt16(truncatingIfNeeded: rowID & (KeyPage.width - 1)))
     }
 
@@ -73,18 +85,56 @@ struct KeyMap: Sendable {
         if added { count += 1 }
     }
 
-    /// Adds a row known to be absent, in any order; `finishAppending()` must follow.
+    /// Adds a row known to be absent, in any order; `finishAppending()` must follow before
+    /// the map is read or changed otherwise.
     mutating func append(_ keys: SortKeys, fingerprint: UInt64, for rowID: Int64) {
-        let keyCount = keyCount
-        withPage(of: rowID) { page, offset in
-            if page == nil { page = KeyPage.forAppending(keyCount: keyCount) }
-            page?.append(offset, keys, fingerprint: fingerprint)
-        }
+        if appended.isEmpty { appended.reserveCapacity(Self.appendBatch) }
+        appended.append((rowID, keys, fingerprint))
         count += 1
+        if appended.count == Self.appendBatch { putAppendedInPages() }
     }
 
-    /// Sorts the pages that rows were appended to.
+    /// Puts the appended rows in their pages, by rowid: one page lookup per run of rows
+    /// sharing a page.
+    private mutating func putAppendedInPages() {
+        let rows = appended
+        appended = []
+        let pages = rows.map { Self.pageNumber($0.rowID) }
+        let order = Self.byPage(pages)
+        let keyCount = keyCount
+        var start = 0
+        while start < order.count {
+            var end = start + 1
+            while end < order.count, pages[order[end]] == pages[order[start]] { end += 1 }
+            withPage(of: rows[order[start]].rowID) { page, _ in
+                if page == nil { page = KeyPage.forAppending(keyCount: keyCount) }
+                for index in order[start..<end] {
+                    page?.append(Self.split(rows[index].rowID).offset, rows[index].keys, fingerprint: rows[index].fingerprint)
+                }
+            }
+            start = end
+        }
+    }
+
+    /// The indexes of `pages` (page numbers) in the order of their page numbers: by counting
+    /// when they span few pages (rowids a result reads are mostly dense), else by sorting.
+    private static func byPage(_ pages: [Int64]) -> [Int] {
+        guard let low = pages.min(), let high = pages.max() else { return [] }
+        guard high - low < 2 * Int64(pages.count) else { return pages.indices.sorted { pages[$0] < pages[$1] } }
+        var starts = [Int](repeating: 0, count: Int(high - low) + 2)
+        for page in pages { starts[Int(page - low) + 1] += 1 }
+        for slot in starts.indices.dropFirst() { starts[slot] += starts[slot - 1] }
+        var order = [Int](repeating: 0, count: pages.count)
+        for (index, page) in pages.enumerated() {
+            order[starts[Int(page - low)]] = index
+            starts[Int(page - low)] += 1
+        }
+        return order
+    }
+
+    /// Puts the appended rows in their pages and sorts the pages they went to.
     mutating func finishAppending() {
+        putAppendedInPages()
         // The numbers are copied out first: iterating `groups.keys` while mutating `groups`
         // would copy the table and keep every page's unsorted arrays alive until the loop ends.
         for group in Array(groups.keys) {

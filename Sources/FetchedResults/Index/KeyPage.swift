@@ -99,7 +99,8 @@ struct KeyPage: Sendable {
     mutating func sort() {
         guard isUnsorted else { return }
         isUnsorted = false
-        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        // By offset, then index (offsets are unique), as integers: no comparison closure.
+        let order = offsets.indices.map { UInt32(offsets[$0]) << 16 | UInt32($0) }.sorted().map { Int($0 & 0xFFFF) }
         offsets = order.map { offsets[$0] }
         fingerprints = order.map { fingerprints[$0] }
         for column in columns.indices { columns[column].permute(order) }

@@ -129,6 +129,10 @@ struct ResultIndex: Sendable {
         return (next, chunk, offset)
     }
 
+    /// The last row's rowid and keys; `nil` when there is none. O(1), and also while rows are
+    /// appended.
+    var last: (rowID: Int64, keys: SortKeys)? { rows.last }
+
     /// Whether the row is in the results.
     func contains(_ rowID: Int64) -> Bool { keys.contains(rowID) }
 

@@ -46,6 +46,12 @@ struct RowChunks: Sendable {
         return (place.chunk, place.offset)
     }
 
+    /// The last row's rowid and keys (its chunk's fence); `nil` when there is none.
+    var last: (rowID: Int64, keys: SortKeys)? {
+        guard let group = groups.last, let rowID = group.chunks.last?.last, let keys = group.fences.last else { return nil }
+        return (rowID, keys)
+    }
+
     /// The rowids of chunk `index`, in order.
     subscript(index: Int) -> [Int64] {
         let (group, chunk) = place(of: index)

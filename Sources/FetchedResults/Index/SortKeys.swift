@@ -11,6 +11,12 @@ struct SortKeys: Sendable, Hashable {
         rest = Array(values.dropFirst())
     }
 
+    /// The keys `first`, then `rest`.
+    init(first: DatabaseValue, rest: [DatabaseValue]) {
+        self.first = first
+        self.rest = rest
+    }
+
     /// The keys of a row with a single sort key.
     init(single value: DatabaseValue) {
         first = value

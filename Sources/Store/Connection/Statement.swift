@@ -136,7 +136,7 @@ public final class Statement {
     /// can change between two rows of one loop: the connection stays the caller's until its
     /// closure returns, and SQLite re-prepares a statement only before its first row.
     @inlinable
-    func forEachRow(_ body: () throws -> Void) throws {
+    package func forEachRow(_ body: () throws -> Void) throws {
         guard try step() else { return }
         try body()
         if isCaptured {
@@ -206,7 +206,7 @@ public final class Statement {
     }
 
     /// The integer in column `index`, read without boxing (`nil` when it is not an INTEGER).
-    func integer(at index: Int) -> Int64? {
+    package func integer(at index: Int) -> Int64? {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_INTEGER ? sqlite3_column_int64(handle, Int32(index)) : nil
     }
 }

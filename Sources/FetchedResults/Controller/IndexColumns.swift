@@ -1,0 +1,57 @@
+import SQLiteStoreCore
+
+/// Where a statement selecting a `FetchPlan`'s `selection` holds what the index keeps of a
+/// row: the rowid first, then the sort keys, the section name value and the fingerprinted
+/// values. Not generic over the model, so that reading a whole index (a million rows) runs
+/// specialized code: in `FetchPlan<M>` every row went through the run-time metadata of a
+/// generic row type.
+struct IndexColumns: Sendable {
+    /// Where the sort keys are, most significant first.
+    let keys: [Int]
+    /// Where the value naming a section is, when the results are sectioned.
+    let section: Int?
+    /// Where the fingerprinted values start; they run to the last column.
+    let fingerprinted: Int
+
+    /// The rowid of the current row, `nil` when it is not an INTEGER.
+    func rowID(in statement: Statement, base: Int = 0) -> Int64? { statement.integer(at: base) }
+
+    /// The sort keys of the current row, read without collecting them in an array first.
+    func keys(in statement: Statement, base: Int = 0) -> SortKeys {
+        guard let first = keys.first else { return SortKeys(single: .null) }
+        let value = statement.value(at: base + first)
+        guard keys.count > 1 else { return SortKeys(single: value) }
+        return SortKeys(first: value, rest: keys.dropFirst().map { statement.value(at: base + $0) })
+    }
+
+    /// The value naming the current row's section, whose sort keys are `rowKeys`; `.null`
+    /// when not sectioned.
+    func sectionValue(in statement: Statement, base: Int = 0, keys rowKeys: SortKeys) -> DatabaseValue {
+        guard let section else { return .null }
+        return section == keys.first ? rowKeys.first : statement.value(at: base + section)
+    }
+
+    /// The fingerprint of the current row's values.
+    func fingerprint(in statement: Statement, base: Int = 0) -> UInt64 {
+        statement.fingerprint(columns: (base + fingerprinted)..<statement.columnCount)
+    }
+
+    /// Steps `statement` to its end, appending each row to `index` (rows come in the
+    /// index's order), and calls `every256Rows` with the rows appended so far every 256
+    /// rows stepped. Returns the number of rows stepped.
+    func read(
+        _ statement: Statement, into index: inout ResultIndex, every256Rows: (ResultIndex) throws -> Void
+    ) throws -> Int {
+        var stepped = 0
+        try statement.forEachRow {
+            stepped += 1
+            if let rowID = rowID(in: statement) {
+                let rowKeys = keys(in: statement)
+                index.append(
+                    rowID, rowKeys, fingerprint: fingerprint(in: statement), sectionValue: sectionValue(in: statement, keys: rowKeys))
+            }
+            if stepped & 0xFF == 0 { try every256Rows(index) }
+        }
+        return stepped
+    }
+}
