@@ -3,7 +3,7 @@ import SQLiteStoreCore
 
 /// The in-memory index of a fetched result: rowids in sort order in `RowChunks`, each row's
 /// sort keys and fingerprint in a `KeyMap`, and the sections with their names and row
-/// counts (in `SectionCounts`: a section's start, and the section of a position, in O(log s)).
+/// counts (in `SectionCounts`: a section's start, and the section of a position, in O(log s + 64)).
 ///
 /// Finding a row's chunk costs O(log c) comparisons with the chunks' last keys (held in
 /// `RowChunks`, no key-map lookups), then a scan of its chunk for the rowid; inserting
@@ -180,13 +180,13 @@ struct ResultIndex: Sendable {
         return isSectioned && section.exists ? sections[section.index].name : nil
     }
 
-    /// The position of the first row of section `index`: O(log s).
+    /// The position of the first row of section `index`: O(log s + 64).
     func sectionStart(_ index: Int) -> Int {
         guard isSectioned else { return 0 }
         return index < sections.count ? sectionCounts.rowsBefore(index) : count
     }
 
-    /// The index path of the row at `position`: O(log s).
+    /// The index path of the row at `position`: O(log s + 64).
     func indexPath(at position: Int) -> IndexPath {
         guard isSectioned, let (section, row) = sectionCounts.locate(position) else { return IndexPath(row: position, section: 0) }
         return IndexPath(row: row, section: section)
