@@ -103,27 +103,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     func emptyIndex() -> ResultIndex { ResultIndex(order: order, isSectioned: request.sectionKey != nil) }
 
-    /// One row read with `selection`, and its model when a re-read loads it.
-    struct Row {
-        let rowID: Int64
-        let keys: SortKeys
-        let sectionValue: DatabaseValue
-        let fingerprint: UInt64
-        var model: M?
-    }
-
     /// Whether the controller holds every object with the index (no batch size): then a
     /// re-read of changed rows decodes their models from the same statement.
     var loadsObjects: Bool { request.batchSize == nil }
-
-    /// The row at a statement selecting `selection` from column `base` on.
-    func row(from statement: Statement, base: Int = 0) -> Row? {
-        guard let rowID = columns.rowID(in: statement, base: base) else { return nil }
-        let keys = columns.keys(in: statement, base: base)
-        return Row(
-            rowID: rowID, keys: keys, sectionValue: columns.sectionValue(in: statement, base: base, keys: keys),
-            fingerprint: columns.fingerprint(in: statement, base: base))
-    }
 
     /// The whole index, read in order; `rowsRead` counts the rows. Every few hundred rows it
     /// stops with `CancellationError` once `isCancelled` says so, and answers what the
@@ -198,7 +180,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     /// The rows among `rowIDs` that match the predicate now, with their models when the
     /// plan `loadsObjects` (incremental plans only).
-    func fetchRows(_ db: Database, rowIDs: Set<Int64>, rowsRead: inout Int) throws -> [Int64: Row] {
+    func fetchRows(_ db: Database, rowIDs: Set<Int64>, rowsRead: inout Int) throws -> RereadRows<M> {
         try reread(db, rowIDs: rowIDs, matchedAs: rowID, rowsRead: &rowsRead)
     }
 
@@ -209,7 +191,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// the cost follows the children, given an index on it.
     func fetchChildren(
         _ db: Database, of link: ToOneLink, parents: Set<Int64>, rowsRead: inout Int
-    ) throws -> (rows: [Int64: Row], others: Set<Int64>) {
+    ) throws -> (rows: RereadRows<M>, others: Set<Int64>) {
         // Matched "under the rowid's name": any integer column works, here the foreign key.
         let foreignKey = SQLIdentifier.quote(link.foreignKey)
         let found = try reread(db, rowIDs: parents, matchedAs: foreignKey, rowsRead: &rowsRead)
@@ -225,20 +207,21 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     /// The rows whose column `key` is among `keys` and that match the predicate, each read
     /// once: the model's columns first when the plan `loadsObjects`, then `selection`.
-    private func reread(_ db: Database, rowIDs keys: Set<Int64>, matchedAs key: String, rowsRead: inout Int) throws -> [Int64: Row] {
-        var found: [Int64: Row] = [:]
-        let columns = loadsObjects ? M.selection + ", " + selection : selection
+    private func reread(
+        _ db: Database, rowIDs keys: Set<Int64>, matchedAs key: String, rowsRead: inout Int
+    ) throws -> RereadRows<M> {
+        var found = RereadRows<M>()
+        let selected = loadsObjects ? M.selection + ", " + selection : selection
         var models: ModelRows<M>?
-        try db.forEachRow(in: table, columns: columns, rowIDs: keys, rowID: key, where: request.predicate) { statement in
+        try db.forEachRow(in: table, columns: selected, rowIDs: keys, rowID: key, where: request.predicate) { statement in
             rowsRead += 1
-            guard loadsObjects else {
-                if let row = row(from: statement) { found[row.rowID] = row }
-                return
-            }
+            let base = loadsObjects ? modelColumnCount(in: statement) : 0
+            guard let rowID = columns.rowID(in: statement, base: base) else { return }
+            found.rows[rowID] = RereadRow(
+                keys: columns.keys(in: statement, base: base), fingerprint: columns.fingerprint(in: statement, base: base))
+            guard loadsObjects else { return }
             if models?.statement !== statement { models = ModelRows(statement: statement) }
-            guard var row = row(from: statement, base: modelColumnCount(in: statement)) else { return }
-            row.model = try models?.decodeRow()
-            found[row.rowID] = row
+            found.models[rowID] = try models?.decodeRow()
         }
         return found
     }
