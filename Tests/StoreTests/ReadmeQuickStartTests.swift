@@ -7,9 +7,9 @@ import Testing
 @Suite struct ReadmeQuickStartTests {
     @StoreModel
     struct Item: Equatable {
-        var id: Int64?  // the rowid, assigned on insert; UUID and String keys work too
+        var id: Int64  // the rowid; UUID and String keys work too
         var title: String
-        var done: Bool
+        var done: Bool = false
     }
 
     @Test func quickStartRuns() throws {
@@ -25,12 +25,10 @@ import Testing
         try store.write { db in
             try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)")
             try db.check(Item.self)  // throws one error listing every difference from the model
-            var milk = Item(title: "Buy milk", done: false)
-            try db.insert(&milk)  // sets milk.id
+            var milk = try db.insert(Item.Draft(title: "Buy milk"))  // a draft has no id: SQLite picks it
             milk.done = true
             try db.update(milk, columns: \.done)
-            var bread = Item(title: "Bread", done: false)
-            try db.insert(&bread)
+            try db.insert(Item.Draft(title: "Bread"))
         }
         let open = try store.read { db in
             try db.fetch(StoreRequest<Item>().filter { $0.done == false }.order { $0.title.ascending })
