@@ -49,7 +49,7 @@ import Testing
         #expect(controller.numberOfObjects == Self.pageSize + 1)
         #expect(controller.sections.map(\.numberOfObjects) == [100, 100, Self.pageSize + 1 - 200])
         #expect(try controller.object(at: IndexPath(row: 0, section: 0)).title == "t1")
-        #expect(controller.rowsRead == 2 * (Self.pageSize + 1), "the page's index rows and its objects, nothing else")
+        #expect(controller.rowsRead == Self.pageSize + 1, "the page's rows, with their objects in the same statement, nothing else")
         // Past the page's sections: found in the complete index of the page's snapshot.
         #expect(try controller.object(at: IndexPath(row: 5, section: 7)).title == "t706")
         #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 100, section: 7))) {

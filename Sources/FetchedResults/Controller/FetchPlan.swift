@@ -124,12 +124,29 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// The first `size` rows of the index, read with SQLite's `LIMIT` over the request's
     /// order (served by an index on the order's columns, else by SQLite's top-N sort), marked
     /// as a first page when more rows follow; `nil` for a request with a limit or an offset.
-    func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> ResultIndex? {
+    /// With `loadsObjects`, the same statement reads the rows' objects too.
+    func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> (index: ResultIndex, objects: [Int64: M]?)? {
         guard request.limit == nil, request.offset == nil else { return nil }
         // One row more than the page tells whether more follow.
-        var page = try readIndex(of: request.limit(size + 1), db, rowsRead: &rowsRead) { _ in }
-        page.isFirstPage = page.count > size
-        return page
+        let page = request.limit(size + 1)
+        guard loadsObjects else {
+            var index = try readIndex(of: page, db, rowsRead: &rowsRead) { _ in }
+            index.isFirstPage = index.count > size
+            return (index, nil)
+        }
+        var index = emptyIndex()
+        var objects: [Int64: M] = [:]
+        let (sql, arguments) = try page.sql(selecting: M.selection + ", " + selection, rowID: rowID)
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.bind(arguments)
+        defer { statement.reset() }
+        let models = ModelRows<M>(statement: statement)
+        rowsRead += try columns.read(
+            statement, base: modelColumnCount(in: statement), into: &index,
+            eachRow: { rowID in objects[rowID] = try models.decodeRow() }, every256Rows: { _ in })
+        index.finishAppending()
+        index.isFirstPage = index.count > size
+        return (index, objects)
     }
 
     /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far.

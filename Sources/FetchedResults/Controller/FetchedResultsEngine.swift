@@ -93,11 +93,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         var count = 0
         let plan = try FetchPlan(request, db: db, registered: store.configuration.collations)
         let readsPage = !store.readsOnWriter
-        let page =
-            try (readsPage ? plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) : nil) ?? plan.fetchIndex(db, rowsRead: &count)
-        let pageRows = page.rowIDs(in: 0..<min(page.count, pageSize + 1))
-        let objects = try plan.loadsObjects ? db.fetchModels(M.self, table: plan.table, rowIDs: pageRows) : nil
-        count += objects?.count ?? 0
+        let pageRead = try readsPage ? plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) : nil
+        let page = try pageRead?.index ?? plan.fetchIndex(db, rowsRead: &count)
+        let objects = try pageRead.map { $0.objects } ?? pageObjects(of: page, pageSize: pageSize, plan, db, rowsRead: &count)
         rowsRead.withLock { $0 += count }
         self.plan = plan
         current = page
@@ -114,6 +112,17 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         // The same snapshot: the page's rows lead the index. A difference would be a defect of
         // the order; diffing then keeps the change set exact.
         post(index.rowIDs(in: 0..<page.count) == page.rowIDs(in: 0..<page.count) ? .appended : .refetched, objects: nil)
+    }
+
+    /// The objects of the first `pageSize + 1` rows of an index read whole (a request with a
+    /// limit or an offset, or a store that reads on its writer), when the plan loads objects.
+    private func pageObjects(
+        of page: ResultIndex, pageSize: Int, _ plan: FetchPlan<M>, _ db: Database, rowsRead: inout Int
+    ) throws -> [Int64: M]? {
+        guard plan.loadsObjects else { return nil }
+        let objects = try db.fetchModels(M.self, table: plan.table, rowIDs: page.rowIDs(in: 0..<min(page.count, pageSize + 1)))
+        rowsRead += objects.count
+        return objects
     }
 
     /// Switches to `request`, posting the change from the consumer's results to the new ones:

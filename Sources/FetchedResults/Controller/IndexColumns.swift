@@ -37,18 +37,22 @@ struct IndexColumns: Sendable {
     }
 
     /// Steps `statement` to its end, appending each row to `index` (rows come in the
-    /// index's order), and calls `every256Rows` with the rows appended so far every 256
+    /// index's order) from column `base` on, and calls `eachRow` with each row's rowid (the
+    /// statement on that row) and `every256Rows` with the rows appended so far every 256
     /// rows stepped. Returns the number of rows stepped.
     func read(
-        _ statement: Statement, into index: inout ResultIndex, every256Rows: (ResultIndex) throws -> Void
+        _ statement: Statement, base: Int = 0, into index: inout ResultIndex, eachRow: ((Int64) throws -> Void)? = nil,
+        every256Rows: (ResultIndex) throws -> Void
     ) throws -> Int {
         var stepped = 0
         try statement.forEachRow {
             stepped += 1
-            if let rowID = rowID(in: statement) {
-                let rowKeys = keys(in: statement)
+            if let rowID = rowID(in: statement, base: base) {
+                let rowKeys = keys(in: statement, base: base)
                 index.append(
-                    rowID, rowKeys, fingerprint: fingerprint(in: statement), sectionValue: sectionValue(in: statement, keys: rowKeys))
+                    rowID, rowKeys, fingerprint: fingerprint(in: statement, base: base),
+                    sectionValue: sectionValue(in: statement, base: base, keys: rowKeys))
+                try eachRow?(rowID)
             }
             if stepped & 0xFF == 0 { try every256Rows(index) }
         }
