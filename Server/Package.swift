@@ -41,6 +41,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the tests and the benchmark start: a throwaway PostgreSQL cluster, sync-server
+        // processes. Not a product: apps never see it.
+        .target(name: "SyncServerHarness"),
         // A client process the convergence tests kill between a write's commit and its push.
         .executableTarget(
             name: "SyncTestClient",
@@ -50,7 +53,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StoreSyncServer", "SyncServerCommand", "SyncTestClient",
+                "StoreSyncServer", "SyncServerCommand", "SyncTestClient", "SyncServerHarness",
                 .product(name: "SQLiteStore", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
