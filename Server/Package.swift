@@ -41,6 +41,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the tests and the benchmark start: a throwaway PostgreSQL cluster, sync-server
+        // processes. Not a product: apps never see it.
+        .target(name: "SyncServerHarness"),
+        // The sync benchmarks (Benchmarks/README.md, "Sync"): build in release mode with the
+        // whole package, so that the sync-server beside it is a release build too.
+        .executableTarget(
+            name: "SyncBenchmark",
+            dependencies: [
+                "SyncServerHarness",
+                .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
+            ]
+        ),
         // A client process the convergence tests kill between a write's commit and its push.
         .executableTarget(
             name: "SyncTestClient",
@@ -50,7 +64,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "StoreSyncServer", "SyncServerCommand", "SyncTestClient",
+                "StoreSyncServer", "SyncServerCommand", "SyncTestClient", "SyncServerHarness",
                 .product(name: "SQLiteStore", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

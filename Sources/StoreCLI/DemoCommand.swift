@@ -16,6 +16,12 @@ struct DemoCommand: AsyncParsableCommand {
             shown sectioned by their list's name, and renaming a list moves its items live, \
             while a view model follows one of them and its list's name. Ends by itself with a summary.
 
+            With --server and --token, a sync scene follows: two devices, each its own database \
+            file beside the demo's (NAME.device-a.sqlite and NAME.device-b.sqlite), share the \
+            note table through that sync server (see sync-server in Server/): edits reach the \
+            other device live, and edits made offline merge column by column. Without them, \
+            the demo says how to start a server.
+
             --interactive reads edits instead: add CATEGORY TITLE, edit ID TITLE, \
             move ID CATEGORY [POSITION], done ID, delete ID, list, quit.
 
@@ -31,6 +37,17 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Flag(help: "Read edits from standard input instead of running the script.")
     var interactive = false
+
+    @Option(help: ArgumentHelp("A sync server's base URL, for the sync scene.", valueName: "url"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("The bearer token `sync-server add-token` printed.", valueName: "token"))
+    var token: String?
+
+    func validate() throws {
+        guard (server == nil) == (token == nil) else { throw ValidationError("--server and --token go together") }
+        if let server { _ = try URL(syncServer: server) }
+    }
 
     func run() async throws {
         do {
@@ -50,12 +67,12 @@ struct DemoCommand: AsyncParsableCommand {
     @MainActor private func demo() async throws {
         let started = ContinuousClock.now
         let store = try StoreOptions.parse(["--database", database]).openStore(ifMissing: .create)
-        let migrator =
-            try FileManager.default.fileExists(atPath: migrations) ? Migrator(folder: migrations) : DemoMigrations.migrator()
+        let hasFolder = FileManager.default.fileExists(atPath: migrations)
+        let migrator = try hasFolder ? Migrator(folder: migrations) : DemoMigrations.migrator()
         let applied = try migrator.migrate(store)
         print(
             "database \(database): \(applied.isEmpty ? "schema up to date" : "applied \(applied.count) migration\(applied.count == 1 ? "" : "s")") "
-                + "(\(FileManager.default.fileExists(atPath: migrations) ? "from \(migrations)/" : "built-in example schema"))")
+                + "(\(hasFolder ? "from \(migrations)/" : "built-in example schema"))")
         let seed = try await DemoSeed.plant(in: store)
         let session = try DemoSession(
             store: store, request: DemoItem.sectionedByCategory(inList: seed.listID), listID: seed.listID,
@@ -70,6 +87,11 @@ struct DemoCommand: AsyncParsableCommand {
             try await DemoRenameScene.run(in: store, besideList: seed.listID)
         }
         session.stop()
+        if let server, let token {
+            try await DemoSyncScene.run(database: database, migrator: migrator, server: try URL(syncServer: server), token: token)
+        } else {
+            print(DemoSyncInstructions.text(migrations: hasFolder ? migrations : DemoMigrations.folder?.path ?? "Migrations"))
+        }
         print("done in \((ContinuousClock.now - started).millisecondsText) ms: \(session.summary)")
     }
 }

@@ -38,15 +38,8 @@ struct SyncCommand: AsyncParsableCommand {
     var live = false
 
     func validate() throws {
-        _ = try serverURL()
+        _ = try URL(syncServer: server)
         guard !tableNames.isEmpty else { throw ValidationError("--tables names at least one table") }
-    }
-
-    private func serverURL() throws -> URL {
-        guard let url = URL(string: server), ["http", "https"].contains(url.scheme), url.host != nil else {
-            throw ValidationError("--server must be an http or https URL, not '\(server)'")
-        }
-        return url
     }
 
     private var tableNames: Set<String> {
@@ -60,7 +53,7 @@ struct SyncCommand: AsyncParsableCommand {
         do {
             let store = try open()
             defer { try? store.close() }
-            let client = SyncClient(store: store, server: try serverURL(), token: token)
+            let client = SyncClient(store: store, server: try URL(syncServer: server), token: token)
             let progress = try await client.synchronize()
             report = SyncReport(pushed: progress.pushed, pulled: progress.pulled)
             output.say("pushed \(progress.pushed) changes, pulled \(progress.pulled)")

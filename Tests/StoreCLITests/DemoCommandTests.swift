@@ -12,7 +12,7 @@ struct DemoCommandTests {
         let folder = try WatchTestFolder()
         let result = try StoreBinary.start(["demo"], in: folder.url).finish()
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.output.contains("applied 4 migrations (built-in example schema)"), "\(result)")
+        #expect(result.output.contains("applied 5 migrations (built-in example schema)"), "\(result)")
         #expect(appliedChangeSets(in: result.output) == 10, "\(result)")
         #expect(result.output.contains("sectionInserts: [0]"))
         #expect(result.output.contains("moves: [2.0→1.0 changed]"), "a row moved by a change of its category is marked changed")
@@ -40,6 +40,39 @@ struct DemoCommandTests {
             Array(after.drop { $0 != "  [Chores]" }.dropFirst().prefix(2)).allSatisfy { $0.contains("Parcel") || $0.contains("Stamps") })
         #expect(before.contains("  view model: \"Stamps\" in Errands · open · 0 updates"), "\(result)")
         #expect(after.contains("  view model: \"Stamps\" in Chores · open · 1 update"), "\(result)")
+    }
+
+    @Test("without --server, the sync scene says whether PostgreSQL is installed and how to start a sync server on it")
+    func syncInstructions() throws {
+        let folder = try WatchTestFolder()
+        let result = try StoreBinary.start(["demo"], in: folder.url).finish()
+        #expect(result.exitCode == 0, "\(result)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("sync: the sync scene needs a sync server") }, "\(result)")
+        let bundled = try #require(DemoMigrations.folder?.path)
+        #expect(
+            lines[start + 1].contains(
+                DemoSyncInstructions.postgreSQLTools() == nil ? "PostgreSQL is not installed" : "PostgreSQL is installed"))
+        #expect(
+            lines[start + 3].hasSuffix(
+                "swift run --package-path Server sync-server add-token --postgres postgres://USER@127.0.0.1/store_demo --account demo"))
+        #expect(lines[start + 4].hasSuffix("--port 8080 --migrations \(bundled) --tables note"), "\(result)")
+        #expect(lines[start + 5].contains("store demo --server http://127.0.0.1:8080 --token TOKEN"))
+        #expect(lines[start + 6].hasPrefix("done in "), "the summary follows")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.device-a.sqlite").path))
+    }
+
+    @Test(
+        "--server and --token go together, and --server is an http URL: exit 2 before anything runs",
+        arguments: [
+            ["--server", "http://127.0.0.1:8080"], ["--token", "t"], ["--server", "ftp://host", "--token", "t"],
+        ])
+    func syncUsage(arguments: [String]) throws {
+        let folder = try WatchTestFolder()
+        let result = try StoreBinary.start(["demo"] + arguments, in: folder.url).finish()
+        #expect(result.exitCode == 2, "\(result)")
+        #expect(result.error.contains("--server"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.sqlite").path))
     }
 
     @Test("reuses its database, and takes --database and the Migrations folder")
@@ -83,7 +116,7 @@ struct DemoCommandTests {
         }
         let files = try names(CLIProject.examplesFolder)
         #expect(try names(bundled) == files)
-        #expect(files.count == 4)
+        #expect(files.count == 5)
         for name in files {
             let copy = try Data(contentsOf: bundled.appendingPathComponent(name))
             #expect(copy == (try Data(contentsOf: CLIProject.examplesFolder.appendingPathComponent(name))), "\(name)")

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import SQLiteStoreSyncProtocol
+import SyncServerHarness
 import Testing
 
 /// `SyncClient` against real server processes on a real PostgreSQL: stores converge, the

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreSyncProtocol
+import SyncServerHarness
 import Testing
 
 /// The server's endpoints against a real PostgreSQL: what is stored, once, for whom, and what

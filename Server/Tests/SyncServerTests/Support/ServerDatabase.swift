@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SQLiteStoreSyncProtocol
+import SyncServerHarness
 
 /// Reads the server's tables directly, to check what a request stored.
 enum ServerDatabase {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreSyncProtocol
+import SyncServerHarness
 
 /// A new database in the shared cluster, server processes on it, and tokens.
 struct ServerFixture {
@@ -11,7 +12,8 @@ struct ServerFixture {
 
     /// A server on the database whose schema is ``SyncedStores/migrations(version:)``'s.
     func startServer(schemaVersion: Int = 1, port: Int = 0) async throws -> SyncServerProcess {
-        try await SyncServerProcess(database: database, port: port, migrations: try SyncedStores.migrations(version: schemaVersion))
+        try await SyncServerProcess(
+            database: database, port: port, migrations: try SyncedStores.migrations(version: schemaVersion), tables: SyncedStores.tables)
     }
 
     func token(for account: String) throws -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import SyncServerHarness
 
 /// The synced model of the client tests: a string key, so that devices never collide.
 struct Item: StoreModel, Equatable {

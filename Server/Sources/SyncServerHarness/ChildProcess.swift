@@ -1,14 +1,14 @@
 import Foundation
 
-/// An executable of this package built beside the tests, run with its output in a file;
-/// killed (SIGKILL, unless it ended before) when released.
-final class ChildProcess: @unchecked Sendable {
+/// An executable of this package built beside the tests or the benchmark, run with its output
+/// in a file; killed (SIGKILL, unless it ended before) when released.
+public final class ChildProcess: @unchecked Sendable {
     private let process = Process()
     private let output: URL
 
-    /// The product `name` of this package, built beside the tests (`.build/debug/name`), or the
-    /// path in the environment variable `override`.
-    static func binary(_ name: String, override: String) -> URL {
+    /// The product `name` of this package, built beside the running tests or executable
+    /// (`.build/debug/name`, `.build/release/name`), or the path in the environment variable `override`.
+    public static func binary(_ name: String, override: String) -> URL {
         if let path = ProcessInfo.processInfo.environment[override] { return URL(fileURLWithPath: path) }
         #if os(macOS)
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
@@ -19,7 +19,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Starts `binary` with `arguments`.
-    init(_ binary: URL, _ arguments: [String]) throws {
+    public init(_ binary: URL, _ arguments: [String]) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("\(binary.lastPathComponent)-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
@@ -32,10 +32,10 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// What it printed.
-    var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+    public var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
 
     /// The first line it printed that `matches` says something of, waiting up to 30 s for it.
-    func waitForLine<T>(_ matches: (Substring) -> T?) async throws -> T {
+    public func waitForLine<T>(_ matches: (Substring) -> T?) async throws -> T {
         for _ in 0..<600 {
             for line in log.split(separator: "\n") {
                 if let found = matches(line) { return found }
@@ -46,8 +46,11 @@ final class ChildProcess: @unchecked Sendable {
         throw ClusterError("\(process.executableURL?.lastPathComponent ?? "") did not say it was ready: \(log)")
     }
 
+    /// Its process id.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Kills it at once, as a crash would.
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

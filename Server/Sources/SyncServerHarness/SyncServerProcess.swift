@@ -1,17 +1,19 @@
 import Foundation
 
-/// A `sync-server` process built beside the tests; killed when released.
-final class SyncServerProcess: @unchecked Sendable {
+/// A `sync-server` process built beside the tests or the benchmark; killed when released.
+public final class SyncServerProcess: @unchecked Sendable {
     private let process: ChildProcess
     /// The port it listens on, read from its first line.
-    let port: Int
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public let port: Int
+    /// Its base URL.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    static var binary: URL { ChildProcess.binary("sync-server", override: "SYNC_SERVER_BINARY") }
+    /// The `sync-server` executable (`SYNC_SERVER_BINARY` names another).
+    public static var binary: URL { ChildProcess.binary("sync-server", override: "SYNC_SERVER_BINARY") }
 
     /// Starts `sync-server --postgres database --port port --migrations migrations --tables tables`
     /// and waits until it listens.
-    init(database: String, port: Int = 0, migrations: URL, tables: Set<String> = SyncedStores.tables) async throws {
+    public init(database: String, port: Int = 0, migrations: URL, tables: Set<String>) async throws {
         let process = try ChildProcess(
             Self.binary,
             [
@@ -24,11 +26,14 @@ final class SyncServerProcess: @unchecked Sendable {
         }
     }
 
+    /// Its process id.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Kills it at once, as a crash would.
-    func kill() { process.kill() }
+    public func kill() { process.kill() }
 
     /// `sync-server add-token --postgres database --account name`: the token it printed.
-    static func addToken(database: String, account: String) throws -> String {
+    public static func addToken(database: String, account: String) throws -> String {
         let process = Process()
         let pipe = Pipe()
         process.executableURL = binary

@@ -6,22 +6,25 @@ import Glibc
 import Darwin
 #endif
 
-/// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary folder, `pg_ctl start`
-/// on a free loopback port, and everything removed at the end of the test process.
+/// A throwaway PostgreSQL cluster for the Server package's tests and benchmark: `initdb` in a
+/// temporary folder, `pg_ctl start` on a free loopback port, and everything removed when the
+/// process exits.
 ///
 /// The binaries come from `PG_BIN`, `/usr/local/bin`, the newest `/usr/lib/postgresql/*/bin`
 /// (Debian's `postgresql` package) or `PATH`. PostgreSQL refuses to run as root, so under root
 /// the cluster runs as the `postgres` user (Debian's package makes it) through `runuser`.
-final class PostgresCluster: @unchecked Sendable {
-    /// One cluster for the whole test process; each test makes its own database in it.
-    static let shared: Result<PostgresCluster, any Error> = {
+public final class PostgresCluster: @unchecked Sendable {
+    /// One cluster for the whole process; each test or benchmark makes its own database in it.
+    public static let shared: Result<PostgresCluster, any Error> = {
         let result = Result { try PostgresCluster() }
         if case .success = result { atexit { if case .success(let cluster) = PostgresCluster.shared { cluster.stop() } } }
         return result
     }()
 
-    let folder: URL
-    let port: Int
+    /// The folder of its data, its log and its tools' output, removed at exit.
+    public let folder: URL
+    /// The loopback port it listens on.
+    public let port: Int
     private let binaries: URL
     private let launcher: [String]
 
@@ -53,13 +56,24 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A URL for a new, empty database in the cluster.
-    func makeDatabase() throws -> String {
+    public func makeDatabase() throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", name])
         return "postgres://postgres@127.0.0.1:\(port)/\(name)"
     }
 
-    func stop() {
+    /// The process id of the postmaster, the parent of every PostgreSQL process of the cluster.
+    public func postmasterProcessID() throws -> Int32 {
+        let file = folder.appendingPathComponent("data/postmaster.pid")
+        let contents = try String(contentsOf: file, encoding: .utf8)
+        guard let line = contents.split(separator: "\n").first, let pid = Int32(line) else {
+            throw ClusterError("\(file.path) does not start with a process id")
+        }
+        return pid
+    }
+
+    /// Stops the cluster at once and removes its folder.
+    public func stop() {
         try? run("pg_ctl", ["-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(at: folder)
     }
@@ -104,7 +118,7 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A loopback port nothing listens on now (the kernel's pick for port 0).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -127,7 +141,11 @@ final class PostgresCluster: @unchecked Sendable {
     }
 }
 
-struct ClusterError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A cluster or a child process that could not be set up, and why.
+public struct ClusterError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

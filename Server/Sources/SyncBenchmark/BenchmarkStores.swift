@@ -1,0 +1,51 @@
+import Foundation
+import SQLiteStoreCore
+import SyncServerHarness
+
+/// The benchmark's database files: made in a temporary folder, migrated to ``Note``'s schema,
+/// and removed with the folder.
+final class BenchmarkStores {
+    let folder: URL
+    /// The folder holding ``Note/migration``, which the servers read too.
+    let migrations: URL
+    private var opened: [Store] = []
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-benchmark-\(UUID().uuidString)")
+        migrations = folder.appendingPathComponent("migrations")
+        try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
+        try Data(Note.migration.utf8).write(to: migrations.appendingPathComponent("0001_notes.sql"))
+    }
+
+    /// A new database file `name`, migrated, opened syncing ``Note/syncedTables`` when `syncs`;
+    /// its notes are `notes`, inserted before sync is turned on (rows a device had before it
+    /// synced), in one transaction.
+    func make(_ name: String, syncs: Bool, notes: [Note] = []) throws -> Store {
+        let path = folder.appendingPathComponent("\(name).sqlite").path
+        let plain = try Store(path: path)
+        try Migrator(folder: migrations.path).migrate(plain)
+        try insert(notes, into: plain)
+        try plain.close()
+        return try open(path, syncs: syncs)
+    }
+
+    /// Inserts `notes` in one transaction, as an app does: one model at a time.
+    func insert(_ notes: [Note], into store: Store) throws {
+        try store.write { db in
+            for var note in notes { try db.insert(&note) }
+        }
+    }
+
+    private func open(_ path: String, syncs: Bool) throws -> Store {
+        var configuration = StoreConfiguration()
+        if syncs { configuration.sync = SyncConfiguration(tables: Note.syncedTables) }
+        let store = try Store(path: path, configuration: configuration)
+        opened.append(store)
+        return store
+    }
+
+    deinit {
+        for store in opened { try? store.close() }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What `store demo` prints instead of its sync scene when no server is given: whether
+/// PostgreSQL is installed, and how to start a sync server on it.
+enum DemoSyncInstructions {
+    /// The instructions, for a server that reads the migrations in `migrations`.
+    static func text(migrations: String) -> String {
+        let postgres =
+            postgreSQLTools().map { "PostgreSQL is installed (\($0.path))" }
+            ?? "PostgreSQL is not installed: install it first (Debian: apt-get install postgresql; macOS: brew install postgresql)"
+        let database = "postgres://USER@127.0.0.1/store_demo"
+        return """
+            sync: the sync scene needs a sync server, which keeps its state in PostgreSQL; no --server was given.
+              \(postgres). Then, with a database URL your PostgreSQL accepts, from the repository's root:
+              createdb store_demo
+              swift run --package-path Server sync-server add-token --postgres \(database) --account demo
+              swift run --package-path Server sync-server --postgres \(database) --port 8080 --migrations \(migrations) --tables note
+              store demo --server http://127.0.0.1:8080 --token TOKEN   (TOKEN: what add-token printed)
+            """
+    }
+
+    /// The folder holding PostgreSQL's `createdb`, if any: on `PATH`, or where Debian's and
+    /// Homebrew's packages put it.
+    static func postgreSQLTools() -> URL? {
+        let manager = FileManager.default
+        var folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let debian = (try? manager.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        folders += debian.sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin" }
+        folders += ["/opt/homebrew/bin", "/usr/local/bin"]
+        return folders.first { manager.isExecutableFile(atPath: "\($0)/createdb") }.map { URL(fileURLWithPath: $0) }
+    }
+}
