@@ -11,6 +11,9 @@ import Testing
 ///
 /// While the results are still the first page, objects are read at random index paths of the
 /// complete results, past the page too: each must be the row of the page's snapshot there.
+/// The background reads hold after a random number of rows until then, so that every index
+/// path past those rows (a row further on in the section being read, a later section, past
+/// the end) is found by the keyset queries, never in the complete index.
 ///
 /// `STORE_TEST_SEED` replays a seed.
 /// The shapes run one at a time, and the table is filled and first read off the main actor:
@@ -18,28 +21,58 @@ import Testing
 /// blocking writes) long enough for other main-actor suites to pass their time limit.
 @MainActor @Suite(.serialized, .timeLimit(.minutes(5))) struct FirstScreenRandomizedTests {
     /// The shapes: sectioned, filtered, descending, NOCASE text order (no index has it), an
-    /// unindexed order; with and without a batch size.
+    /// unindexed order; with and without a batch size. Sections: NULL first (ascending) and
+    /// last (descending), by NOCASE (`a` and `A` share one), by a collation only SQLite knows
+    /// (SQLite numbers rows and sections), by a related column (NOCASE on its table); found
+    /// past the rows read a section at a time in an index (ascending and descending), or with
+    /// `SELECT DISTINCT … OFFSET` (NOCASE, the collation SQLite alone knows, the related column).
     nonisolated static let requests: [StoreRequest<Note>] = [
         StoreRequest<Note>().order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp")),
         StoreRequest<Note>().filter(Column("score") >= 300).order(Column("score").ascending).batchSize(50),
         StoreRequest<Note>().order(Column("score").descending),
         StoreRequest<Note>().order(Column("title").ascending(collation: .nocase)).batchSize(20),
         StoreRequest<Note>().filter(Column("grp") != "b").order(Column("title").descending, Column("score").ascending),
+        StoreRequest<Note>().filter(Column("score") != 7).order(Column("grp").descending(collation: .nocase), Column("title").ascending)
+            .sectioned(by: Column("grp")).batchSize(30),
+        StoreRequest<Note>().order(Column("grp").ascending(collation: shortestFirst), Column("score").descending)
+            .sectioned(by: Column("grp")),
+        StoreRequest<Note>().order(Column("label", through: team).descending, Column("score").ascending)
+            .sectioned(by: Column("label", through: team)).batchSize(40),
+        StoreRequest<Note>().order(Column("grp").descending, Column("score").descending).sectioned(by: Column("grp")),
     ]
+
+    /// A note's team, by its group: a link by a TEXT key (not incremental: read again).
+    nonisolated static let team = ToOneLink(name: "team", childTable: "note", foreignKey: "grp", parentTable: "team", referencedKey: "code")
+
+    /// Known to SQLite only (registered behind the store's back): shorter texts first, then
+    /// bytes in reverse.
+    nonisolated static let shortestFirst = Collation(name: "shortest_first") { lhs, rhs in
+        let (left, right) = (Array(lhs.utf8), Array(rhs.utf8))
+        if left.count != right.count { return left.count < right.count ? .orderedAscending : .orderedDescending }
+        return left == right ? .orderedSame : (right.lexicographicallyPrecedes(left) ? .orderedAscending : .orderedDescending)
+    }
 
     static let schema =
         Note.schema + """
             CREATE INDEX note_by_score ON note(score);
             CREATE INDEX note_by_group ON note(grp, score);
+            CREATE TABLE team(code TEXT PRIMARY KEY, label TEXT COLLATE NOCASE);
+            INSERT INTO team VALUES ('a', 'Alpha'), ('A', 'alpha'), ('b', 'Beta'), ('B', 'gamma'), ('c', NULL);
             """
+
+    static var configuration: StoreConfiguration {
+        var configuration = StoreConfiguration()
+        configuration.prepareDatabase = { db in try db.register(shortestFirst) }
+        return configuration
+    }
 
     @Test(arguments: requests.indices) func writesDuringTheBuildReachTheResultsExactlyOnce(shape: Int) async throws {
         let seed = SeededGenerator.seedFromEnvironment()
         print("FirstScreenRandomizedTests seed: \(seed), shape \(shape) (replay with STORE_TEST_SEED=\(seed))")
         var random = SplitMix64(seed: seed &+ UInt64(shape))
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: Self.schema)
-        let other = try Store(path: directory.path("test.sqlite"))
+        let store = try directory.makeStore(configuration: Self.configuration, schema: Self.schema)
+        let other = try Store(path: directory.path("test.sqlite"), configuration: Self.configuration)
         let rows = Int.random(in: 10_000...16_000, using: &random)
         let (multiplier, modulus) = (Int.random(in: 3...97, using: &random), Int.random(in: 400...1_000, using: &random))
         let request = Self.requests[shape]
@@ -50,22 +83,31 @@ import Testing
         let paths = snapshot.sections.enumerated().flatMap { section, content in
             content.ids.indices.map { IndexPath(row: $0, section: section) }
         }
+        // The background reads hold once they have read `hold` rows (they answer every 256).
+        let hold = 256 * Int.random(in: 1...max(1, paths.count / 512), using: &random)
         let controller = FetchedResultsController(store: store, request: request)
+        controller.holdsBackgroundReadAfter = hold
         try controller.performFetch()
         #expect(!controller.isComplete && controller.numberOfObjects == FetchedResultsController<Note>.firstPageSize + 1)
         let checker = ReplayChecker(controller)
-        let live = LiveResults(request, in: store)
+        let live = LiveResults(controller: FetchedResultsController(store: store, request: request))
+        live.controller.holdsBackgroundReadAfter = hold
         #expect(!live.isComplete)
         let liveChecker = ReplayChecker(live.controller)
 
-        // The first transactions commit while both indexes are being read (the main actor does
-        // not take their changes before); later ones race with their delivery.
+        // The first transactions commit while both indexes are being read (held); later ones
+        // race with their delivery.
         for _ in 0..<5 {
             try commitBlocking(randomStatements(rows: rows, &random), in: store)
-            try expectSnapshotRows(of: controller, live, at: snapshot, paths: paths, &random, "seed \(seed), shape \(shape)")
+            try expectSnapshotRows(
+                of: controller, live, at: snapshot, paths: paths, beingRead: paths[hold - 1].section, &random,
+                "seed \(seed), shape \(shape), hold \(hold)")
         }
-        // Only the store's own commits so far: nothing reads the results again, so each must
-        // have been captured and applied once the index was complete.
+        controller.resumeBackgroundRead()
+        live.controller.resumeBackgroundRead()
+        // Only the store's own commits so far: each must have been captured during the build
+        // and applied once the index was complete (by rows, or by reading the results again
+        // for the shapes whose changes cannot be applied row by row).
         #expect(try await checker.check(store, "seed \(seed), shape \(shape), after the commits during the build"))
         for _ in 0..<25 {
             try await RandomCommit.run(randomStatements(rows: rows, &random), store: store, other: other, &random)
@@ -78,20 +120,29 @@ import Testing
 
     /// Reads objects at random index paths of `snapshot` (the complete results of the first
     /// page's snapshot) through both consumers, still showing their first page: each is the
-    /// row there, or, read after its deletion, says so.
+    /// row there, or, read after its deletion, says so. Also the first and last rows of the
+    /// section `beingRead` by the held background read and of a random one, where an offset
+    /// off by one shows, and the index paths just past them and past the last section.
     private func expectSnapshotRows(
         of controller: FetchedResultsController<Note>, _ live: LiveResults<Note>, at snapshot: SectionedSnapshot<ObjectID>,
-        paths: [IndexPath], _ random: inout SplitMix64, _ context: String
+        paths: [IndexPath], beingRead: Int, _ random: inout SplitMix64, _ context: String
     ) throws {
         #expect(!controller.isComplete && !live.isComplete, "\(context): still the first page")
-        for _ in 0..<10 {
-            guard let path = paths.randomElement(using: &random) else { return }
+        let sections = [beingRead, snapshot.sections.indices.randomElement(using: &random) ?? 0]
+        let edges = sections.flatMap { [IndexPath(row: 0, section: $0), IndexPath(row: snapshot.sections[$0].ids.count - 1, section: $0)] }
+        for path in (0..<10).compactMap({ _ in paths.randomElement(using: &random) }) + edges {
             let expected = snapshot.sections[path.section].ids[path.row]
             expectRow(expected, "\(context): \(path)") { () throws(FetchedResultsError) in try controller.object(at: path) }
             expectRow(expected, "\(context): \(path), LiveResults") { () throws(FetchedResultsError) in try live.object(at: path) }
         }
-        let end = IndexPath(row: snapshot.sections.last?.ids.count ?? 0, section: max(0, snapshot.sections.count - 1))
-        #expect(throws: FetchedResultsError.indexPathOutOfBounds(end)) { try controller.object(at: end) }
+        let ends =
+            sections.map { IndexPath(row: snapshot.sections[$0].ids.count, section: $0) } + [
+                IndexPath(row: 0, section: snapshot.sections.count)
+            ]
+        for end in ends {
+            #expect(throws: FetchedResultsError.indexPathOutOfBounds(end), "\(context)") { try controller.object(at: end) }
+            #expect(throws: FetchedResultsError.indexPathOutOfBounds(end), "\(context), LiveResults") { try live.object(at: end) }
+        }
     }
 
     /// `read` gives the object `expected`, or says it was deleted since the snapshot.
@@ -112,7 +163,8 @@ import Testing
         }
     }
 
-    /// `rows` notes: titles of mixed case with many ties, a few groups and NULL, scores with ties and NULL.
+    /// `rows` notes: titles of mixed case with many ties, a few groups of mixed case and NULL,
+    /// scores with ties and NULL.
     nonisolated private static func fill(_ store: Store, rows: Int, multiplier: Int, modulus: Int) throws {
         try store.write { db in
             try db.execute(
@@ -120,7 +172,7 @@ import Testing
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
                     INSERT INTO note(title, grp, score)
                     SELECT char(65 + (i * 7) % 3 + 32 * (i % 2)) || (i * ?) % 97,
-                        CASE i % 5 WHEN 0 THEN NULL ELSE char(97 + i % 4) END,
+                        CASE i % 5 WHEN 0 THEN NULL ELSE char(97 + i % 4 - 32 * (i % 3 = 0)) END,
                         CASE WHEN i % 11 = 0 THEN NULL ELSE (i * ?) % ? END
                     FROM n
                     """,
@@ -134,7 +186,7 @@ import Testing
         (0..<Int.random(in: 1...4, using: &random)).map { _ in
             let id = Int.random(in: 1...rows, using: &random)
             let score: Int? = Int.random(in: 0..<12, using: &random) == 0 ? nil : Int.random(in: 0..<1_000, using: &random)
-            let group: String? = ["a", "b", "c", "d", nil].randomElement(using: &random) ?? nil
+            let group: String? = ["a", "b", "c", "d", "A", "C", nil].randomElement(using: &random) ?? nil
             let title = ["a", "A", "b", "B", "c", "C"].randomElement(using: &random).map { $0 + "\(id % 97)" } ?? "x"
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<30:

@@ -88,6 +88,29 @@ import Testing
         }
     }
 
+    @Test func aSectionedObjectFarAheadOfTheBackgroundReadIsFoundWithoutTheRest() async throws {
+        try fill(100_000)
+        try writeBlocking("CREATE INDEX note_by_group ON note(grp, score)")  // sections skipped a seek each
+        let controller = FetchedResultsController(store: store, request: Self.byGroup.batchSize(10))
+        // Held after 256 rows: sections 0 and 1 read, section 2 being read (56 rows); waiting
+        // for the complete index would wait for ever.
+        controller.holdsBackgroundReadAfter = 256
+        try controller.performFetch()
+        #expect(try controller.object(at: IndexPath(row: 80, section: 2)).title == "t281", "on from the last row read")
+        #expect(try controller.object(at: IndexPath(row: 5, section: 900)).title == "t90006", "898 sections stepped over")
+        #expect(try controller.object(at: IndexPath(row: 99, section: 999)).title == "t100000")
+        for end in [IndexPath(row: 100, section: 900), IndexPath(row: 0, section: 1_000)] {
+            #expect(throws: FetchedResultsError.indexPathOutOfBounds(end)) { try controller.object(at: end) }
+        }
+        #expect(!controller.isComplete)
+        controller.resumeBackgroundRead()
+        try await controller.waitUntilCurrent()
+        #expect(controller.isComplete)
+        // The page, the index once, the rows asked for (a batch of 10 each, with its objects)
+        // and the section key values stepped over (3,790).
+        #expect(controller.rowsRead < Self.pageSize + 1 + 100_000 + 5_000, "\(controller.rowsRead): the results were read once")
+    }
+
     @Test func anInMemoryStoreReadsEveryRowBeforeReturning() throws {
         // A read transaction left open on an in-memory store's only connection would hold up writes.
         let store = try Store.inMemory()

@@ -37,6 +37,15 @@ public final class StoreFirstScreen: FirstScreenContender {
         return items
     }
 
+    /// Creates the sectioned controller, fetches, and reads the object at `row` of section
+    /// `section`, far past the first page: the background read finds it in the page's
+    /// snapshot while it reads the rest (a sectioned list waited for the complete index before).
+    public func objectAhead(section: Int, row: Int) throws -> Item {
+        let controller = FetchedResultsController(store: store, request: ItemRequests.flaggedByCategoryAndScore)
+        try controller.performFetch()
+        return try controller.object(at: IndexPath(row: row, section: section))
+    }
+
     /// Creates the controller, fetches, and waits until it holds every row.
     public func completeResults() async throws -> Int {
         let controller = FetchedResultsController(store: store, request: ItemRequests.flaggedByScore)

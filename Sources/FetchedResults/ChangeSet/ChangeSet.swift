@@ -56,7 +56,13 @@ public struct ChangeSet: Sendable, Hashable {
     /// Deleted rows, in old index paths (never inside a deleted section).
     public let deletes: [IndexPath]
     /// Inserted rows, in new index paths (never inside an inserted section).
-    public let inserts: [IndexPath]
+    ///
+    /// Rows appended at the end of a section (the rest of the results after a first page) are
+    /// held as their range, and listed on each read of `inserts`: read it once when using it
+    /// more than once.
+    public var inserts: [IndexPath] { insertedRows.array }
+    /// `inserts`, held compactly.
+    let insertedRows: IndexPathList
     /// Moved rows, from old to new index paths (never out of a deleted or into an inserted section).
     public let moves: [Move]
     /// Rows that stayed in place but whose values changed, in old index paths.
@@ -74,9 +80,20 @@ public struct ChangeSet: Sendable, Hashable {
         self.sectionDeletes = sectionDeletes.sortedIfNeeded()
         self.sectionInserts = sectionInserts.sortedIfNeeded()
         self.deletes = deletes.sortedIfNeeded()
-        self.inserts = inserts.sortedIfNeeded()
+        insertedRows = IndexPathList(inserts.sortedIfNeeded())
         self.moves = moves.sortedIfNeeded()
         self.updates = updates.sortedIfNeeded()
+    }
+
+    /// The change set inserting sections `sectionInserts` and appending rows `rows` to the end
+    /// of section `section` (in new index paths), the rows held as their range.
+    init(sectionInserts: [Int], appending rows: Range<Int>, toSection section: Int) {
+        self.sectionDeletes = []
+        self.sectionInserts = sectionInserts.sortedIfNeeded()
+        deletes = []
+        insertedRows = IndexPathList(rows: rows, section: section)
+        moves = []
+        updates = []
     }
 
     /// The change set that changes nothing.
@@ -85,7 +102,7 @@ public struct ChangeSet: Sendable, Hashable {
     /// Whether the change set changes nothing.
     public var isEmpty: Bool {
         sectionDeletes.isEmpty && sectionInserts.isEmpty && deletes.isEmpty
-            && inserts.isEmpty && moves.isEmpty && updates.isEmpty
+            && insertedRows.isEmpty && moves.isEmpty && updates.isEmpty
     }
 }
 

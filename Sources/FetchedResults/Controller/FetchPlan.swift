@@ -117,7 +117,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
         defer { rowsRead += served }
         return try readIndex(of: request, db, rowsRead: &rowsRead) { index in
             if isCancelled() { throw CancellationError() }
-            try rest?.serve { positions in try rows(at: positions, readSoFar: index, db, rowsRead: &served) }
+            try rest?.serve(rowsRead: index.count, isCancelled: isCancelled) { wanted in
+                try rows(wanted, readSoFar: index, db, rowsRead: &served)
+            }
         }
     }
 
@@ -161,38 +163,6 @@ struct FetchPlan<M: StoreModel>: Sendable {
         rowsRead += try columns.read(statement, into: &index, every256Rows: every256Rows)
         index.finishAppending()
         return index
-    }
-
-    /// The rows at `positions` of the whole index, in the snapshot of `db`'s transaction, with
-    /// their objects: those among the rows `readSoFar`, then a keyset query on from the last
-    /// of them (or, when SQLite numbers the rows, the `OFFSET` of the same query).
-    private func rows(
-        at positions: Range<Int>, readSoFar: ResultIndex, _ db: Database, rowsRead: inout Int
-    ) throws -> RowsPastFirstPage<M>.Rows {
-        var rowIDs = readSoFar.rowIDs(in: positions)
-        let start = positions.lowerBound + rowIDs.count
-        if start < positions.upperBound {
-            let limit = positions.upperBound - start
-            let rest: StoreRequest<M>
-            if let last = readSoFar.last, !ranksInSQL {
-                rest = request.filter(
-                    request.keysetCondition(after: [last.keys.first] + last.keys.rest, rowID: last.rowID, rowIDName: rowID)
-                )
-                .limit(limit, offset: start - readSoFar.count)
-            } else {
-                rest = request.limit(limit, offset: start)
-            }
-            let (sql, arguments) = try rest.sql(selecting: rowID, rowID: rowID)
-            let statement = try db.cachedStatement(sql: sql)
-            try statement.bind(arguments)
-            defer { statement.reset() }
-            while try statement.step() {
-                if case .integer(let rowID) = statement.value(at: 0) { rowIDs.append(rowID) }
-            }
-        }
-        let models = try db.fetchModels(M.self, table: table, rowIDs: rowIDs)
-        rowsRead += rowIDs.count + models.count
-        return RowsPastFirstPage.Rows(rowIDs: rowIDs, models: models)
     }
 
     /// The rows among `rowIDs` that match the predicate now, with their models when the

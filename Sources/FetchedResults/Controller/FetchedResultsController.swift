@@ -73,6 +73,9 @@ public final class FetchedResultsController<M: StoreModel> {
     private var pastFirstPage: RowsPastFirstPage<M>?
     /// Whether `performFetch()` has read the results.
     public private(set) var isFetched = false
+    /// For tests: the background read of the next first fetch holds once it has read this
+    /// many rows, answering only ``object(at:)``, until `resumeBackgroundRead()`.
+    var holdsBackgroundReadAfter: Int?
 
     /// A controller for `request` over `store`; call `performFetch()` to read the results.
     ///
@@ -130,7 +133,7 @@ public final class FetchedResultsController<M: StoreModel> {
         try FetchPlan.validate(request)
         let firstPage: FetchedResultsEngine<M>.FirstPage
         do {
-            firstPage = try engine.start(request, pageSize: Self.firstPageSize)
+            firstPage = try engine.start(request, pageSize: Self.firstPageSize, holdingAfter: holdsBackgroundReadAfter)
         } catch {
             throw FetchedResultsError.wrap(error)
         }
@@ -161,6 +164,9 @@ public final class FetchedResultsController<M: StoreModel> {
         drain()
     }
 
+    /// Ends the hold of `holdsBackgroundReadAfter` (tests).
+    func resumeBackgroundRead() { pastFirstPage?.resume() }
+
     private func onEngine<T>(_ body: (FetchedResultsEngine<M>) throws -> T) throws(FetchedResultsError) -> T {
         do {
             return try engine.queue.sync { try body(engine) }
@@ -172,6 +178,8 @@ public final class FetchedResultsController<M: StoreModel> {
     // MARK: Results
 
     /// The sections, in order; one unnamed section when the request has no section key.
+    /// While ``isComplete`` is `false`, the sections of the rows so far: the last may grow and
+    /// later ones are not listed yet, though ``object(at:)`` reads their rows.
     public var sections: [FetchedSection] { results.sections }
 
     /// The number of objects in all sections (so far, while ``isComplete`` is `false`).
@@ -187,7 +195,8 @@ public final class FetchedResultsController<M: StoreModel> {
     /// The object at `indexPath`, read with its batch on first access.
     ///
     /// While ``isComplete`` is `false` it answers for any index path of the complete results,
-    /// past the rows delivered so far too (in the snapshot of the first page; see <doc:FirstScreen>).
+    /// past the rows and sections delivered so far too, with the row there in the snapshot of
+    /// the first page, found by keyset queries without waiting for the rest (see <doc:FirstScreen>).
     ///
     /// Throws `.indexPathOutOfBounds`, `.objectDeleted` when the row was deleted after the
     /// results were delivered (its change set is on its way), or `.store`.
@@ -201,25 +210,16 @@ public final class FetchedResultsController<M: StoreModel> {
         }
     }
 
-    /// The object at `indexPath` past the first page, with its batch: the rows of a flat list
-    /// are asked for by position (the background read answers at once); in sections, the index
-    /// path is found in the complete index, once read.
+    /// The object at `indexPath` past the first page, with its batch (the rows of its section
+    /// around it), asked for in the first page's snapshot: the background read answers between
+    /// two of its steps, or the complete index once read.
     private func object(pastFirstPageAt indexPath: IndexPath, _ rest: RowsPastFirstPage<M>) throws -> M {
+        guard indexPath.count == 2, indexPath.section >= 0, indexPath.row >= 0, results.index.isSectioned || indexPath.section == 0
+        else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
         let batchSize = cache.batchSize
-        let position: Int
-        let rows: RowsPastFirstPage<M>.Rows
-        if results.index.isSectioned {
-            let complete = try rest.completeIndex()
-            guard let found = complete.position(of: indexPath) else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
-            position = found
-            let start = position / batchSize * batchSize
-            rows = RowsPastFirstPage.Rows(rowIDs: complete.rowIDs(in: start..<(start + batchSize)), models: nil)
-        } else {
-            guard indexPath.section == 0, indexPath.row >= 0 else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
-            position = indexPath.row
-            rows = try rest.rows(at: (position / batchSize * batchSize)..<(position / batchSize * batchSize + batchSize))
-        }
-        let offset = position % batchSize
+        let first = indexPath.row / batchSize * batchSize
+        let rows = try rest.rows(.init(section: indexPath.section, rows: first..<(first + min(batchSize, Int.max - first))))
+        let offset = indexPath.row - first
         guard offset < rows.rowIDs.count else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
         let rowID = rows.rowIDs[offset]
         if let object = cache.object(rowID) { return object }

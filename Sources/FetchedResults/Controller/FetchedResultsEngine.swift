@@ -50,15 +50,16 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// the change appending the rest; the transactions committed meanwhile are handled after
     /// it, in order. A request with a limit or an offset is read whole before returning, and
     /// so is every request when the store reads on its writer (an in-memory store): a read
-    /// transaction left open there would hold up every write.
-    func start(_ request: StoreRequest<M>, pageSize: Int) throws -> FirstPage {
+    /// transaction left open there would hold up every write. `holdingAfter` holds the
+    /// background read after that many rows (tests; see `RowsPastFirstPage`).
+    func start(_ request: StoreRequest<M>, pageSize: Int, holdingAfter: Int?) throws -> FirstPage {
         dispatchPrecondition(condition: .notOnQueue(queue))
         let generation = builds.withLock { builds in
             builds += 1
             return builds
         }
         let firstPage = HandOff<FirstPage>()
-        let rest = RowsPastFirstPage<M>()
+        let rest = RowsPastFirstPage<M>(holdingAfter: holdingAfter)
         queue.async { [self] in
             subscribe(to: request)
             do {

@@ -1,25 +1,27 @@
+import Dispatch
 import SQLiteStoreCore
 
 /// The rows past a first page, asked for by the consumer while the rest of the index is read
 /// in the background, in the page's snapshot: the background read answers between its steps,
-/// from the rows it has read or with a keyset query in its own read transaction (never
-/// reading the results again); once it has read everything, the complete index answers.
+/// from the rows it has read or with keyset queries in its own read transaction (never
+/// reading the results again, never waiting for the rest); once it has read everything, the
+/// complete index answers.
 final class RowsPastFirstPage<M: StoreModel>: Sendable {
-    /// Rowids at consecutive positions, with their objects when read in the page's snapshot.
+    /// Rows asked for: rows `rows` of section `section` (section 0 without sections).
+    struct Wanted: Sendable {
+        let section: Int
+        let rows: Range<Int>
+    }
+
+    /// Rowids at consecutive rows of a section, with their objects when read in the page's snapshot.
     struct Rows: Sendable {
         var rowIDs: [Int64]
         var models: [Int64: M]?
     }
 
     private struct Request {
-        /// The positions asked for; `nil` asks for the complete index.
-        let positions: Range<Int>?
-        let answer: HandOff<Answer>
-    }
-
-    private enum Answer {
-        case rows(Rows)
-        case complete(ResultIndex)
+        let wanted: Wanted
+        let answer: HandOff<Rows>
     }
 
     private enum State {
@@ -29,54 +31,66 @@ final class RowsPastFirstPage<M: StoreModel>: Sendable {
     }
 
     private let state = Locked(State.reading([]))
+    /// For tests: how many rows the background read reads before it holds (it then only
+    /// answers requests) until `resume()` or its cancellation; `nil`: it never holds.
+    private let hold: Locked<Int?>
+    /// Wakes a held background read: a request came, or the hold ended.
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Rows past a first page; `holdingAfter` holds the background read once it has read
+    /// that many rows (tests only, to ask while it is certainly not done).
+    init(holdingAfter rows: Int? = nil) {
+        hold = Locked(rows)
+    }
 
     // MARK: The consumer's side (blocks until answered)
 
-    /// The rowids at `positions` of the complete results (fewer at their end).
-    func rows(at positions: Range<Int>) throws -> Rows {
-        switch try ask(positions) {
-        case .rows(let rows): rows
-        case .complete(let index): Rows(rowIDs: index.rowIDs(in: positions), models: nil)
-        }
-    }
-
-    /// The complete index, once read.
-    func completeIndex() throws -> ResultIndex {
-        switch try ask(nil) {
-        case .rows: preconditionFailure("a request for the complete index is answered with it")
-        case .complete(let index): index
-        }
-    }
-
-    private func ask(_ positions: Range<Int>?) throws -> Answer {
-        let answer = HandOff<Answer>()
-        let immediate: Result<Answer, any Error>? = state.withLock { state in
+    /// The rows `wanted` of the complete results (fewer past their section's end).
+    func rows(_ wanted: Wanted) throws -> Rows {
+        let answer = HandOff<Rows>()
+        let immediate: Result<Rows, any Error>? = state.withLock { state in
             switch state {
             case .reading(let requests):
-                state = .reading(requests + [Request(positions: positions, answer: answer)])
+                state = .reading(requests + [Request(wanted: wanted, answer: answer)])
                 return nil
-            case .complete(let index): return .success(.complete(index))
+            case .complete(let index): return .success(Self.rows(wanted, in: index))
             case .stopped(let error): return .failure(error)
             }
         }
         if let immediate { return try immediate.get() }
+        if hold.current != nil { wake.signal() }
         return try answer.wait()
+    }
+
+    /// Ends the hold of the background read (tests).
+    func resume() {
+        hold.withLock { $0 = nil }
+        wake.signal()
     }
 
     // MARK: The background read's side
 
-    /// Answers the requests for positions with `read` (given the positions, it returns their
-    /// rows in the page's snapshot); requests for the complete index wait for `complete(with:)`.
-    func serve(_ read: (Range<Int>) throws -> Rows) throws {
+    /// Answers the requests with `read` (given the rows wanted, it returns them in the page's
+    /// snapshot), having read `rowsRead` rows of the index. Held (tests), it goes on answering
+    /// until resumed, and throws `CancellationError` once `isCancelled` says so.
+    func serve(rowsRead: Int, isCancelled: () -> Bool, _ read: (Wanted) throws -> Rows) throws {
+        try answer(read)
+        while let held = hold.current, rowsRead >= held {
+            _ = wake.wait(timeout: .now() + .milliseconds(10))
+            if isCancelled() { throw CancellationError() }
+            try answer(read)
+        }
+    }
+
+    private func answer(_ read: (Wanted) throws -> Rows) throws {
         let requests = state.withLock { state -> [Request] in
-            guard case .reading(let requests) = state, requests.contains(where: { $0.positions != nil }) else { return [] }
-            state = .reading(requests.filter { $0.positions == nil })
-            return requests.filter { $0.positions != nil }
+            guard case .reading(let requests) = state else { return [] }
+            state = .reading([])
+            return requests
         }
         for request in requests {
-            guard let positions = request.positions else { continue }
             do {
-                _ = request.answer.fulfil(.success(.rows(try read(positions))))
+                _ = request.answer.fulfil(.success(try read(request.wanted)))
             } catch {
                 _ = request.answer.fulfil(.failure(error))
                 throw error
@@ -86,20 +100,24 @@ final class RowsPastFirstPage<M: StoreModel>: Sendable {
 
     /// The complete index is read: it answers every request from now on.
     func complete(with index: ResultIndex) {
-        finish(.complete(index), answering: .success(.complete(index)))
+        for request in finish(.complete(index)) { _ = request.answer.fulfil(.success(Self.rows(request.wanted, in: index))) }
     }
 
     /// The background read stopped with `error` (cancelled, or failed): every request throws it.
     func stop(with error: any Error) {
-        finish(.stopped(error), answering: .failure(error))
+        for request in finish(.stopped(error)) { _ = request.answer.fulfil(.failure(error)) }
     }
 
-    private func finish(_ final: State, answering result: Result<Answer, any Error>) {
-        let pending = state.withLock { state -> [Request] in
+    /// Moves to `final`, returning the requests left unanswered.
+    private func finish(_ final: State) -> [Request] {
+        state.withLock { state -> [Request] in
             guard case .reading(let requests) = state else { return [] }
             state = final
             return requests
         }
-        for request in pending { _ = request.answer.fulfil(result) }
+    }
+
+    private static func rows(_ wanted: Wanted, in index: ResultIndex) -> Rows {
+        Rows(rowIDs: index.rowIDs(inSection: wanted.section, rows: wanted.rows), models: nil)
     }
 }

@@ -32,8 +32,9 @@ struct ResultIndex: Sendable {
     private(set) var sections = ChunkedArray<Section>()
     /// The row count of each section of `sections`.
     private(set) var sectionCounts = SectionCounts()
-    /// The row counts of the sections while rows are appended.
-    private var appendedSectionCounts: [Int] = []
+    /// The position of each section's first row while rows are appended (then the section
+    /// counts are not built yet); empty once `finishAppending()` has built them.
+    private var appendedSectionStarts: [Int] = []
     /// Whether these are only the first rows of the results (a first page, shown while the
     /// whole index is read): more rows follow them, and no change is merged into them.
     var isFirstPage = false
@@ -56,19 +57,16 @@ struct ResultIndex: Sendable {
         rows.append(rowID, rowKeys)
         keys.append(rowKeys, fingerprint: fingerprint, for: rowID)
         guard isSectioned else { return }
-        if let last = sections.last, order.compareSections(last.value, rowKeys.first) == 0 {
-            appendedSectionCounts[appendedSectionCounts.count - 1] += 1
-        } else {
-            sections.append(Section(value: rowKeys.first, name: Self.sectionName(sectionValue)))
-            appendedSectionCounts.append(1)
-        }
+        if let last = sections.last, order.compareSections(last.value, rowKeys.first) == 0 { return }
+        sections.append(Section(value: rowKeys.first, name: Self.sectionName(sectionValue)))
+        appendedSectionStarts.append(count - 1)
     }
 
     /// Makes the appended rows searchable.
     mutating func finishAppending() {
         keys.finishAppending()
-        sectionCounts = SectionCounts(appendedSectionCounts)
-        appendedSectionCounts = []
+        sectionCounts = SectionCounts(zip(appendedSectionStarts, appendedSectionStarts.dropFirst() + [count]).map { $1 - $0 })
+        appendedSectionStarts = []
     }
 
     // MARK: Queries
@@ -160,6 +158,28 @@ struct ResultIndex: Sendable {
             place = (place.chunk + 1, 0)
         }
         return result
+    }
+
+    /// The positions of the rows of section `index` (of every row without sections; none for
+    /// a section that does not exist), also while rows are appended: O(1) then, else
+    /// O(log s + 64).
+    func positions(inSection index: Int) -> Range<Int> {
+        guard isSectioned else { return index == 0 ? 0..<count : count..<count }
+        guard index >= 0, index < sections.count else { return count..<count }
+        guard appendedSectionStarts.isEmpty else {
+            let end = index + 1 < appendedSectionStarts.count ? appendedSectionStarts[index + 1] : count
+            return appendedSectionStarts[index]..<end
+        }
+        let start = sectionCounts.rowsBefore(index)
+        return start..<(start + sectionCounts[index])
+    }
+
+    /// The rowids at rows `rows` of section `index` (fewer past its end), in order, also while
+    /// rows are appended.
+    func rowIDs(inSection index: Int, rows: Range<Int>) -> [Int64] {
+        let section = positions(inSection: index)
+        let start = section.lowerBound + min(rows.lowerBound, section.count)
+        return rowIDs(in: start..<(section.lowerBound + min(rows.upperBound, section.count)))
     }
 
     /// The index of the section whose key is `value`, or where it would be inserted.

@@ -170,7 +170,7 @@ public final class LiveResults<M: StoreModel>: Observable {
         var keys: [KeyPath<LiveResults, Int>] = [\.lastChangeKey]
         let reorders =
             !changeSet.sectionDeletes.isEmpty || !changeSet.sectionInserts.isEmpty || !changeSet.deletes.isEmpty
-            || !changeSet.inserts.isEmpty || !changeSet.moves.isEmpty
+            || !changeSet.insertedRows.isEmpty || !changeSet.moves.isEmpty
         if reorders { keys.append(structure) }
         // Only the sections the change inserts or deletes are counted: O(changes), not O(sections).
         let oldPaths =
@@ -190,11 +190,11 @@ public final class LiveResults<M: StoreModel>: Observable {
     /// index paths, or, when the `observed` objects are fewer, those of them it inserts.
     private static func insertedIDs(_ changeSet: ChangeSet, new: FetchedResultsSnapshot, observed: Set<ObjectID>) -> [ObjectID] {
         let insertedSectionRows = changeSet.sectionInserts.reduce(0) { $0 + new.numberOfObjects(inSection: $1) }
-        if observed.count < changeSet.inserts.count + insertedSectionRows {
+        if observed.count < changeSet.insertedRows.count + insertedSectionRows {
             return Array(
                 observed.filter { id in
                     guard let path = new.indexPath(for: id) else { return false }
-                    return changeSet.sectionInserts.containsSorted(path.section) || changeSet.inserts.containsSorted(path)
+                    return changeSet.sectionInserts.containsSorted(path.section) || changeSet.insertedRows.containsSorted(path)
                 })
         }
         let paths =

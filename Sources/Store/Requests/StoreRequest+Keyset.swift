@@ -4,20 +4,30 @@ extension StoreRequest {
     /// descending, each key compared with its ordering's collation): a keyset query's `WHERE`,
     /// which reads on from a row without counting the rows before it. `rowIDName` is how the
     /// table's rowid is read (`Database.rowIDName(of:)`).
+    ///
+    /// An ascending first key not NULL also bounds the condition with `key >= value`, which is
+    /// implied: SQLite seeks to it in an index on the key, where it scans the index from its
+    /// start for the chain of `OR`s alone.
     package func keysetCondition(after keys: [DatabaseValue], rowID: Int64, rowIDName: String) -> SQLExpression {
         var condition = SQLExpression(sql: "\(rowIDName) > ?", arguments: [.integer(rowID)], columns: nil)
         for (ordering, value) in zip(orderings, keys).reversed() {
-            let key = ordering.column.sql + (ordering.collation.map { " " + $0.sql } ?? "")
-            let (after, equal) = Self.comparisons(key, value, isAscending: ordering.isAscending)
+            let (after, equal) = Self.comparisons(Self.key(ordering), value, isAscending: ordering.isAscending)
             condition = SQLExpression(
                 sql: "\(after.sql) OR (\(equal.sql) AND (\(condition.sql)))",
                 arguments: after.arguments + equal.arguments + condition.arguments, columns: nil)
         }
-        return condition
+        guard let first = orderings.first, let value = keys.first, first.isAscending, value != .null else { return condition }
+        return SQLExpression(
+            sql: "\(Self.key(first)) >= ? AND (\(condition.sql))", arguments: [value] + condition.arguments, columns: nil)
+    }
+
+    /// The ordering's key as SQL compares it: the column, then its collation when named.
+    static func key(_ ordering: Ordering) -> String {
+        ordering.column.sql + (ordering.collation.map { " " + $0.sql } ?? "")
     }
 
     /// `key` sorting strictly after `value`, and `key` sorting with it, in SQLite's order.
-    private static func comparisons(
+    static func comparisons(
         _ key: String, _ value: DatabaseValue, isAscending: Bool
     ) -> (after: SQLExpression, equal: SQLExpression) {
         guard value != .null else {
