@@ -28,6 +28,10 @@ import Testing
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Bool {
         await controller.waitForChanges()
+        if let failure = controller.failure {
+            Issue.record("\(context()): the controller stopped: \(failure)", sourceLocation: sourceLocation)
+            return false
+        }
         delivered = pending.map(\.changeSet)
         var replayed = shown
         for change in pending {
