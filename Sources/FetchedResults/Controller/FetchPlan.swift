@@ -120,7 +120,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
             try rest?.serve(rowsRead: index.count, isCancelled: isCancelled) { wanted in
                 try rows(wanted, readSoFar: index, db, rowsRead: &served)
             }
-        }
+        }.index
     }
 
     /// The first `size` rows of the index, read with SQLite's `LIMIT` over the request's
@@ -130,39 +130,29 @@ struct FetchPlan<M: StoreModel>: Sendable {
     func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> (index: ResultIndex, objects: [Int64: M]?)? {
         guard request.limit == nil, request.offset == nil else { return nil }
         // One row more than the page tells whether more follow.
-        let page = request.limit(size + 1)
-        guard loadsObjects else {
-            var index = try readIndex(of: page, db, rowsRead: &rowsRead) { _ in }
-            index.isFirstPage = index.count > size
-            return (index, nil)
-        }
-        var index = emptyIndex()
-        var objects: [Int64: M] = [:]
-        let (sql, arguments) = try page.sql(selecting: M.selection + ", " + selection, rowID: rowID)
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.bind(arguments)
-        defer { statement.reset() }
-        let models = ModelRows<M>(statement: statement)
-        rowsRead += try columns.read(
-            statement, base: modelColumnCount(in: statement), into: &index,
-            eachRow: { rowID in objects[rowID] = try models.decodeRow() }, every256Rows: { _ in })
-        index.finishAppending()
+        var (index, objects) = try readIndex(of: request.limit(size + 1), db, withObjects: loadsObjects, rowsRead: &rowsRead) { _ in }
         index.isFirstPage = index.count > size
-        return (index, objects)
+        return (index, loadsObjects ? objects : nil)
     }
 
-    /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far.
+    /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far;
+    /// `withObjects`, the same statement reads each row's model too.
     private func readIndex(
-        of request: StoreRequest<M>, _ db: Database, rowsRead: inout Int, every256Rows: (ResultIndex) throws -> Void
-    ) throws -> ResultIndex {
+        of request: StoreRequest<M>, _ db: Database, withObjects: Bool = false, rowsRead: inout Int,
+        every256Rows: (ResultIndex) throws -> Void
+    ) throws -> (index: ResultIndex, objects: [Int64: M]) {
         var index = emptyIndex()
-        let (sql, arguments) = try request.sql(selecting: selection, rowID: rowID)
+        var objects: [Int64: M] = [:]
+        let (sql, arguments) = try request.sql(selecting: withObjects ? M.selection + ", " + selection : selection, rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
-        rowsRead += try columns.read(statement, into: &index, every256Rows: every256Rows)
+        let models = withObjects ? ModelRows<M>(statement: statement) : nil
+        rowsRead += try columns.read(
+            statement, base: withObjects ? modelColumnCount(in: statement) : 0, into: &index,
+            eachRow: models.map { models in { rowID in objects[rowID] = try models.decodeRow() } }, every256Rows: every256Rows)
         index.finishAppending()
-        return index
+        return (index, objects)
     }
 
     /// The rows among `rowIDs` that match the predicate now, with their models when the
