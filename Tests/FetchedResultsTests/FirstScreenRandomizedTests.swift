@@ -26,6 +26,8 @@ import Testing
     /// (SQLite numbers rows and sections), by a related column (NOCASE on its table); found
     /// past the rows read a section at a time in an index (ascending and descending), or with
     /// `SELECT DISTINCT … OFFSET` (NOCASE, the collation SQLite alone knows, the related column).
+    /// Orders SQLite sorts read their first page's rowids alone (NOCASE, title then score); a
+    /// descending order on an index declared `DESC`, on a `NOT NULL` column, seeks past the rows read.
     nonisolated static let requests: [StoreRequest<Note>] = [
         StoreRequest<Note>().order(Column("grp").ascending, Column("score").ascending).sectioned(by: Column("grp")),
         StoreRequest<Note>().filter(Column("score") >= 300).order(Column("score").ascending).batchSize(50),
@@ -39,6 +41,7 @@ import Testing
         StoreRequest<Note>().order(Column("label", through: team).descending, Column("score").ascending)
             .sectioned(by: Column("label", through: team)).batchSize(40),
         StoreRequest<Note>().order(Column("grp").descending, Column("score").descending).sectioned(by: Column("grp")),
+        StoreRequest<Note>().filter(Column("score") != 3).order(Column("title").descending).batchSize(25),
     ]
 
     /// A note's team, by its group: a link by a TEXT key (not incremental: read again).
@@ -56,6 +59,7 @@ import Testing
         Note.schema + """
             CREATE INDEX note_by_score ON note(score);
             CREATE INDEX note_by_group ON note(grp, score);
+            CREATE INDEX note_by_title ON note(title DESC);
             CREATE TABLE team(code TEXT PRIMARY KEY, label TEXT COLLATE NOCASE);
             INSERT INTO team VALUES ('a', 'Alpha'), ('A', 'alpha'), ('b', 'Beta'), ('B', 'gamma'), ('c', NULL);
             """

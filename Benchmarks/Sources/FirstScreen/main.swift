@@ -6,7 +6,7 @@ import StoreContender
 // The first screen of a live list, all contenders alternating in one process (see
 // Benchmarks/README.md):
 //
-//   swift run -c release --package-path Benchmarks FirstScreen [rows …] [--runs N] [--complete-only]
+//   swift run -c release --package-path Benchmarks FirstScreen [rows …] [--runs N] [--complete-only] [--order NAME]
 //
 // For each size, one seeded database (with an index on (category, score) added) is opened by
 // SQLiteStore (a FetchedResultsController, default request: performFetch, then object(at:)),
@@ -20,12 +20,14 @@ import StoreContender
 // counted; after each GRDB measurement the process waits as long again, so that GRDB's
 // background work does not land in the next contender's time. Prints medians in milliseconds
 // and the ratios. `--complete-only` times the complete results alone (for profiling them, and
-// for alternating two builds without the first screens' minutes).
+// for alternating two builds without the first screens' minutes). `--order score|sectioned|unindexed`
+// times that order's first screens and the complete results alone.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 5
 let sizes = arguments.compactMap { Int($0) }.filter { $0 >= 1_000 }
-let orders = arguments.contains("--complete-only") ? [] : FirstScreenOrder.allCases
+let onlyOrder = arguments.firstIndex(of: "--order").flatMap { FirstScreenOrder(rawValue: arguments[$0 + 1]) }
+let orders = arguments.contains("--complete-only") ? [] : onlyOrder.map { [$0] } ?? FirstScreenOrder.allCases
 let screen = 50
 
 @MainActor
@@ -55,7 +57,7 @@ func measure(rows: Int) async throws {
             try await time("\(order) rawC", run: run) { try raw.firstScreen(count: screen, order: order).count }
         }
         // The last of the 8 categories, a row a fortieth of the results in (a sixteenth are in each).
-        if !orders.isEmpty {
+        if orders.contains(.sectioned) {
             try await time("ahead SQLiteStore", run: run) { try store.objectAhead(section: 7, row: rows / 40).id == nil ? 0 : 1 }
         }
         try await time("complete SQLiteStore", run: run) { try await store.completeResults() }
@@ -74,7 +76,7 @@ func measure(rows: Int) async throws {
             "\(rows)\tfirst 50, \(order)\tSQLiteStore \(format(store)) ms\tGRDB \(format(grdb)) ms\trawC \(format(raw)) ms"
                 + "\tStore/GRDB \(format3(store / grdb))\tStore/rawC \(format3(store / raw))")
     }
-    if !orders.isEmpty { print("\(rows)\tobject far ahead, sectioned\tSQLiteStore \(format(median("ahead SQLiteStore"))) ms") }
+    if orders.contains(.sectioned) { print("\(rows)\tobject far ahead, sectioned\tSQLiteStore \(format(median("ahead SQLiteStore"))) ms") }
     let (store27, before, grdbAll, scan) = (
         median("complete SQLiteStore"), median("complete before27"), median("complete GRDB"), median("complete rawC")
     )

@@ -48,8 +48,7 @@ extension FetchPlan {
         guard section >= beingRead else { return nil }
         let last = ranksInSQL ? nil : readSoFar.last
         if section == beingRead, let last {
-            let after = request.filter(
-                request.keysetCondition(after: [last.keys.first] + last.keys.rest, rowID: last.rowID, rowIDName: rowID))
+            let after = rows(after: last.keys, rowID: last.rowID)
             let rest = request.sectionKey == nil ? after : try inSection(last.keys.first, of: after)
             return (rest, start - readSoFar.positions(inSection: section).count)
         }
@@ -58,6 +57,14 @@ extension FetchPlan {
         let value = try sectionValue(
             skipping: last == nil ? section : section - readSoFar.sectionCount, after: last?.keys.first, db, rowsRead: &rowsRead)
         return try value.map { (try inSection($0, of: request), start) }
+    }
+
+    /// `request`'s rows after the row whose sort keys are `keys` and whose rowid is `rowID`,
+    /// in its order: a keyset query, which an index on the order answers with a seek.
+    func rows(after keys: SortKeys, rowID: Int64) -> StoreRequest<M> {
+        request.filter(
+            request.keysetCondition(
+                after: [keys.first] + keys.rest, rowID: rowID, rowIDName: self.rowID, firstKeyIsNeverNull: firstKeyIsNeverNull))
     }
 
     /// `request`'s rows in the section whose key value is `value`.
@@ -99,14 +106,7 @@ extension FetchPlan {
     /// order: its plan sorts nothing (no temporary B-tree).
     private func stepsBySeeking(from value: DatabaseValue?, _ db: Database) throws -> Bool {
         guard let step = try request.nextSectionValueSQL(after: value).first else { return true }
-        let plan = try db.cachedStatement(sql: "EXPLAIN QUERY PLAN " + step.sql)
-        try plan.bind(step.arguments)
-        defer { plan.reset() }
-        while try plan.step() {
-            // id, parent, notused, detail
-            if case .text(let detail) = plan.value(at: 3), detail.contains("TEMP B-TREE") { return false }
-        }
-        return true
+        return try !db.sortsInTemporaryBTree(step)
     }
 
     /// The first column of the first row `query` reads, or `nil` when it reads none.

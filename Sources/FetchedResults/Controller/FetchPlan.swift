@@ -23,6 +23,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
     let selection: String
     /// Whether the keys are SQLite's ranks rather than the column values.
     let ranksInSQL: Bool
+    /// Whether the first sort key is a column of the table declared `NOT NULL`: a keyset
+    /// query bounds it descending too (see `StoreRequest.keysetCondition`).
+    let firstKeyIsNeverNull: Bool
     /// Where in `selection` the sort keys, the section name value and the fingerprinted
     /// values are: the row's values, and with links the keys too (a child's keys change with
     /// its parent while its own values stay the same).
@@ -57,6 +60,11 @@ struct FetchPlan<M: StoreModel>: Sendable {
                 .flatMap { KeyComparator(collationNamed: $0, registered: registered) }
         }
         ranksInSQL = comparators.contains { $0 == nil }
+        firstKeyIsNeverNull =
+            request.orderings.first.map {
+                $0.column.relatedTable == nil && db.declaresNotNull(table: request.tableName, column: $0.column.name)
+            }
+            ?? false
         let keyColumns: [Int]
         let sectionColumn: Int
         if ranksInSQL {
@@ -124,15 +132,32 @@ struct FetchPlan<M: StoreModel>: Sendable {
     }
 
     /// The first `size` rows of the index, read with SQLite's `LIMIT` over the request's
-    /// order (served by an index on the order's columns, else by SQLite's top-N sort), marked
-    /// as a first page when more rows follow; `nil` for a request with a limit or an offset.
-    /// With `loadsObjects`, the same statement reads the rows' objects too.
+    /// order (served by an index on the order's columns, else by SQLite's top-N sort, see
+    /// `firstPageRequest`), marked as a first page when more rows follow; `nil` for a request
+    /// with a limit or an offset. With `loadsObjects`, the same statement reads the rows'
+    /// objects too.
     func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> (index: ResultIndex, objects: [Int64: M]?)? {
         guard request.limit == nil, request.offset == nil else { return nil }
-        // One row more than the page tells whether more follow.
-        var (index, objects) = try readIndex(of: request.limit(size + 1), db, withObjects: loadsObjects, rowsRead: &rowsRead) { _ in }
+        let page = try firstPageRequest(size: size, db)
+        var (index, objects) = try readIndex(of: page, db, withObjects: loadsObjects, rowsRead: &rowsRead) { _ in }
         index.isFirstPage = index.count > size
         return (index, loadsObjects ? objects : nil)
+    }
+
+    /// The request reading the first `size` rows and one more (which tells whether more
+    /// follow), as SQLite reads them fastest. When an index serves the order, the request
+    /// with that limit. When SQLite must sort every matching row instead (its top-N sort
+    /// copies each row's selected columns, here the model's, the keys and every value), its
+    /// rows by rowid, found by the same query selecting the rowid alone: the sort then copies
+    /// the sort keys and the rowid, and only the page's rows are read whole (and sorted again).
+    /// The same order with the same ties broken by rowid: the same rows, in the same order.
+    func firstPageRequest(size: Int, _ db: Database) throws -> StoreRequest<M> {
+        let page = request.limit(size + 1)
+        let narrow = try page.sql(selecting: rowID, rowID: rowID)
+        guard try db.sortsInTemporaryBTree(narrow) else { return page }
+        var byRowID = page
+        byRowID.predicate = SQLExpression(sql: "\(rowID) IN (\(narrow.sql))", arguments: narrow.arguments)
+        return byRowID
     }
 
     /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far;

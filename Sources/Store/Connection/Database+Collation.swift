@@ -29,6 +29,16 @@ extension Database {
     /// The collation `column` of `table` is declared with (`BINARY` when none is declared),
     /// from `sqlite3_table_column_metadata`; `nil` when the table has no such column.
     public func declaredCollation(table: String, column: String) -> String? {
+        columnMetadata(table: table, column: column).map { $0.collation ?? "BINARY" }
+    }
+
+    /// Whether `column` of `table` is declared `NOT NULL` (`sqlite3_table_column_metadata`):
+    /// no row holds NULL there. `false` when the table has no such column.
+    package func declaresNotNull(table: String, column: String) -> Bool {
+        columnMetadata(table: table, column: column)?.notNull ?? false
+    }
+
+    private func columnMetadata(table: String, column: String) -> (collation: String?, notNull: Bool)? {
         var dataType: UnsafePointer<CChar>?
         var collation: UnsafePointer<CChar>?
         var notNull: Int32 = 0
@@ -38,7 +48,7 @@ extension Database {
             handle, "main", table, column, &dataType, &collation,
             &notNull, &primaryKey, &autoincrement)
         guard code == SQLITE_OK else { return nil }
-        return collation.map { String(cString: $0) } ?? "BINARY"
+        return (collation.map { String(cString: $0) }, notNull != 0)
     }
 }
 

@@ -5,10 +5,14 @@ extension StoreRequest {
     /// which reads on from a row without counting the rows before it. `rowIDName` is how the
     /// table's rowid is read (`Database.rowIDName(of:)`).
     ///
-    /// An ascending first key not NULL also bounds the condition with `key >= value`, which is
-    /// implied: SQLite seeks to it in an index on the key, where it scans the index from its
-    /// start for the chain of `OR`s alone.
-    package func keysetCondition(after keys: [DatabaseValue], rowID: Int64, rowIDName: String) -> SQLExpression {
+    /// A first key value not NULL also bounds the condition with an implied `key >= value`
+    /// (ascending) or `key <= value` (descending, when `firstKeyIsNeverNull`: the column is
+    /// declared `NOT NULL`, for NULLs sort last descending and the bound would drop them):
+    /// SQLite seeks to it in an index on the key, where it scans the index from its start for
+    /// the chain of `OR`s alone.
+    package func keysetCondition(
+        after keys: [DatabaseValue], rowID: Int64, rowIDName: String, firstKeyIsNeverNull: Bool = false
+    ) -> SQLExpression {
         var condition = SQLExpression(sql: "\(rowIDName) > ?", arguments: [.integer(rowID)], columns: nil)
         for (ordering, value) in zip(orderings, keys).reversed() {
             let (after, equal) = Self.comparisons(Self.key(ordering), value, isAscending: ordering.isAscending)
@@ -16,9 +20,11 @@ extension StoreRequest {
                 sql: "\(after.sql) OR (\(equal.sql) AND (\(condition.sql)))",
                 arguments: after.arguments + equal.arguments + condition.arguments, columns: nil)
         }
-        guard let first = orderings.first, let value = keys.first, first.isAscending, value != .null else { return condition }
+        guard let first = orderings.first, let value = keys.first, value != .null, first.isAscending || firstKeyIsNeverNull
+        else { return condition }
         return SQLExpression(
-            sql: "\(Self.key(first)) >= ? AND (\(condition.sql))", arguments: [value] + condition.arguments, columns: nil)
+            sql: "\(Self.key(first)) \(first.isAscending ? ">=" : "<=") ? AND (\(condition.sql))",
+            arguments: [value] + condition.arguments, columns: nil)
     }
 
     /// The ordering's key as SQL compares it: the column, then its collation when named.
