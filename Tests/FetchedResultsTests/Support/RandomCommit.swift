@@ -7,6 +7,8 @@ struct RandomStatement {
     let sql: String
     let arguments: [any DatabaseValueConvertible]
     var mayFail = false
+    /// Whether the statement may end the transaction (`OR ROLLBACK`): then the write throws.
+    var rollsBack = false
 
     func execute(_ db: Database) throws {
         if mayFail {
