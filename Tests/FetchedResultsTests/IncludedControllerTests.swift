@@ -93,6 +93,30 @@ import Testing
         #expect(try items() == [["Bread"], ["Milk"]])
     }
 
+    @Test func aWithoutRowIDJoinTableUpdatesEveryRowWhenItChanges() async throws {
+        let store = try directory.makeStore(
+            named: "without-rowid.sqlite",
+            schema: TodoItem.schema + """
+                CREATE TABLE label(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE item_label(
+                    item_id INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    label_id INTEGER NOT NULL REFERENCES label(id) ON DELETE CASCADE,
+                    PRIMARY KEY(item_id, label_id)) WITHOUT ROWID;
+                INSERT INTO item(id, title) VALUES (1, 'x'), (2, 'y');
+                INSERT INTO label(id, name) VALUES (1, 'urgent');
+                """)
+        let request = StoreRequest<TodoItem>().order(Column("title").ascending).including(all: TodoItem.labels)
+        let controller = FetchedResultsController(store: store, request: request)
+        try controller.performFetch()
+        var updates: [Set<IndexPath>] = []
+        controller.didChange = { updates.append(Set($0.changeSet.updates)) }
+        try await store.write { db in try db.execute(sql: "INSERT INTO item_label(item_id, label_id) VALUES (1, 1)") }
+        try await controller.waitUntilCurrent()
+        // SQLite reports a WITHOUT ROWID table's changes for the whole table: every row may have changed.
+        #expect(updates == [[IndexPath(row: 0, section: 0), IndexPath(row: 1, section: 0)]])
+        #expect(try controller.fetchedRows.map { $0.labels.map(\.name) } == [["urgent"], []])
+    }
+
     @Test func liveResultsDeliverRowsWithTheirIncludedObjects() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else { return }
         let results = LiveResults(Self.request, in: store)

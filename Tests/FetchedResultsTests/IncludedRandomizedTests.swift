@@ -227,12 +227,16 @@ enum IncludedStatements {
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<12: return RandomStatement(sql: "UPDATE list SET name = ?, label = ? WHERE id = ?", arguments: [name, name, list])
         case 12..<18:
-            return RandomStatement(sql: "INSERT INTO list(id, name) VALUES (?, ?)", arguments: [list, name], mayFail: true)
+            // Under REPLACE an existing list is deleted first, with what its foreign keys do.
+            return RandomStatement(
+                sql: "INSERT \(resolution) INTO list(id, name) VALUES (?, ?)", arguments: [list, name], mayFail: true,
+                rollsBack: resolution == "OR ROLLBACK")
         case 18..<22: return RandomStatement(sql: "DELETE FROM list WHERE id = ?", arguments: [list])
         case 22..<36:
             return RandomStatement(
-                sql: "INSERT INTO item(id, title, list_id, owner_id, score) VALUES (?, ?, ?, ?, ?)",
-                arguments: [item, "t\(item % 5)", target, owner, Int64.random(in: 0...4, using: &random)], mayFail: true)
+                sql: "INSERT \(resolution) INTO item(id, title, list_id, owner_id, score) VALUES (?, ?, ?, ?, ?)",
+                arguments: [item, "t\(item % 5)", target, owner, Int64.random(in: 0...4, using: &random)], mayFail: true,
+                rollsBack: resolution == "OR ROLLBACK")
         case 36..<46:
             return RandomStatement(
                 sql: "UPDATE item SET list_id = ?, owner_id = ? WHERE id = ?", arguments: [target, owner, item], mayFail: true)

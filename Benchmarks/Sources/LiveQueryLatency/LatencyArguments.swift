@@ -1,4 +1,6 @@
 import BenchmarkKit
+import SQLiteStoreCore
+import StoreContender
 
 /// The harness's command line: row counts (default 10,000, 100,000 and 1,000,000),
 /// `--iterations N` (default 200 for one-row changes; bulk changes run a tenth as many),
@@ -6,11 +8,11 @@ import BenchmarkKit
 /// `Consumer`) and `--runloop`, to run `RunLoop.main` on the main thread as an app does
 /// (otherwise the main thread runs the main dispatch queue, as an `async` main does).
 struct LatencyArguments {
-    /// One observe workload: a change script on the item table, or list renames.
+    /// One observe workload: a change script on the item table, or list renames under a request.
     struct Workload {
         enum Kind {
             case items(ChangeScript.Kind)
-            case listRename
+            case listRename(StoreRequest<Item>)
         }
         let name: String
         let kind: Kind
@@ -31,7 +33,8 @@ struct LatencyArguments {
     static let allWorkloads = [
         Workload(name: "update", kind: .items(.updateOne)), Workload(name: "insert", kind: .items(.insertOne)),
         Workload(name: "delete", kind: .items(.deleteOne)), Workload(name: "bulk", kind: .items(.updateMany(count: 1_000))),
-        Workload(name: "related", kind: .listRename),
+        Workload(name: "related", kind: .listRename(StoreRelatedLiveQuery.request)),
+        Workload(name: "included", kind: .listRename(IncludedListQuery.request)),
     ]
 
     var rows: [Int] = []

@@ -1,6 +1,6 @@
 /// A relationship whose related objects a request reads with each of its rows: a to-one
 /// parent, or a to-many or many-to-many collection. Made by ``StoreRequest/including(_:)``
-/// and ``StoreRequest/including(all:)-(ToMany<M,Child>)``; read back from each ``FetchedRow``.
+/// and `including(all:)`; read back from each ``FetchedRow``.
 public struct IncludedRelationship: Sendable {
     /// How the related rows are found, for the fetched-results controller, which follows
     /// their tables.
