@@ -216,8 +216,13 @@ public final class FetchedResultsController<M: StoreModel> {
     /// print(first.title, first.list?.name ?? "no list", first.tags.map(\.name))
     /// ```
     public func row(at indexPath: IndexPath) throws(FetchedResultsError) -> FetchedRow<M> {
-        let (rowID, object) = try loaded(at: indexPath)
-        return cache.row(rowID) ?? FetchedRow(model: object, related: [:])
+        fetchedRow(try loaded(at: indexPath))
+    }
+
+    /// The row of a loaded object, with the included objects read with it (none when the
+    /// request includes none).
+    private func fetchedRow(_ loaded: (rowID: Int64, object: M)) -> FetchedRow<M> {
+        cache.row(loaded.rowID) ?? FetchedRow(model: loaded.object, related: [:])
     }
 
     /// The rowid and object at `indexPath`, read with its batch on first access.
@@ -288,10 +293,7 @@ public final class FetchedResultsController<M: StoreModel> {
         get throws(FetchedResultsError) {
             var rows: [FetchedRow<M>] = []
             rows.reserveCapacity(results.numberOfObjects)
-            for position in 0..<results.numberOfObjects {
-                let (rowID, object) = try object(atPosition: position)
-                rows.append(cache.row(rowID) ?? FetchedRow(model: object, related: [:]))
-            }
+            for position in 0..<results.numberOfObjects { rows.append(fetchedRow(try object(atPosition: position))) }
             return rows
         }
     }

@@ -101,11 +101,12 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let objects = try pageRead.map { $0.objects } ?? pageObjects(of: page, pageSize: pageSize, plan, db, rowsRead: &count)
         rowsRead.withLock { $0 += count }
         self.plan = plan
-        included = try Self.tracker(of: request, db)
         current = page
         lastPosted = page
         hub.start(with: page, table: plan.table)
         _ = firstPage.fulfil(.success(FirstPage(index: page, objects: objects, rest: rest)))
+        // After the first page is handed off: it reads whole tables for collections.
+        included = try Self.tracker(of: request, db)
         guard page.isFirstPage else { return rest.complete(with: page) }
         count = 0
         let isCancelled = { [builds] in builds.withLock { $0 } != generation }
@@ -198,14 +199,11 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// sections do not depend on them), after the change of their own rows, if any.
     private func postIncludedChanges(_ changes: StoreChanges) throws {
         guard var tracker = included, let plan, let current else { return }
-        var count = 0
         let rows = try store.read { db in
             if let rows = try tracker.changedRows(by: changes, db: db) { return rows }
             tracker = try IncludedRowsTracker(plan.request, db: db)
-            count = current.count
             return Set(current.rowIDs(in: 0..<current.count))
         }
-        rowsRead.withLock { $0 += count }
         included = tracker
         post(.rows(rows), objects: nil)
     }

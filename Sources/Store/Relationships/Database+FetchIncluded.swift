@@ -68,7 +68,7 @@ extension Database {
             var related: [String: (any Sendable)?] = [:]
             for (index, inclusion) in inclusions.enumerated() {
                 // `updateValue`, since assigning `nil` through the subscript would remove the entry.
-                related.updateValue(loaded[index][row.keys[index]] ?? inclusion.none, forKey: inclusion.name)
+                related.updateValue(loaded[index][row.keys[index]] ?? inclusion.empty, forKey: inclusion.name)
             }
             return FetchedRow(model: row.model, related: related)
         }

@@ -23,7 +23,7 @@ public struct IncludedRelationship: Sendable {
     /// (absent when none), or a collection. One statement for all keys.
     let load: @Sendable (Database, [DatabaseValue]) throws -> [DatabaseValue: any Sendable]
     /// What a row with no related rows holds: `nil` for a to-one relationship, `[]` otherwise.
-    let none: (any Sendable)?
+    let empty: (any Sendable)?
 
     /// The tables whose changes can change the related objects.
     package var tables: [String] { Self.tables(of: kind) }
@@ -46,7 +46,7 @@ extension StoreRequest {
         return including(
             IncludedRelationship(
                 name: link.name, kind: .toOne(link), keyColumn: link.foreignKey,
-                load: { db, keys in try db.parents(through: link, keys: keys, as: Parent.self) }, none: nil))
+                load: { db, keys in try db.parents(through: link, keys: keys, as: Parent.self) }, empty: nil))
     }
 
     /// The request reading each row's children through `relationship` with it (in rowid
@@ -56,7 +56,7 @@ extension StoreRequest {
             IncludedRelationship(
                 name: relationship.name, kind: .toMany(relationship.link), keyColumn: relationship.link.referencedKey,
                 load: { db, keys in try db.children(through: relationship, parentKeys: keys, children: StoreRequest<Child>()) },
-                none: [Child]()))
+                empty: [Child]()))
     }
 
     /// The request reading each row's targets through `relationship` with it (in rowid
@@ -68,7 +68,7 @@ extension StoreRequest {
                 name: relationship.name, kind: .manyToMany(source: relationship.source, target: relationship.target),
                 keyColumn: relationship.source.referencedKey,
                 load: { db, keys in try db.targets(through: relationship, sourceKeys: keys) },
-                none: [Target]()))
+                empty: [Target]()))
     }
 
     private func including(_ inclusion: IncludedRelationship) -> Self {
