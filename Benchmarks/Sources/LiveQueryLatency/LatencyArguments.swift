@@ -1,6 +1,4 @@
 import BenchmarkKit
-import SQLiteStoreCore
-import StoreContender
 
 /// The harness's command line: row counts (default 10,000, 100,000 and 1,000,000),
 /// `--iterations N` (default 200 for one-row changes; bulk changes run a tenth as many),
@@ -12,7 +10,9 @@ struct LatencyArguments {
     struct Workload {
         enum Kind {
             case items(ChangeScript.Kind)
-            case listRename(StoreRequest<Item>)
+            /// Renames under the `related` query (ordered and sectioned by the list's name), or
+            /// under the `included` one (rows that include their list).
+            case listRename(included: Bool)
         }
         let name: String
         let kind: Kind
@@ -33,8 +33,8 @@ struct LatencyArguments {
     static let allWorkloads = [
         Workload(name: "update", kind: .items(.updateOne)), Workload(name: "insert", kind: .items(.insertOne)),
         Workload(name: "delete", kind: .items(.deleteOne)), Workload(name: "bulk", kind: .items(.updateMany(count: 1_000))),
-        Workload(name: "related", kind: .listRename(StoreRelatedLiveQuery.request)),
-        Workload(name: "included", kind: .listRename(IncludedListQuery.request)),
+        Workload(name: "related", kind: .listRename(included: false)),
+        Workload(name: "included", kind: .listRename(included: true)),
     ]
 
     var rows: [Int] = []

@@ -52,7 +52,9 @@ func runWorkloads(_ arguments: LatencyArguments) async throws {
             let samples =
                 switch workload.kind {
                 case .items(let kind): try await run.measureItems(kind, rows: rows, in: directory)
-                case .listRename(let request): try await run.measureRenames(rows: rows, request: request, in: directory)
+                case .listRename(let included):
+                    try await run.measureRenames(
+                        rows: rows, request: included ? IncludedListQuery.request : StoreRelatedLiveQuery.request, in: directory)
                 }
             let store = samples.measured.map(\.store)
             let libraryPart = samples.measured.map { $0.store.receipt - $0.rawWrite }
