@@ -35,6 +35,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `TreeDictionary`: the values of `LiveValues`, shared between consecutive results.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // `swift package generate-documentation` builds the DocC catalogs; a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Any swift-syntax an app's other macro packages may pin, from Swift 6.0's on.
@@ -51,7 +53,11 @@ let package = Package(
             path: "Sources/Store",
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
-        .target(name: "SQLiteStoreResults", dependencies: ["SQLiteStoreCore"], path: "Sources/FetchedResults"),
+        .target(
+            name: "SQLiteStoreResults",
+            dependencies: ["SQLiteStoreCore", .product(name: "HashTreeCollections", package: "swift-collections")],
+            path: "Sources/FetchedResults"
+        ),
         .target(
             name: "SQLiteStoreViewModels",
             dependencies: ["SQLiteStoreCore", "SQLiteStoreResults"],

@@ -18,7 +18,7 @@ enum Contenders {
 
     /// `observeUpdate`, `observeInsert`, `observeDelete` and `observeBulk`.
     static var liveQueries: [any LiveQueryContender.Type] {
-        [StoreLiveQuery.self, RawCLiveQuery.self, GRDBLiveQuery.self]
+        [StoreLiveQuery.self, StoreLiveValues.self, RawCLiveQuery.self, GRDBLiveQuery.self]
     }
 
     /// `observeRelated`.

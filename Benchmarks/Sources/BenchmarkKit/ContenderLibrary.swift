@@ -4,6 +4,9 @@ public enum ContenderLibrary: String, Sendable, CaseIterable {
     case sqliteStore = "SQLiteStore"
     /// This repository's `Store` with a `@StoreModel` model, read and bound by column index.
     case sqliteStoreMacro = "SQLiteStoreMacro"
+    /// This repository's `LiveValues`: every value in hand after each change, as GRDB's
+    /// `ValueObservation` gives them, consumed off the main actor.
+    case sqliteStoreValues = "SQLiteStoreValues"
     /// GRDB 7, used the idiomatic way.
     case grdb = "GRDB"
     /// The SQLite C API with hand-written binding and stepping: the floor.

@@ -80,6 +80,37 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         return try firstPage.wait()
     }
 
+    /// Subscribes to `request`'s tables and reads its whole index and every object in one read
+    /// transaction on the queue, as the owner's results (a ``LiveValues`` iterator's start);
+    /// every later change then carries the values of its changed rows. `request` has no batch
+    /// size: the owner keeps every object.
+    func startWithEveryObject(_ request: StoreRequest<M>) async throws(FetchedResultsError) -> FetchedValues<M> {
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                queue.async { [self] in
+                    continuation.resume(with: Result { try readEveryObject(request) })
+                }
+            }
+        } catch {
+            throw FetchedResultsError.wrap(error)
+        }
+    }
+
+    private func readEveryObject(_ request: StoreRequest<M>) throws -> FetchedValues<M> {
+        subscribe(to: request)
+        do {
+            let (plan, index, objects) = try fetch(request)
+            self.plan = plan
+            current = index
+            lastPosted = index
+            hub.start(with: index, table: plan.table)
+            return try FetchedValues(results: FetchedResultsSnapshot(index: index, table: plan.table), objects: objects)
+        } catch {
+            stop(with: error)
+            throw error
+        }
+    }
+
     /// Stops the index being read in the background, if any: its read transaction ends at
     /// once, and the results stay at their first page until the next fetch.
     func cancelBuild() {
