@@ -6,11 +6,13 @@ import BenchmarkKit
 /// `Consumer`) and `--runloop`, to run `RunLoop.main` on the main thread as an app does
 /// (otherwise the main thread runs the main dispatch queue, as an `async` main does).
 struct LatencyArguments {
-    /// One observe workload: a change script on the item table, or list renames.
+    /// One observe workload: a change script on the item table, or list renames under a request.
     struct Workload {
         enum Kind {
             case items(ChangeScript.Kind)
-            case listRename
+            /// Renames under the `related` query (ordered and sectioned by the list's name), or
+            /// under the `included` one (rows that include their list).
+            case listRename(included: Bool)
         }
         let name: String
         let kind: Kind
@@ -31,7 +33,8 @@ struct LatencyArguments {
     static let allWorkloads = [
         Workload(name: "update", kind: .items(.updateOne)), Workload(name: "insert", kind: .items(.insertOne)),
         Workload(name: "delete", kind: .items(.deleteOne)), Workload(name: "bulk", kind: .items(.updateMany(count: 1_000))),
-        Workload(name: "related", kind: .listRename),
+        Workload(name: "related", kind: .listRename(included: false)),
+        Workload(name: "included", kind: .listRename(included: true)),
     ]
 
     var rows: [Int] = []

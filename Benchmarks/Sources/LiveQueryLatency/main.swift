@@ -18,7 +18,8 @@ import StoreContender
 // and the paired difference receipt − raw C write (the library's part); plus the first,
 // unmeasured iteration's receipt. Times in milliseconds. Workloads: `update`, `insert`,
 // `delete` and `bulk` (1,000 rows) on `flag = 1 ORDER BY score`; `related` renames a list of
-// 100 items under a query ordered and sectioned by the list's name.
+// 100 items under a query ordered and sectioned by the list's name; `included` renames a list
+// of 100 items under a query ordered by score whose rows include their list.
 
 let arguments = LatencyArguments(CommandLine.arguments.dropFirst())
 Task { @MainActor in
@@ -51,7 +52,9 @@ func runWorkloads(_ arguments: LatencyArguments) async throws {
             let samples =
                 switch workload.kind {
                 case .items(let kind): try await run.measureItems(kind, rows: rows, in: directory)
-                case .listRename: try await run.measureRenames(rows: rows, in: directory)
+                case .listRename(let included):
+                    try await run.measureRenames(
+                        rows: rows, request: included ? IncludedListQuery.request : StoreRelatedLiveQuery.request, in: directory)
                 }
             let store = samples.measured.map(\.store)
             let libraryPart = samples.measured.map { $0.store.receipt - $0.rawWrite }
@@ -93,12 +96,13 @@ struct LatencyRun {
         }
     }
 
-    /// The `related` workload: each rename of the script, through the store then the C API.
-    func measureRenames(rows: Int, in directory: TemporaryDirectory) async throws -> PairedSamples {
+    /// The `related` and `included` workloads: each rename of the script under `request`,
+    /// through the store then the C API.
+    func measureRenames(rows: Int, request: StoreRequest<Item>, in directory: TemporaryDirectory) async throws -> PairedSamples {
         var script = ListRenameScript(seededRows: rows)
         let probe = try StreamLatencyProbe(
             databasePath: Fixtures.makeRelatedDatabase(rows: rows, named: "store.sqlite", in: directory),
-            request: StoreRelatedLiveQuery.request, consumer: consumer)
+            request: request, consumer: consumer)
         let writer = try SQLiteConnection(path: Fixtures.makeRelatedDatabase(rows: rows, named: "raw.sqlite", in: directory))
         let statement = try writer.prepare(RelatedSQL.renameList)
         return try await measurePairs {

@@ -111,9 +111,10 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     func emptyIndex() -> ResultIndex { ResultIndex(order: order, isSectioned: request.sectionKey != nil) }
 
-    /// Whether the controller holds every object with the index (no batch size): then a
-    /// re-read of changed rows decodes their models from the same statement.
-    var loadsObjects: Bool { request.batchSize == nil }
+    /// Whether the controller holds every object with the index (no batch size, no included
+    /// objects): then a re-read of changed rows decodes their models from the same statement.
+    /// Rows with included objects are read a batch at a time with them, on first access.
+    var loadsObjects: Bool { request.batchSize == nil && request.inclusions.isEmpty }
 
     /// The whole index, read in order; `rowsRead` counts the rows. Every few hundred rows it
     /// stops with `CancellationError` once `isCancelled` says so, and answers what the

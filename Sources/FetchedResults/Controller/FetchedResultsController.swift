@@ -201,6 +201,32 @@ public final class FetchedResultsController<M: StoreModel> {
     /// Throws `.indexPathOutOfBounds`, `.objectDeleted` when the row was deleted after the
     /// results were delivered (its change set is on its way), or `.store`.
     public func object(at indexPath: IndexPath) throws(FetchedResultsError) -> M {
+        try loaded(at: indexPath).object
+    }
+
+    /// The row at `indexPath` with the related objects the request includes
+    /// (`StoreRequest.including`), read with its batch on first access: one statement for the
+    /// batch's rows and one per included relationship, never one per row. Throws what
+    /// ``object(at:)`` throws.
+    ///
+    /// ```swift
+    /// let controller = FetchedResultsController(store: store, request: request)
+    /// try controller.performFetch()
+    /// let first = try controller.row(at: IndexPath(row: 0, section: 0))
+    /// print(first.title, first.list?.name ?? "no list", first.tags.map(\.name))
+    /// ```
+    public func row(at indexPath: IndexPath) throws(FetchedResultsError) -> FetchedRow<M> {
+        fetchedRow(try loaded(at: indexPath))
+    }
+
+    /// The row of a loaded object, with the included objects read with it (none when the
+    /// request includes none).
+    private func fetchedRow(_ loaded: (rowID: Int64, object: M)) -> FetchedRow<M> {
+        cache.row(loaded.rowID) ?? FetchedRow(model: loaded.object, related: [:])
+    }
+
+    /// The rowid and object at `indexPath`, read with its batch on first access.
+    private func loaded(at indexPath: IndexPath) throws(FetchedResultsError) -> (rowID: Int64, object: M) {
         if let position = results.index.position(of: indexPath) { return try object(atPosition: position) }
         guard let pastFirstPage else { throw .indexPathOutOfBounds(indexPath) }
         do {
@@ -213,7 +239,7 @@ public final class FetchedResultsController<M: StoreModel> {
     /// The object at `indexPath` past the first page, with its batch (the rows of its section
     /// around it), asked for in the first page's snapshot: the background read answers between
     /// two of its steps, or the complete index once read.
-    private func object(pastFirstPageAt indexPath: IndexPath, _ rest: RowsPastFirstPage<M>) throws -> M {
+    private func object(pastFirstPageAt indexPath: IndexPath, _ rest: RowsPastFirstPage<M>) throws -> (rowID: Int64, object: M) {
         guard indexPath.count == 2, indexPath.section >= 0, indexPath.row >= 0, results.index.isSectioned || indexPath.section == 0
         else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
         let batchSize = cache.batchSize
@@ -222,13 +248,33 @@ public final class FetchedResultsController<M: StoreModel> {
         let offset = indexPath.row - first
         guard offset < rows.rowIDs.count else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
         let rowID = rows.rowIDs[offset]
-        if let object = cache.object(rowID) { return object }
-        let models =
-            try rows.models ?? store.read { [request] db in try db.fetchModels(M.self, table: request.tableName, rowIDs: rows.rowIDs) }
-        if rows.models == nil { engine.rowsRead.withLock { $0 += models.count } }
-        cache.store(batch: rows.rowIDs, models: models)
+        if let object = cache.object(rowID) { return (rowID, object) }
+        let models: [Int64: M]
+        // The rows ahead come with their models, but not with their included objects.
+        if request.inclusions.isEmpty, let read = rows.models {
+            models = read
+            cache.store(batch: rows.rowIDs, models: read)
+        } else {
+            models = try readBatch(rows.rowIDs)
+        }
         guard let object = models[rowID] else { throw FetchedResultsError.objectDeleted(ObjectID(table: request.tableName, rowID: rowID)) }
-        return object
+        return (rowID, object)
+    }
+
+    /// Reads the objects of `batch` (with their included objects, when the request includes
+    /// any) and keeps them in the cache.
+    private func readBatch(_ batch: [Int64]) throws -> [Int64: M] {
+        let request = request
+        guard !request.inclusions.isEmpty else {
+            let models = try store.read { db in try db.fetchModels(M.self, table: request.tableName, rowIDs: batch) }
+            engine.rowsRead.withLock { $0 += models.count }
+            cache.store(batch: batch, models: models)
+            return models
+        }
+        let rows = try store.read { db in try db.fetchRows(request, rowIDs: batch) }
+        engine.rowsRead.withLock { $0 += rows.count }
+        cache.store(batch: batch, rows: rows)
+        return rows.mapValues(\.model)
     }
 
     /// Every object, in order (reads all the batches not in the cache).
@@ -236,32 +282,40 @@ public final class FetchedResultsController<M: StoreModel> {
         get throws(FetchedResultsError) {
             var objects: [M] = []
             objects.reserveCapacity(results.numberOfObjects)
-            for position in 0..<results.numberOfObjects { objects.append(try object(atPosition: position)) }
+            for position in 0..<results.numberOfObjects { objects.append(try object(atPosition: position).object) }
             return objects
+        }
+    }
+
+    /// Every row, in order, with the related objects the request includes (reads all the
+    /// batches not in the cache).
+    public var fetchedRows: [FetchedRow<M>] {
+        get throws(FetchedResultsError) {
+            var rows: [FetchedRow<M>] = []
+            rows.reserveCapacity(results.numberOfObjects)
+            for position in 0..<results.numberOfObjects { rows.append(fetchedRow(try object(atPosition: position))) }
+            return rows
         }
     }
 
     /// How many rows the controller has read from SQLite so far (index rows, re-read rows and objects).
     public var rowsRead: Int { engine.rowsRead.withLock { $0 } }
 
-    private func object(atPosition position: Int) throws(FetchedResultsError) -> M {
+    private func object(atPosition position: Int) throws(FetchedResultsError) -> (rowID: Int64, object: M) {
         let index = results.index
         guard let rowID = index.rowID(at: position) else { throw .indexPathOutOfBounds(IndexPath(row: position, section: 0)) }
-        if let object = cache.object(rowID) { return object }
+        if let object = cache.object(rowID) { return (rowID, object) }
         let id = ObjectID(table: request.tableName, rowID: rowID)
         let batchSize = cache.batchSize
         let start = position / batchSize * batchSize
-        let batch = index.rowIDs(in: start..<min(start + batchSize, index.count))
         let models: [Int64: M]
         do {
-            models = try store.read { [request] db in try db.fetchModels(M.self, table: request.tableName, rowIDs: batch) }
+            models = try readBatch(index.rowIDs(in: start..<min(start + batchSize, index.count)))
         } catch {
             throw FetchedResultsError.wrap(error)
         }
-        engine.rowsRead.withLock { $0 += models.count }
-        cache.store(batch: batch, models: models)
         guard let object = models[rowID] else { throw .objectDeleted(id) }
-        return object
+        return (rowID, object)
     }
 
     // MARK: Changes

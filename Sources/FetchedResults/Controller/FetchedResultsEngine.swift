@@ -18,6 +18,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     private var current: ResultIndex?
     /// The results every consumer has once it takes what the hub holds for it.
     private var lastPosted: ResultIndex?
+    /// Finds the rows whose included related objects a transaction changed, when the request includes any.
+    private var included: IncludedRowsTracker?
     private var observation: ChangeObservation?
     /// The (lowercased) tables `observation` follows.
     private var observedTables: Set<String> = []
@@ -134,6 +136,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         lastPosted = page
         hub.start(with: page, table: plan.table)
         _ = firstPage.fulfil(.success(FirstPage(index: page, objects: objects, rest: rest)))
+        // After the first page is handed off: it reads whole tables for collections.
+        included = try Self.tracker(of: request, db)
         guard page.isFirstPage else { return rest.complete(with: page) }
         count = 0
         let isCancelled = { [builds] in builds.withLock { $0 } != generation }
@@ -143,7 +147,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         current = index
         // The same snapshot: the page's rows lead the index. A difference would be a defect of
         // the order; diffing then keeps the change set exact.
-        post(index.rowIDs(in: 0..<page.count) == page.rowIDs(in: 0..<page.count) ? .appended : .refetched, objects: nil)
+        post(index.rowIDs(in: 0..<page.count) == page.rowIDs(in: 0..<page.count) ? .appended : .refetched(updating: []), objects: nil)
     }
 
     /// The objects of the first `pageSize + 1` rows of an index read whole (a request with a
@@ -167,13 +171,21 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let (plan, index, objects) = try fetch(request)
         self.plan = plan
         current = index
-        post(isSameTable ? .refetched : .reloaded, objects: objects)
+        post(isSameTable ? .refetched(updating: []) : .reloaded, objects: objects)
     }
 
-    /// Follows the changes of `request`'s table, of every table its links read, and of every
-    /// other table its predicate reads (to-many and many-to-many conditions).
+    /// The tracker of `request`'s included objects, `nil` when it includes none.
+    private static func tracker(of request: StoreRequest<M>, _ db: Database) throws -> IncludedRowsTracker? {
+        request.inclusions.isEmpty ? nil : try IncludedRowsTracker(request, db: db)
+    }
+
+    /// Follows the changes of `request`'s table, of every table its links read, of every
+    /// other table its predicate reads (to-many and many-to-many conditions), and of every
+    /// table its included objects come from.
     private func subscribe(to request: StoreRequest<M>) {
-        let read = [request.tableName] + request.referencedLinks.map(\.parentTable) + (request.predicate?.relatedTables ?? [])
+        let read =
+            [request.tableName] + request.referencedLinks.map(\.parentTable) + (request.predicate?.relatedTables ?? [])
+            + request.inclusions.flatMap(\.tables)
         let tables = Set(read.map { $0.lowercased() })
         guard tables != observedTables || observation == nil else { return }
         observation?.cancel()
@@ -193,21 +205,38 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let rows = changes.changes(in: plan.table)
         let parents = plan.changedParents(in: changes)
         let unfollowed = Self.unfollowedTables(of: plan.request).contains { !changes.changes(in: $0).isEmpty }
-        guard !rows.isEmpty || !parents.isEmpty || unfollowed else { return }
+        let changesIncluded = included?.isAffected(by: changes) ?? false
+        guard !rows.isEmpty || !parents.isEmpty || unfollowed || changesIncluded else { return }
         do {
-            let canApply =
-                plan.isIncremental && !unfollowed && !rows.isWhollyChanged && !changes.isExternal
-                && !parents.contains { $0.changes.isWhollyChanged }
-            let applied = try canApply && apply(rows.allRowIDs, parents: parents, to: index, plan)
-            if !applied {
-                let (fresh, freshIndex, objects) = try fetch(plan.request)
-                self.plan = fresh
-                current = freshIndex
-                post(.refetched, objects: objects)
+            if !rows.isEmpty || !parents.isEmpty || unfollowed {
+                let canApply =
+                    plan.isIncremental && !unfollowed && !rows.isWhollyChanged && !changes.isExternal
+                    && !parents.contains { $0.changes.isWhollyChanged }
+                let applied = try canApply && apply(rows.allRowIDs, parents: parents, to: index, plan)
+                if !applied {
+                    let (fresh, freshIndex, objects) = try fetch(plan.request)
+                    self.plan = fresh
+                    current = freshIndex
+                    post(.refetched(updating: []), objects: objects)
+                }
             }
+            if changesIncluded { try postIncludedChanges(changes) }
         } catch {
             stop(with: error)
         }
+    }
+
+    /// Posts as updated the rows whose included objects `changes` changed (their order and
+    /// sections do not depend on them), after the change of their own rows, if any.
+    private func postIncludedChanges(_ changes: StoreChanges) throws {
+        guard var tracker = included, let plan, let current else { return }
+        let rows = try store.read { db in
+            if let rows = try tracker.changedRows(by: changes, db: db) { return rows }
+            tracker = try IncludedRowsTracker(plan.request, db: db)
+            return Set(current.rowIDs(in: 0..<current.count))
+        }
+        included = tracker
+        post(.rows(rows), objects: nil)
     }
 
     /// Stops following the store and hands `error` to every consumer, after its pending change.
@@ -270,7 +299,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let result = try store.read { db in
             let plan = try FetchPlan(request, db: db, registered: registered)
             let index = try plan.fetchIndex(db, rowsRead: &count)
-            guard request.batchSize == nil else { return (plan, index, nil as LoadedObjects<M>?) }
+            included = try Self.tracker(of: request, db)
+            guard plan.loadsObjects else { return (plan, index, nil as LoadedObjects<M>?) }
             let byRowID = try db.fetchByRowID(request)
             count += byRowID.count
             return (plan, index, LoadedObjects(models: byRowID, replacesAll: true))

@@ -10,6 +10,8 @@ struct ObjectCache<M: StoreModel> {
     /// How many objects are kept with the request's batch size; `nil` without one: all.
     let limit: Int?
     private var objects: [Int64: M] = [:]
+    /// The rows read with their included objects, when the request includes any.
+    private var rows: [Int64: FetchedRow<M>] = [:]
     private var batches: [[Int64]] = []
     private var oldestBatch = 0
 
@@ -23,10 +25,14 @@ struct ObjectCache<M: StoreModel> {
 
     func object(_ rowID: Int64) -> M? { objects[rowID] }
 
+    /// The row with its included objects, when it was read with them.
+    func row(_ rowID: Int64) -> FetchedRow<M>? { rows[rowID] }
+
     /// Replaces everything (a fetch) with `objects`: every object of a re-read without a batch
     /// size, the first page's of a first fetch, `nil` with a batch size.
     mutating func reset(_ objects: [Int64: M]?) {
         self.objects = objects ?? [:]
+        rows = [:]
         batches = []
         oldestBatch = 0
     }
@@ -37,7 +43,14 @@ struct ObjectCache<M: StoreModel> {
         guard let stale = changes.staleRows else { return reset(nil) }
         for rowID in stale {
             objects[rowID] = result.contains(rowID) ? loaded?.models[rowID] : nil
+            rows[rowID] = nil
         }
+    }
+
+    /// Keeps a batch of rows read with their included objects, evicting as `store(batch:models:)` does.
+    mutating func store(batch rowIDs: [Int64], rows: [Int64: FetchedRow<M>]) {
+        for rowID in rowIDs { self.rows[rowID] = rows[rowID] }
+        store(batch: rowIDs, models: rows.mapValues(\.model))
     }
 
     /// Keeps a batch read from the store, evicting the oldest batches beyond the limit.
@@ -46,7 +59,10 @@ struct ObjectCache<M: StoreModel> {
         guard let limit else { return }
         batches.append(rowIDs)
         while objects.count > limit, oldestBatch < batches.count - 1 {
-            for rowID in batches[oldestBatch] { objects.removeValue(forKey: rowID) }
+            for rowID in batches[oldestBatch] {
+                objects.removeValue(forKey: rowID)
+                rows.removeValue(forKey: rowID)
+            }
             batches[oldestBatch] = []
             oldestBatch += 1
         }

@@ -3,8 +3,10 @@ enum ResultChanges: Sendable {
     /// Only these rows may differ; the request is the same.
     case rows(Set<Int64>)
     /// The results were read again from the same table: rows match by rowid, and a row is
-    /// updated when the fingerprint of its values changed.
-    case refetched
+    /// updated when the fingerprint of its values changed, or when it is among `updating`
+    /// (rows changed earlier in a merged delivery, such as rows whose included related
+    /// objects changed, which their fingerprints do not show).
+    case refetched(updating: Set<Int64>)
     /// The results were read from another table: no row is the same.
     case reloaded
     /// The old results were a first page and the new ones are the whole index read in the
@@ -16,7 +18,15 @@ enum ResultChanges: Sendable {
         switch (self, later) {
         case (.rows(let a), .rows(let b)): .rows(a.union(b))
         case (.reloaded, _), (_, .reloaded): .reloaded
-        default: .refetched
+        default: .refetched(updating: updatedRows.union(later.updatedRows))
+        }
+    }
+
+    /// The rows these changes report as updated whatever their fingerprints say.
+    private var updatedRows: Set<Int64> {
+        switch self {
+        case .rows(let rows), .refetched(let rows): rows
+        case .reloaded, .appended: []
         }
     }
 
@@ -25,8 +35,8 @@ enum ResultChanges: Sendable {
         switch self {
         case .rows(let rows):
             return IncrementalChangeSet.make(from: old, to: new, changed: rows)
-        case .refetched:
-            return ChangeSet(from: old.snapshot(), to: new.snapshot(), updated: old.rowsWithChangedValues(in: new))
+        case .refetched(let updating):
+            return ChangeSet(from: old.snapshot(), to: new.snapshot(), updated: old.rowsWithChangedValues(in: new).union(updating))
         case .reloaded:
             guard old.count > 0 || new.count > 0 else { return ChangeSet() }
             return ChangeSet(sectionDeletes: Array(0..<old.sectionCount), sectionInserts: Array(0..<new.sectionCount))

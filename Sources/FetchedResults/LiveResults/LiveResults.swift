@@ -89,6 +89,18 @@ public final class LiveResults<M: StoreModel>: Observable {
         return self[id]
     }
 
+    /// The row at `position` (counting across sections) with the related objects the request
+    /// includes (`StoreRequest.including`), read with its batch on first access; `nil` when
+    /// out of bounds or unreadable. It depends on that row alone, which a change to one of its
+    /// included objects updates.
+    public func row(at position: Int) -> FetchedRow<M>? {
+        guard let id = objectID(at: position) else { return nil }
+        startIfNeeded()
+        access(object: id)
+        guard let indexPath = controller.indexPath(for: id) else { return nil }
+        return try? controller.row(at: indexPath)
+    }
+
     /// The object `id`, or `nil` when it is not in the results.
     public subscript(id: ObjectID) -> M? {
         startIfNeeded()

@@ -13,8 +13,9 @@ extension Database {
     ///
     /// Each statement is its SQL as prepared, with `?` where values are bound (never the
     /// values). Not recorded: the statements that triggers run, and the store's own
-    /// bookkeeping (the schema version and the `WITHOUT ROWID` check a model fetch asks
-    /// first). Calls nest: an inner call's statements are the outer call's too.
+    /// bookkeeping (the schema version, the `WITHOUT ROWID` check a model fetch asks first,
+    /// and the rowid's name, read once per table and connection). Calls nest: an inner call's
+    /// statements are the outer call's too.
     public func recordingStatements<T>(_ body: () throws -> T) rethrows -> (result: T, statements: [String]) {
         let recorder = StatementRecorder(outer: statementRecorder)
         statementRecorder = recorder
@@ -50,7 +51,9 @@ final class StatementRecorder {
     private(set) var statements: [String] = []
     let outer: StatementRecorder?
     /// What the store asks on its own before model fetches.
-    private static let bookkeeping: Set<String> = [RowIDNameCache.schemaVersionSQL, Database.withoutRowIDSQL]
+    private static let bookkeeping: Set<String> = [
+        RowIDNameCache.schemaVersionSQL, Database.withoutRowIDSQL, Database.rowIDNameSQL,
+    ]
 
     init(outer: StatementRecorder?) { self.outer = outer }
 

@@ -9,8 +9,11 @@ extension Database {
         try rowIDNames.name(of: table, on: handle) { try findRowIDName(of: table) }
     }
 
+    /// The query that finds the columns a table's rowid may be hidden by.
+    static let rowIDNameSQL = "SELECT name, type, pk FROM pragma_table_xinfo(?)"
+
     private func findRowIDName(of table: String) throws -> String {
-        let columns = try uncapturedRows(sql: "SELECT name, type, pk FROM pragma_table_xinfo(?)", arguments: [.text(table)])
+        let columns = try uncapturedRows(sql: Self.rowIDNameSQL, arguments: [.text(table)])
         let names = Set(columns.compactMap { $0[0]?.lowercased() })
         if let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) { return free }
         let keys = columns.filter { $0[2] != "0" }

@@ -26,8 +26,13 @@ extension Database {
     /// The query that finds whether a table is `WITHOUT ROWID`.
     static let withoutRowIDSQL = "SELECT 1 FROM pragma_table_list WHERE name = ? COLLATE NOCASE AND wr = 1"
 
+    /// Whether `table` is `WITHOUT ROWID` (its changes are published as whole-table changes).
+    package func isWithoutRowID(_ table: String) throws -> Bool {
+        try !uncapturedRows(sql: Self.withoutRowIDSQL, arguments: [.text(table)]).isEmpty
+    }
+
     private func refuseWithoutRowID<M: StoreModel>(_ table: String, of type: M.Type) throws {
-        guard try !uncapturedRows(sql: Self.withoutRowIDSQL, arguments: [.text(table)]).isEmpty else { return }
+        guard try isWithoutRowID(table) else { return }
         throw StoreError.mismatch(
             "\(M.self) cannot use table \(table): it is WITHOUT ROWID, and models need rowid tables "
                 + "because the fetched-results controller and watchers identify rows by rowid")

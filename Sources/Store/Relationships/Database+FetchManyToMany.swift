@@ -29,7 +29,16 @@ extension Database {
         let (sql, arguments) = try selectSQL(
             request, columns: Source.selection + ", " + SQLIdentifier.quote(relationship.source.referencedKey))
         let sources = try fetchKeyed(Source.self, sql: sql, arguments: arguments)
-        let pairs = try fetchPairs(of: relationship, sourceKeys: sources.map(\.key))
+        let bySource = try self.targets(through: relationship, sourceKeys: sources.map(\.key), targets: targets)
+        return sources.map { source in (source.model, bySource[source.key] ?? []) }
+    }
+
+    /// The targets of the sources whose keys are `sourceKeys`, by source key, in the
+    /// `targets` request's order: two statements (the join table's pairs, then the targets).
+    func targets<Source, Target>(
+        through relationship: ManyToMany<Source, Target>, sourceKeys: [DatabaseValue], targets: StoreRequest<Target>
+    ) throws -> [DatabaseValue: [Target]] {
+        let pairs = try fetchPairs(of: relationship, sourceKeys: sourceKeys)
         let targetKey = SQLIdentifier.quote(relationship.target.referencedKey)
         let paired = targets.filter(
             SQLExpression(
@@ -37,10 +46,9 @@ extension Database {
         let (targetSQL, targetArguments) = try selectSQL(paired, columns: Target.selection + ", " + targetKey)
         let ordered = try fetchKeyed(Target.self, sql: targetSQL, arguments: targetArguments)
         let position = Dictionary(ordered.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let bySource = Dictionary(grouping: pairs) { $0.source }.mapValues { pairs in
+        return Dictionary(grouping: pairs) { $0.source }.mapValues { pairs in
             pairs.compactMap { position[$0.target] }.sorted().map { ordered[$0].model }
         }
-        return sources.map { source in (source.model, bySource[source.key] ?? []) }
     }
 
     /// The join table's pairs for `sourceKeys`: each source key with the key of a target
@@ -58,5 +66,26 @@ extension Database {
             WHERE \(BoundKeys.membership(of: sourceKey))
             """
         return try fetchRows(sql: sql, arguments: [try BoundKeys(sourceKeys).argument]).map { ($0[0], $0[1]) }
+    }
+}
+
+extension Database {
+    /// The targets of the sources whose keys are `sourceKeys`, by source key, in the targets'
+    /// rowid order: one statement, the join table joined to the targets (a target shared by
+    /// several sources is decoded once for each).
+    func targets<Source, Target>(
+        through relationship: ManyToMany<Source, Target>, sourceKeys: [DatabaseValue]
+    ) throws -> [DatabaseValue: [Target]] {
+        let target = relationship.target
+        let join = SQLIdentifier.quote(relationship.joinTable)
+        let targetTable = SQLIdentifier.quote(target.parentTable)
+        let sourceKey = "\(join).\(SQLIdentifier.quote(relationship.source.foreignKey))"
+        let sql = """
+            SELECT \(Target.selection(qualifiedBy: target.parentTable)), \(sourceKey) FROM \(join) \
+            JOIN \(targetTable) ON \(target.parentCorrelation) \
+            WHERE \(BoundKeys.membership(of: sourceKey)) ORDER BY \(targetTable).\(try rowIDName(of: target.parentTable))
+            """
+        let paired = try fetchKeyed(Target.self, sql: sql, arguments: [try BoundKeys(sourceKeys).argument])
+        return Dictionary(grouping: paired, by: \.key).mapValues { $0.map(\.model) }
     }
 }

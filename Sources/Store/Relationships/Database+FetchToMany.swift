@@ -21,11 +21,20 @@ extension Database {
         let link = relationship.link
         let (sql, arguments) = try selectSQL(request, columns: Parent.selection + ", " + SQLIdentifier.quote(link.referencedKey))
         let parents = try fetchKeyed(Parent.self, sql: sql, arguments: arguments)
-        let foreignKey = SQLIdentifier.quote(link.foreignKey)
+        let byParent = try self.children(through: relationship, parentKeys: parents.map(\.key), children: children)
+        return parents.map { parent in (parent.model, byParent[parent.key] ?? []) }
+    }
+
+    /// The children of the parents whose keys are `parentKeys`, by parent key, in the
+    /// `children` request's order: one statement.
+    func children<Parent, Child>(
+        through relationship: ToMany<Parent, Child>, parentKeys: [DatabaseValue], children: StoreRequest<Child>
+    ) throws -> [DatabaseValue: [Child]] {
+        let foreignKey = SQLIdentifier.quote(relationship.link.foreignKey)
         let ofParents = children.filter(
-            SQLExpression(sql: BoundKeys.membership(of: foreignKey), arguments: [try BoundKeys(parents.map(\.key)).argument], columns: nil))
+            SQLExpression(sql: BoundKeys.membership(of: foreignKey), arguments: [try BoundKeys(parentKeys).argument], columns: nil))
         let (childSQL, childArguments) = try selectSQL(ofParents, columns: Child.selection + ", " + foreignKey)
-        let byParent = Dictionary(grouping: try fetchKeyed(Child.self, sql: childSQL, arguments: childArguments), by: \.key)
-        return parents.map { parent in (parent.model, byParent[parent.key]?.map(\.model) ?? []) }
+        return Dictionary(grouping: try fetchKeyed(Child.self, sql: childSQL, arguments: childArguments), by: \.key)
+            .mapValues { $0.map(\.model) }
     }
 }

@@ -17,9 +17,17 @@ extension Database {
         let link = relationship.link
         let (sql, arguments) = try selectSQL(request, columns: Child.selection + ", " + SQLIdentifier.quote(link.foreignKey))
         let children = try fetchKeyed(Child.self, sql: sql, arguments: arguments)
-        let parents = try fetchRows(Parent.self, table: link.parentTable, whereKey: link.referencedKey, in: children.map(\.key))
-        let byKey = Dictionary(parents.map { ($0.key, $0.model) }) { first, _ in first }
+        let byKey = try parents(through: link, keys: children.map(\.key), as: Parent.self)
         return children.map { ($0.model, byKey[$0.key]) }
+    }
+
+    /// The parents whose key (`link`'s referenced key) is among `keys`, by key, each decoded
+    /// once: one statement.
+    func parents<Parent: StoreModel>(
+        through link: ToOneLink, keys: [DatabaseValue], as type: Parent.Type
+    ) throws -> [DatabaseValue: Parent] {
+        let parents = try fetchRows(Parent.self, table: link.parentTable, whereKey: link.referencedKey, in: keys)
+        return Dictionary(parents.map { ($0.key, $0.model) }) { first, _ in first }
     }
 
     /// The models of `table` whose `key` column holds one of `keys`, each with its key.

@@ -22,6 +22,9 @@ public struct StoreRequest<M: StoreModel>: Sendable {
     public var sectionKey: Column?
     /// How many objects a fetched-results controller reads at a time; `nil` reads all at once.
     public var batchSize: Int?
+    /// The relationships whose related objects are read with each row (``including(_:)``),
+    /// in the order they were added.
+    public var inclusions: [IncludedRelationship] = []
 
     /// A request for every row of `M`'s table (or of `tableName`), in rowid order.
     public init(

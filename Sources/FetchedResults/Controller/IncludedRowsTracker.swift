@@ -1,0 +1,143 @@
+import SQLiteStoreCore
+
+/// Finds the rows of a controller's table whose included related objects
+/// (`StoreRequest.including`) a committed transaction may have changed, so that the engine
+/// reports them as updated and their consumers read them again.
+///
+/// A relationship whose keys are rowids (`Database.findsChildrenByParentRowID`) is followed
+/// row by row:
+/// - a to-one parent: the rows whose foreign key holds a changed parent's rowid;
+/// - a to-many collection: the old and new parents of each changed child, the old ones
+///   remembered here (child rowid → parent rowid), since a deleted child is gone;
+/// - a many-to-many collection: the old and new sources of each changed row of the join
+///   table (remembered likewise), and the sources paired with a changed target.
+///
+/// Any other relationship (another key, a `WITHOUT ROWID` join table), a table changed
+/// wholly, or a commit of another connection makes every row count as changed.
+struct IncludedRowsTracker: Sendable {
+    private enum Followed: Sendable {
+        case parent(ToOneLink)
+        case children(ToOneLink, owners: [Int64: Int64])
+        case pairs(source: ToOneLink, target: ToOneLink, owners: [Int64: Int64])
+        /// Followed table by table: any change there changes every row.
+        case tables([String])
+    }
+
+    private let table: String
+    private var followed: [Followed]
+    /// Every table the inclusions read.
+    let tables: Set<String>
+
+    /// The tracker of `request`'s inclusions, reading in `db` what it remembers: one
+    /// statement per to-many or many-to-many inclusion.
+    init<M>(_ request: StoreRequest<M>, db: Database) throws {
+        table = request.tableName
+        tables = Set(request.inclusions.flatMap(\.tables).map { $0.lowercased() })
+        followed = try request.inclusions.map { try Self.follow($0.kind, from: request.tableName, db) }
+    }
+
+    private static func follow(_ kind: IncludedRelationship.Kind, from table: String, _ db: Database) throws -> Followed {
+        switch kind {
+        case .toOne(let link):
+            guard try db.findsChildrenByParentRowID(link) else { break }
+            return .parent(link)
+        case .toMany(let link):
+            guard try db.findsChildrenByParentRowID(link) else { break }
+            return .children(link, owners: try owners(in: link.childTable, through: link.foreignKey, db))
+        case .manyToMany(let source, let target):
+            guard try db.findsChildrenByParentRowID(source), try db.findsChildrenByParentRowID(target),
+                try !db.isWithoutRowID(source.childTable)
+            else { break }
+            return .pairs(source: source, target: target, owners: try owners(in: source.childTable, through: source.foreignKey, db))
+        }
+        return .tables(IncludedRelationship.tables(of: kind))
+    }
+
+    /// Each row of `table` with the rowid its `foreignKey` points at (rows with none left out).
+    private static func owners(in table: String, through foreignKey: String, _ db: Database) throws -> [Int64: Int64] {
+        let rowID = try db.rowIDName(of: table)
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(rowID), \(SQLIdentifier.quote(foreignKey)) FROM \(SQLIdentifier.quote(table))")
+        defer { statement.reset() }
+        var owners: [Int64: Int64] = [:]
+        while try statement.step() {
+            if let row = statement.integer(at: 0), let owner = statement.integer(at: 1) { owners[row] = owner }
+        }
+        return owners
+    }
+
+    /// Whether `changes` touches a table the inclusions read.
+    func isAffected(by changes: StoreChanges) -> Bool {
+        tables.contains { !changes.changes(in: $0).isEmpty }
+    }
+
+    /// The rowids of the rows whose included objects `changes` may have changed, or `nil`
+    /// for every row (then the tracker must be made again). Reads in `db`, a snapshot that
+    /// has `changes`.
+    mutating func changedRows(by changes: StoreChanges, db: Database) throws -> Set<Int64>? {
+        if changes.isExternal { return nil }
+        var changed: Set<Int64> = []
+        for position in followed.indices {
+            guard let rows = try changedRows(by: changes, through: &followed[position], db) else { return nil }
+            changed.formUnion(rows)
+        }
+        return changed
+    }
+
+    private func changedRows(by changes: StoreChanges, through followed: inout Followed, _ db: Database) throws -> Set<Int64>? {
+        switch followed {
+        case .parent(let link):
+            let parents = changes.changes(in: link.parentTable)
+            if parents.isWhollyChanged { return nil }
+            return try rows(of: table, whose: link.foreignKey, isIn: parents.allRowIDs, db)
+        case .children(let link, var owners):
+            let children = changes.changes(in: link.childTable)
+            if children.isWhollyChanged { return nil }
+            let changed = try Self.reassign(children.allRowIDs, in: link.childTable, through: link.foreignKey, &owners, db)
+            followed = .children(link, owners: owners)
+            return changed
+        case .pairs(let source, let target, var owners):
+            let (pairs, targets) = (changes.changes(in: source.childTable), changes.changes(in: target.parentTable))
+            if pairs.isWhollyChanged || targets.isWhollyChanged { return nil }
+            var changed = try Self.reassign(pairs.allRowIDs, in: source.childTable, through: source.foreignKey, &owners, db)
+            followed = .pairs(source: source, target: target, owners: owners)
+            // The pairs of a changed target, read by the target's rowid, name its sources.
+            try db.forEachRow(
+                in: source.childTable, columns: SQLIdentifier.quote(source.foreignKey), rowIDs: targets.allRowIDs,
+                rowID: SQLIdentifier.quote(target.foreignKey)
+            ) { statement in
+                if let owner = statement.integer(at: 0) { changed.insert(owner) }
+            }
+            return changed
+        case .tables(let tables):
+            return tables.contains { !changes.changes(in: $0).isEmpty } ? nil : []
+        }
+    }
+
+    /// The rowids of `table`'s rows whose `column` holds one of `values`.
+    private func rows(of table: String, whose column: String, isIn values: Set<Int64>, _ db: Database) throws -> Set<Int64> {
+        var rows: Set<Int64> = []
+        let rowID = try db.rowIDName(of: table)
+        try db.forEachRow(in: table, columns: rowID, rowIDs: values, rowID: SQLIdentifier.quote(column)) { statement in
+            if let row = statement.integer(at: 0) { rows.insert(row) }
+        }
+        return rows
+    }
+
+    /// Reads the owners of the `changed` rows of `table` again, updating `owners`; returns
+    /// their owners before and after.
+    private static func reassign(
+        _ changed: Set<Int64>, in table: String, through foreignKey: String, _ owners: inout [Int64: Int64], _ db: Database
+    ) throws -> Set<Int64> {
+        var affected = Set(changed.compactMap { owners.removeValue(forKey: $0) })
+        let rowID = try db.rowIDName(of: table)
+        try db.forEachRow(
+            in: table, columns: "\(rowID), \(SQLIdentifier.quote(foreignKey))", rowIDs: changed, rowID: rowID
+        ) { statement in
+            guard let row = statement.integer(at: 0), let owner = statement.integer(at: 1) else { return }
+            owners[row] = owner
+            affected.insert(owner)
+        }
+        return affected
+    }
+}

@@ -1,0 +1,80 @@
+/// A relationship whose related objects a request reads with each of its rows: a to-one
+/// parent, or a to-many or many-to-many collection. Made by ``StoreRequest/including(_:)``
+/// and `including(all:)`; read back from each ``FetchedRow``.
+public struct IncludedRelationship: Sendable {
+    /// How the related rows are found, for the fetched-results controller, which follows
+    /// their tables.
+    package enum Kind: Sendable, Hashable {
+        /// The row's foreign key finds its parent.
+        case toOne(ToOneLink)
+        /// The children's foreign key finds the row.
+        case toMany(ToOneLink)
+        /// The join table's pairs find the targets.
+        case manyToMany(source: ToOneLink, target: ToOneLink)
+    }
+
+    /// The relationship's name, under which a ``FetchedRow`` holds the related objects and a
+    /// `Decodable` type receives them.
+    public let name: String
+    package let kind: Kind
+    /// The column of the request's table whose value finds the related rows.
+    let keyColumn: String
+    /// The related objects of the rows with `keys` (values of `keyColumn`), by key: a parent
+    /// (absent when none), or a collection. One statement for all keys.
+    let load: @Sendable (Database, [DatabaseValue]) throws -> [DatabaseValue: any Sendable]
+    /// What a row with no related rows holds: `nil` for a to-one relationship, `[]` otherwise.
+    let empty: (any Sendable)?
+
+    /// The tables whose changes can change the related objects.
+    package var tables: [String] { Self.tables(of: kind) }
+
+    /// The tables whose changes can change the related objects of a relationship of `kind`.
+    package static func tables(of kind: Kind) -> [String] {
+        switch kind {
+        case .toOne(let link): [link.parentTable]
+        case .toMany(let link): [link.childTable]
+        case .manyToMany(let source, let target): [source.childTable, target.parentTable]
+        }
+    }
+}
+
+extension StoreRequest {
+    /// The request reading each row's parent through `relationship` with it, in one more
+    /// statement per batch of rows: `StoreRequest<Item>().including(Item.list)`.
+    public func including<Parent>(_ relationship: ToOne<M, Parent>) -> Self {
+        let link = relationship.link
+        return including(
+            IncludedRelationship(
+                name: link.name, kind: .toOne(link), keyColumn: link.foreignKey,
+                load: { db, keys in try db.parents(through: link, keys: keys, as: Parent.self) }, empty: nil))
+    }
+
+    /// The request reading each row's children through `relationship` with it (in rowid
+    /// order), in one more statement per batch of rows: `StoreRequest<TodoList>().including(all: TodoList.items)`.
+    public func including<Child>(all relationship: ToMany<M, Child>) -> Self {
+        including(
+            IncludedRelationship(
+                name: relationship.name, kind: .toMany(relationship.link), keyColumn: relationship.link.referencedKey,
+                load: { db, keys in try db.children(through: relationship, parentKeys: keys, children: StoreRequest<Child>()) },
+                empty: [Child]()))
+    }
+
+    /// The request reading each row's targets through `relationship` with it (in rowid
+    /// order), in one more statement per batch of rows (the join table joined to the
+    /// targets): `StoreRequest<Item>().including(all: Item.tags)`.
+    public func including<Target>(all relationship: ManyToMany<M, Target>) -> Self {
+        including(
+            IncludedRelationship(
+                name: relationship.name, kind: .manyToMany(source: relationship.source, target: relationship.target),
+                keyColumn: relationship.source.referencedKey,
+                load: { db, keys in try db.targets(through: relationship, sourceKeys: keys) },
+                empty: [Target]()))
+    }
+
+    private func including(_ inclusion: IncludedRelationship) -> Self {
+        var copy = self
+        copy.inclusions.removeAll { $0.name == inclusion.name }
+        copy.inclusions.append(inclusion)
+        return copy
+    }
+}

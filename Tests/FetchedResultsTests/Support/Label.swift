@@ -1,0 +1,30 @@
+import SQLiteStoreCore
+
+/// A label on any number of items, through `item_label`: the many-to-many target of the
+/// included-objects suites.
+struct Label: StoreModel, Equatable {
+    static let tableName = "label"
+    var id: Int64?
+    var name: String
+}
+
+extension TodoItem {
+    /// The item's labels: `StoreRequest<TodoItem>().including(all: TodoItem.labels)`.
+    static let labels = ManyToMany<TodoItem, Label>("labels", through: "item_label", sourceKey: "item_id", targetKey: "label_id")
+}
+
+/// The schema of the included-objects suites: `TodoItem.schema`, with labels and a join
+/// table that is a rowid table (its changes are followed row by row) with a unique pair.
+enum LabelSchema {
+    static let script =
+        TodoItem.schema + """
+            CREATE TABLE label(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+            CREATE TABLE item_label(
+                id INTEGER PRIMARY KEY,
+                item_id INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                label_id INTEGER NOT NULL REFERENCES label(id) ON DELETE CASCADE,
+                UNIQUE(item_id, label_id)
+            );
+            CREATE INDEX item_label_label ON item_label(label_id);
+            """
+}
