@@ -116,7 +116,8 @@ public struct SyncClient: Sendable {
         let device = try store.sync.deviceID()
         let cursorKey = "cursor " + server.absoluteString
         let cursor = try await store.read { db in try SyncStorage.meta(cursorKey, in: db) }
-        guard case .integer(let since) = cursor ?? .integer(0) else {
+        guard let cursor else { return try await snapshotPage(device: device, cursorKey: cursorKey) }
+        guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
         let pulled = try await transport.pull(since: since, limit: batchSize, device: device, wait: wait)
@@ -128,6 +129,41 @@ public struct SyncClient: Sendable {
             try SyncStorage.setMeta(cursorKey, .integer(pulled.cursor), in: db)
         }
         return (pulled.changes.count, pulled.more)
+    }
+
+    /// One page of the server's snapshot and its apply, for a store without a cursor: the
+    /// account's current state instead of every change since the beginning. The last page sets
+    /// the cursor, from which the pulls continue (a change committed while the pages were read
+    /// comes with them). Returns the other devices' cells and deletes received, and `more`.
+    ///
+    /// A snapshot the server no longer recognizes (its cursor refused) starts again from its
+    /// first page at once, which is as correct: applying a row's state twice changes nothing.
+    private func snapshotPage(device: String, cursorKey: String) async throws -> (received: Int, more: Bool) {
+        let (progress, version) = try await store.read { db in
+            (try SyncSnapshotProgress.load(for: server, in: db), try SyncStorage.schemaVersion(in: db))
+        }
+        let page: SyncSnapshotPage
+        do {
+            page = try await transport.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
+        } catch let error as SyncServerError where error.reason == .malformed && progress != nil {
+            try await store.write { db in try SyncSnapshotProgress.clear(for: server, in: db) }
+            return try await snapshotPage(device: device, cursorKey: cursorKey)
+        }
+        try await store.write { db in
+            guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+            try coordinator.apply(page, in: db)
+            if let next = page.next {
+                try SyncSnapshotProgress(cursor: page.cursor, position: next).save(for: server, in: db)
+            } else {
+                try SyncSnapshotProgress.clear(for: server, in: db)
+                try SyncStorage.setMeta(cursorKey, .integer(page.cursor), in: db)
+            }
+        }
+        let ownDevice = page.devices.firstIndex(of: device)
+        let received = page.rows.reduce(0) { count, row in
+            count + row.cells.count(where: { $0.stamp.device != ownDevice }) + (row.deleted.map { $0.device != ownDevice ? 1 : 0 } ?? 0)
+        }
+        return (received, true)
     }
 
     private func keepPulling() async throws {
