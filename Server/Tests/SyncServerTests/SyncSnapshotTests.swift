@@ -50,7 +50,9 @@ struct SyncSnapshotTests {
             var client = SyncClient(store: joiner, server: server.url, token: token)
             client.batchSize = 1
             let snapshot = Task { try await client.synchronize() }
-            while try await !SyncedStores.isReadingSnapshot(joiner) { try await Task.sleep(for: .milliseconds(1)) }
+            while try await !SyncedStores.isReadingSnapshot(joiner), try await !SyncedStores.hasCursor(joiner) {
+                try await Task.sleep(for: .milliseconds(1))
+            }
             server.kill()
             await #expect(throws: SyncServerError.self) { try await snapshot.value }
             #expect(try await SyncedStores.isReadingSnapshot(joiner), "the snapshot ended before the server was killed")

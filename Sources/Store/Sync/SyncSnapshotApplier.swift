@@ -6,7 +6,8 @@ import SQLiteStoreSyncProtocol
 ///
 /// The page is staged in two temporary tables, one statement per cell; the cells and deletes
 /// then merge into `store_sync_cells` and `store_sync_rows` by the same rule as
-/// ``SyncApplier`` (a greater stamp wins), in one statement each. Rows absent here whose
+/// ``SyncApplier`` (a greater stamp wins), in one statement each; rows where nothing won are
+/// left as they are. Rows absent here whose
 /// merged state is present with every column (a new device's case) are inserted per table in
 /// one statement; every other row of the page goes through ``SyncMaterializer`` one by one,
 /// as do the children that waited for the rows inserted. What changes is published as remote
@@ -19,8 +20,10 @@ struct SyncSnapshotApplier {
     private static let scratch = """
         CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming(
             tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL, device TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS temp.store_sync_incoming_by_row ON store_sync_incoming(tbl, pk);
         CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming_rows(
-            tbl TEXT NOT NULL, pk NOT NULL, fast INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
+            tbl TEXT NOT NULL, pk NOT NULL, won INTEGER NOT NULL DEFAULT 0, fast INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
         DELETE FROM temp.store_sync_incoming;
         DELETE FROM temp.store_sync_incoming_rows;
         """
@@ -91,7 +94,21 @@ struct SyncSnapshotApplier {
     // MARK: Merging
 
     /// Merges the staged cells and deletes: each replaces the one here when its stamp is greater.
+    /// The rows where one did are marked `won`: the others' merged state, hence their row in
+    /// the table, stays as it was (the snapshot of a device's own rows changes nothing).
     private func mergeStaged() throws {
+        try db.execute(
+            sql: """
+                UPDATE temp.store_sync_incoming_rows AS p SET won = 1 WHERE EXISTS (
+                    SELECT 1 FROM temp.store_sync_incoming i WHERE i.tbl = p.tbl AND i.pk = p.pk AND CASE WHEN i.col IS NULL
+                    THEN NOT EXISTS (
+                        SELECT 1 FROM store_sync_rows r WHERE r.tbl = i.tbl AND r.pk = i.pk AND r.deleted_clock IS NOT NULL
+                        AND (r.deleted_clock, r.deleted_device) >= (i.clock, i.device))
+                    ELSE NOT EXISTS (
+                        SELECT 1 FROM store_sync_cells c WHERE c.tbl = i.tbl AND c.pk = i.pk AND c.col = i.col
+                        AND (c.clock, c.device) >= (i.clock, i.device))
+                    END)
+                """)
         try db.execute(
             sql: """
                 INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device)
@@ -130,7 +147,7 @@ struct SyncSnapshotApplier {
         try db.execute(
             sql: """
                 UPDATE temp.store_sync_incoming_rows AS p SET fast = 1
-                WHERE p.tbl = ?1 AND NOT EXISTS (SELECT 1 FROM \(quotedTable) WHERE \(quotedKey) = p.pk)
+                WHERE p.tbl = ?1 AND p.won = 1 AND NOT EXISTS (SELECT 1 FROM \(quotedTable) WHERE \(quotedKey) = p.pk)
                 AND (SELECT count(*) FROM store_sync_cells c WHERE c.tbl = ?1 AND c.pk = p.pk AND c.col IN (\(columnMarks))) = \(table.columns.count)
                 AND NOT EXISTS (
                     SELECT 1 FROM store_sync_rows r WHERE r.tbl = ?1 AND r.pk = p.pk AND r.deleted_clock IS NOT NULL
@@ -175,10 +192,10 @@ struct SyncSnapshotApplier {
         "SELECT 1 FROM \(SQLIdentifier.quote(foreignKey.parentTable)) WHERE \(SQLIdentifier.quote(foreignKey.parentColumn)) = \(value)"
     }
 
-    /// The staged rows inserted in one statement (`fast`), or the others.
+    /// The staged rows whose merged state changed: those inserted in one statement (`fast`), or the others.
     private func stagedRows(fast: Bool) throws -> [(table: SyncedTable, key: DatabaseValue)] {
         try db.fetchRows(
-            sql: "SELECT tbl, pk FROM temp.store_sync_incoming_rows WHERE fast = ? ORDER BY tbl, pk", arguments: [fast ? 1 : 0]
+            sql: "SELECT tbl, pk FROM temp.store_sync_incoming_rows WHERE won = 1 AND fast = ? ORDER BY tbl, pk", arguments: [fast ? 1 : 0]
         ).compactMap { row in
             guard case .text(let name) = row[0], let table = tables[name] else { return nil }
             return (table, row[1])
