@@ -24,7 +24,8 @@ struct SnapshotPageWriter {
         }
         let stamp = Array("\"\(hlc)\",\(index(of: device))".utf8)
         if let column, let value {
-            cells += Array(",[".utf8) + (try quote(column)) + [UInt8(ascii: ",")] + Array(value.utf8) + [UInt8(ascii: ",")] + stamp
+            cells +=
+                Array(",[".utf8) + (try quote(column)) + [UInt8(ascii: ",")] + Array(value.utf8) + [UInt8(ascii: ",")] + stamp
                 + [UInt8(ascii: "]")]
         } else {
             deleted = [UInt8(ascii: "[")] + stamp + [UInt8(ascii: "]")]

@@ -33,7 +33,10 @@ struct SyncConvergenceTests {
         let token = try fixture.token(for: "alice")
         let clients = try SyncedStores(count: 3)
         // Two more clients join later, through a snapshot of what the others wrote until then.
-        let joinSteps = [Self.steps / 4 + Int.random(in: 0..<(Self.steps / 4), using: &random), Self.steps / 2 + Int.random(in: 0..<(Self.steps / 4), using: &random)]
+        let joinSteps = [
+            Self.steps / 4 + Int.random(in: 0..<(Self.steps / 4), using: &random),
+            Self.steps / 2 + Int.random(in: 0..<(Self.steps / 4), using: &random),
+        ]
         func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
         var keys: [String] = []
         var lostAnswers = 0

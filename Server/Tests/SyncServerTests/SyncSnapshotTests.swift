@@ -68,7 +68,8 @@ struct SyncSnapshotTests {
         try await Self.expectConverged(clients.stores, database: fixture.database)
     }
 
-    @Test("A snapshot shows only its account's rows, needs a valid token and the server's schema version, and keeps its cursor across pages")
+    @Test(
+        "A snapshot shows only its account's rows, needs a valid token and the server's schema version, and keeps its cursor across pages")
     func snapshotRequests() async throws {
         let fixture = try ServerFixture()
         let server = try await fixture.startServer()
@@ -123,7 +124,8 @@ struct SyncSnapshotTests {
                     sql: "INSERT INTO items(id, title, n, note) VALUES (?, ?, ?, ?)",
                     arguments: ["k\(index)", "t\(index)", Int64(index), Data([UInt8(index), 0])])
                 if index % 3 == 0 {
-                    try db.execute(sql: "INSERT INTO tags(id, item, label) VALUES (?, ?, ?)", arguments: ["g\(index)", "k\(index)", "l\(index)"])
+                    try db.execute(
+                        sql: "INSERT INTO tags(id, item, label) VALUES (?, ?, ?)", arguments: ["g\(index)", "k\(index)", "l\(index)"])
                 }
             }
         }

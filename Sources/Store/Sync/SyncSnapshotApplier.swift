@@ -70,7 +70,9 @@ struct SyncSnapshotApplier {
                     throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
                 }
                 let device = try device(cell.stamp, in: page)
-                try run(cellInsert, [.text(table.name), key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(device)])
+                try run(
+                    cellInsert,
+                    [.text(table.name), key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(device)])
                 newest = max(newest, cell.stamp.hlc)
             }
         }
@@ -159,7 +161,8 @@ struct SyncSnapshotApplier {
             arguments: [DatabaseValue.text(table.name)] + table.columns.map(DatabaseValue.text))
         let values = table.columns.enumerated().map { index, column in
             guard let foreignKey = table.foreignKeys.first(where: { $0.column == column && $0.setsNull }) else { return "c\(index).value" }
-            return "CASE WHEN c\(index).value IS NULL OR EXISTS (\(parentLookup(foreignKey, value: "c\(index).value"))) THEN c\(index).value END"
+            return
+                "CASE WHEN c\(index).value IS NULL OR EXISTS (\(parentLookup(foreignKey, value: "c\(index).value"))) THEN c\(index).value END"
         }
         let joins = table.columns.indices.map { index in
             "JOIN store_sync_cells c\(index) ON c\(index).tbl = ?1 AND c\(index).pk = p.pk AND c\(index).col = ?\(index + 2)"

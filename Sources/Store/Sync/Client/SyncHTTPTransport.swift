@@ -49,7 +49,8 @@ struct SyncHTTPTransport: Sendable {
         let query = items.map { name, value in
             "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
         }.joined(separator: "&")
-        guard var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)
+        guard
+            var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         components.percentEncodedQuery = query
         guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }

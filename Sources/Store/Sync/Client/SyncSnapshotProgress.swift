@@ -19,7 +19,8 @@ struct SyncSnapshotProgress: Equatable {
     static func load(for server: URL, in db: Database) throws -> SyncSnapshotProgress? {
         let keys = keys(for: server)
         guard case .integer(let cursor)? = try SyncStorage.meta(keys.cursor, in: db) else { return nil }
-        guard case .text(let table)? = try SyncStorage.meta(keys.table, in: db), case .text(let key)? = try SyncStorage.meta(keys.key, in: db)
+        guard case .text(let table)? = try SyncStorage.meta(keys.table, in: db),
+            case .text(let key)? = try SyncStorage.meta(keys.key, in: db)
         else { return SyncSnapshotProgress(cursor: cursor, position: nil) }
         return SyncSnapshotProgress(cursor: cursor, position: SyncSnapshotPosition(table: table, key: key))
     }
