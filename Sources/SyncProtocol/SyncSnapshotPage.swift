@@ -1,15 +1,16 @@
 /// One page of an account's current state, for a device that has no cursor yet: instead of
 /// every change since the beginning, each row's winning cell per column and its latest delete,
-/// as of the server sequence ``cursor``.
+/// as of the server sequence ``SyncSnapshotPage/cursor``.
 ///
 /// Pages follow each other in (table, key) order: a device asks for the next one with
-/// ``cursor`` and ``next``, and pulls changes after ``cursor`` once ``next`` is `nil`. Every
-/// page of one snapshot describes the state at the same cursor, so that a change committed
-/// while the pages are read comes with the pulls that follow, once.
+/// ``SyncSnapshotPage/cursor`` and ``SyncSnapshotPage/next``, and pulls changes after the
+/// cursor once `next` is `nil`. Every page of one snapshot describes the state at the same
+/// cursor, so that a change committed while the pages are read comes with the pulls that
+/// follow, once.
 ///
 /// Compact JSON: a row is an array `[table, key, deleted, cell, cell, …]`, a cell
 /// `[column, value, "hlc", device]` and `deleted` is `null` or `["hlc", device]`, where
-/// `device` indexes ``devices``.
+/// `device` indexes ``SyncSnapshotPage/devices``.
 public struct SyncSnapshotPage: Sendable, Hashable, Codable {
     /// The wire format.
     public var format: Int
