@@ -11,6 +11,9 @@ public enum SyncWireFormat {
     public static let pushPath = "/v1/push"
     /// `GET`: changes after a cursor, as a ``SyncPullResponse``. Query items: ``Query``.
     public static let pullPath = "/v1/changes"
+    /// `GET`: one page of the account's current state for a device without a cursor, as a
+    /// ``SyncSnapshotPage``. Query items: ``Query``.
+    public static let snapshotPath = "/v1/snapshot"
 
     /// The query items of a pull.
     public enum Query {
@@ -18,11 +21,19 @@ public enum SyncWireFormat {
         public static let format = "format"
         /// The cursor of the last response applied (0: from the beginning).
         public static let since = "since"
-        /// The most changes to return.
+        /// The most changes (in a snapshot: rows) to return.
         public static let limit = "limit"
         /// The pulling device's id: its own changes are left out.
         public static let device = "device"
         /// Seconds to wait for a change when there is none yet (a long poll); 0 answers at once.
         public static let wait = "wait"
+        /// A snapshot's schema version: the device's, which must be the server's.
+        public static let schema = "schema"
+        /// The snapshot's cursor (``SyncSnapshotPage/cursor``) on every page after the first.
+        public static let upTo = "up_to"
+        /// Where the previous page ended (``SyncSnapshotPosition/table``); absent on the first page.
+        public static let afterTable = "after_table"
+        /// Where the previous page ended (``SyncSnapshotPosition/key``); absent on the first page.
+        public static let afterKey = "after_key"
     }
 }

@@ -32,6 +32,8 @@ struct ChangeLog: Sendable {
             UNIQUE (account, device, device_seq))
         """,
         "CREATE INDEX IF NOT EXISTS sync_changes_by_account ON sync_changes(account, seq)",
+        // Snapshots read an account's rows in (table, key) order, by bytes.
+        "CREATE INDEX IF NOT EXISTS sync_changes_by_row ON sync_changes(account, tbl COLLATE \"C\", pk COLLATE \"C\", seq)",
     ]
 
     /// The advisory lock that serializes schema creation between processes starting together

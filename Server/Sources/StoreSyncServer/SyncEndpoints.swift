@@ -20,6 +20,9 @@ struct SyncEndpoints: Sendable {
         router.get(RouterPath(SyncWireFormat.pullPath)) { request, _ in
             await respond(request) { account in try await pull(request, account: account) }
         }
+        router.get(RouterPath(SyncWireFormat.snapshotPath)) { request, _ in
+            await respond(request) { account in try await snapshot(request, account: account) }
+        }
     }
 
     /// Runs `handler` for the account the request's bearer token grants, and turns every
@@ -145,5 +148,34 @@ struct SyncEndpoints: Sendable {
             schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version, changes: others.map(\.change),
             cursor: stored.changes.last?.serverSequence ?? since, more: stored.more)
         return try JSONEncoder().encode(response)
+    }
+
+    /// One page of the account's current state at the snapshot's cursor (the account's latest
+    /// sequence on the first page, the one the device names on the next ones).
+    private func snapshot(_ request: Request, account: Int64) async throws -> Data {
+        typealias Query = SyncWireFormat.Query
+        let query = request.uri.queryParameters
+        try checkFormat(query.get(Query.format, as: Int.self))
+        guard let version = query.get(Query.schema, as: Int64.self) else {
+            throw SyncFailure(.malformed, "a snapshot names the device's schema version")
+        }
+        guard version == configuration.schema.version else {
+            throw SyncFailure(
+                .schemaMismatch,
+                "the device's schema version is \(version), the server's is \(configuration.schema.version); migrate first")
+        }
+        let position = query.get(Query.afterTable).map { SyncSnapshotPosition(table: $0, key: query.get(Query.afterKey) ?? "") }
+        guard let limit = query.get(Query.limit, as: Int.self) ?? 1_000 as Int?, (1...configuration.maxPullLimit).contains(limit),
+            (query.get(Query.afterKey) == nil) == (position == nil)
+        else {
+            throw SyncFailure(.malformed, "1 ≤ limit ≤ \(configuration.maxPullLimit) is an integer; after_table and after_key go together")
+        }
+        let latest = try await log.latestSequence(account: account)
+        let cursor = query.get(Query.upTo, as: Int64.self) ?? latest
+        guard (0...latest).contains(cursor) else {
+            throw SyncFailure(.malformed, "up_to \(cursor) is not a snapshot cursor of this account (0...\(latest))")
+        }
+        var writer = try await log.snapshot(account: account, upTo: cursor, after: position, limit: limit)
+        return try writer.page(schemaVersion: configuration.schema.version, cursor: cursor, limit: limit)
     }
 }

@@ -4,7 +4,8 @@ import SQLiteStoreSyncProtocol
 import SyncServerHarness
 import Testing
 
-/// Three client stores and two server processes on one PostgreSQL, seeded random writes
+/// Three client stores, two more joining later through a snapshot, and two server processes on
+/// one PostgreSQL, seeded random writes
 /// (inserts, updates of random columns, deletes that cascade, statements that fail), random
 /// syncs, answers lost after the server committed, servers killed mid-sync and restarted, and
 /// client processes (``SyncTestClient``) that write to a store's file and are killed at a random
@@ -31,6 +32,11 @@ struct SyncConvergenceTests {
         let ports = servers.map { $0?.port ?? 0 }
         let token = try fixture.token(for: "alice")
         let clients = try SyncedStores(count: 3)
+        // Two more clients join later, through a snapshot of what the others wrote until then.
+        let joinSteps = [
+            Self.steps / 4 + Int.random(in: 0..<(Self.steps / 4), using: &random),
+            Self.steps / 2 + Int.random(in: 0..<(Self.steps / 4), using: &random),
+        ]
         func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
         var keys: [String] = []
         var lostAnswers = 0
@@ -39,8 +45,10 @@ struct SyncConvergenceTests {
         var killedBeforePush = 0
         var failedStatements = 0
 
+        var interruptedSnapshots = 0
         for step in 0..<Self.steps {
-            let client = Int.random(in: 0..<3, using: &random)
+            if joinSteps.contains(step) { try clients.add() }
+            let client = Int.random(in: 0..<clients.stores.count, using: &random)
             let store = clients.stores[client]
             let server = Int.random(in: 0..<2, using: &random)
             switch Int.random(in: 0..<100, using: &random) {
@@ -78,7 +86,7 @@ struct SyncConvergenceTests {
                 let key = keys.randomElement(using: &random)!
                 try await store.write { db in try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [key]) }
             case 68..<85:
-                _ = try? await SyncClient(store: store, server: url(server), token: token).synchronize()
+                _ = try? await Self.client(store, url(server), token, using: &random).synchronize()
             case 85..<88:
                 let operations = clientProcessOperations(step: step, keys: &keys, using: &random)
                 let commits = Int.random(in: 0...operations.count, using: &random)
@@ -105,12 +113,14 @@ struct SyncConvergenceTests {
                     lostAnswers += 1
                 }
             case 93..<97 where servers[server] != nil:
-                let syncing = Task { try await SyncClient(store: store, server: url(server), token: token).synchronize() }
+                let syncer = Self.client(store, url(server), token, using: &random)
+                let syncing = Task { try await syncer.synchronize() }
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0..<8, using: &random)))
                 servers[server]?.kill()
                 servers[server] = nil
                 kills += 1
                 _ = try? await syncing.value
+                if try await SyncedStores.isReadingSnapshot(store) { interruptedSnapshots += 1 }
             default:
                 for index in servers.indices where servers[index] == nil {
                     servers[index] = try await fixture.startServer(port: ports[index])
@@ -148,7 +158,16 @@ struct SyncConvergenceTests {
             "seed \(seed): \(Self.steps) steps, \(stored.count) changes stored, \(items[0].count) items, \(tags[0].count) tags, "
                 + "\(lostAnswers) lost answers, \(kills) server kills, \(clientKills) client processes killed "
                 + "(\(killedBeforePush) with changes committed and not pushed), "
-                + "\(failedStatements) refused statements")
+                + "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps) "
+                + "(\(interruptedSnapshots) snapshots cut by a server kill)")
+    }
+
+    /// A client of `store` whose pushes, pulls and snapshot pages hold 3, 50 or 1,000 changes
+    /// or rows, so that a late client's snapshot takes several pages.
+    private static func client(_ store: Store, _ server: URL, _ token: String, using random: inout SplitMix64) -> SyncClient {
+        var client = SyncClient(store: store, server: server, token: token)
+        client.batchSize = [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
+        return client
     }
 
     /// The sequence of the last change the store's device recorded (0: none).

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStoreSyncProtocol
 
 /// The writer connection's sync: sets the sync tables up at open, checks the synced tables,
 /// records each local transaction before it commits and applies remote batches.
@@ -57,6 +58,12 @@ final class SyncCoordinator {
     func apply(_ batch: SyncBatch, in db: Database) throws {
         db.isApplyingRemoteChanges = true
         try SyncApplier(tables: try syncedTables(in: db), db: db, clock: clock).apply(batch)
+    }
+
+    /// Applies a snapshot page in the open write transaction.
+    func apply(_ page: SyncSnapshotPage, in db: Database) throws {
+        db.isApplyingRemoteChanges = true
+        try SyncSnapshotApplier(tables: try syncedTables(in: db), db: db, clock: clock).apply(page)
     }
 
     /// Rows that SQLite deleted while a batch was applied (foreign key actions, triggers) are

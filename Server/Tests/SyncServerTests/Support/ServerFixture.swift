@@ -43,4 +43,17 @@ struct ServerFixture {
         ]
         return components.url!
     }
+
+    /// A snapshot page request: the first page (`upTo` nil) or the one after `after`.
+    static func snapshotURL(
+        _ server: URL, schemaVersion: Int64 = 1, limit: Int = 100, upTo: Int64? = nil, after: SyncSnapshotPosition? = nil
+    ) -> URL {
+        var items = [("format", "1"), ("schema", String(schemaVersion)), ("limit", String(limit))]
+        if let upTo { items.append(("up_to", String(upTo))) }
+        if let after { items += [("after_table", after.table), ("after_key", after.key)] }
+        var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)!
+        components.percentEncodedQuery = items.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
+            .joined(separator: "&")
+        return components.url!
+    }
 }

@@ -31,13 +31,32 @@ final class SyncedStores: @unchecked Sendable {
         self.folder = folder
         self.tables = tables
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let migrator = try Migrator(folder: (try migrations ?? Self.migrations(version: 1)).path)
         stores = []
-        for index in 0..<count {
-            let plain = try Store(path: path(index))
-            try migrator.migrate(plain)
-            try plain.close()
-            stores.append(try open(index))
+        for _ in 0..<count { try add(migrations: migrations) }
+    }
+
+    /// A new store that joins later: its own file, migrated like the others; returns its index.
+    @discardableResult
+    func add(migrations: URL? = nil) throws -> Int {
+        let index = stores.count
+        let plain = try Store(path: path(index))
+        try Migrator(folder: (try migrations ?? Self.migrations(version: 1)).path).migrate(plain)
+        try plain.close()
+        stores.append(try open(index))
+        return index
+    }
+
+    /// Whether `store` has read part of a server's snapshot and not its last page yet.
+    static func isReadingSnapshot(_ store: Store) async throws -> Bool {
+        try await store.read { db in
+            try db.fetchValue(Bool.self, sql: "SELECT count(*) > 0 FROM store_sync_meta WHERE key LIKE 'snapshot cursor %'") ?? false
+        }
+    }
+
+    /// Whether `store` has a pull cursor: its snapshot, if it read one, is complete.
+    static func hasCursor(_ store: Store) async throws -> Bool {
+        try await store.read { db in
+            try db.fetchValue(Bool.self, sql: "SELECT count(*) > 0 FROM store_sync_meta WHERE key LIKE 'cursor %'") ?? false
         }
     }
 

@@ -116,7 +116,8 @@ public struct SyncClient: Sendable {
         let device = try store.sync.deviceID()
         let cursorKey = "cursor " + server.absoluteString
         let cursor = try await store.read { db in try SyncStorage.meta(cursorKey, in: db) }
-        guard case .integer(let since) = cursor ?? .integer(0) else {
+        guard let cursor else { return try await readSnapshot(device: device, cursorKey: cursorKey) }
+        guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
         let pulled = try await transport.pull(since: since, limit: batchSize, device: device, wait: wait)
@@ -128,6 +129,60 @@ public struct SyncClient: Sendable {
             try SyncStorage.setMeta(cursorKey, .integer(pulled.cursor), in: db)
         }
         return (pulled.changes.count, pulled.more)
+    }
+
+    /// Reads the server's snapshot and applies it, for a store without a cursor: the account's
+    /// current state instead of every change since the beginning. Each page is applied in its
+    /// own transaction, which also records how far the snapshot was read, while the next page
+    /// is already being fetched. The last page sets the cursor, from which the pulls continue (a
+    /// change committed while the pages were read comes with them). Returns the other devices'
+    /// cells and deletes received, and `more`.
+    ///
+    /// A snapshot the server no longer recognizes (its cursor refused) starts again from its
+    /// first page at once, which is as correct: applying a row's state twice changes nothing.
+    private func readSnapshot(device: String, cursorKey: String) async throws -> (received: Int, more: Bool) {
+        let (progress, version) = try await store.read { db in
+            (try SyncSnapshotProgress.load(for: server, in: db), try SyncStorage.schemaVersion(in: db))
+        }
+        let first: SyncSnapshotPage
+        do {
+            first = try await transport.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
+        } catch let error as SyncServerError where error.reason == .malformed && progress != nil {
+            try await store.write { db in try SyncSnapshotProgress.clear(for: server, in: db) }
+            return try await readSnapshot(device: device, cursorKey: cursorKey)
+        }
+        return try await withThrowingTaskGroup(of: SyncSnapshotPage.self) { pages in
+            var received = 0
+            var page = first
+            while true {
+                if let next = page.next {
+                    let progress = SyncSnapshotProgress(cursor: page.cursor, position: next)
+                    pages.addTask { try await transport.snapshot(schemaVersion: version, progress: progress, limit: batchSize) }
+                }
+                received += try await apply(page, cursorKey: cursorKey, device: device)
+                guard let fetched = try await pages.next() else { return (received, true) }
+                page = fetched
+            }
+        }
+    }
+
+    /// Applies one snapshot page and records how far the snapshot was read (the last page: the
+    /// cursor); returns the other devices' cells and deletes it held.
+    private func apply(_ page: SyncSnapshotPage, cursorKey: String, device: String) async throws -> Int {
+        try await store.write { db in
+            guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+            try coordinator.apply(page, in: db)
+            if let next = page.next {
+                try SyncSnapshotProgress(cursor: page.cursor, position: next).save(for: server, in: db)
+            } else {
+                try SyncSnapshotProgress.clear(for: server, in: db)
+                try SyncStorage.setMeta(cursorKey, .integer(page.cursor), in: db)
+            }
+        }
+        let ownDevice = page.devices.firstIndex(of: device)
+        return page.rows.reduce(0) { count, row in
+            count + row.cells.count(where: { $0.stamp.device != ownDevice }) + (row.deleted.map { $0.device != ownDevice ? 1 : 0 } ?? 0)
+        }
     }
 
     private func keepPulling() async throws {

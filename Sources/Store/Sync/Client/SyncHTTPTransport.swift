@@ -35,6 +35,28 @@ struct SyncHTTPTransport: Sendable {
         return try await send(request, expecting: SyncPullResponse.self)
     }
 
+    /// A snapshot page: the first (`progress` nil) or the one after `progress`.
+    func snapshot(schemaVersion: Int64, progress: SyncSnapshotProgress?, limit: Int) async throws -> SyncSnapshotPage {
+        typealias Query = SyncWireFormat.Query
+        var items = [
+            (Query.format, String(SyncWireFormat.version)), (Query.schema, String(schemaVersion)), (Query.limit, String(limit)),
+        ]
+        if let progress {
+            items.append((Query.upTo, String(progress.cursor)))
+            if let position = progress.position { items += [(Query.afterTable, position.table), (Query.afterKey, position.key)] }
+        }
+        // Every character but letters and digits escaped: keys hold `+`, which some servers read as a space.
+        let query = items.map { name, value in
+            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+        }.joined(separator: "&")
+        guard
+            var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)
+        else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
+        components.percentEncodedQuery = query
+        guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
+        return try await send(URLRequest(url: url), expecting: SyncSnapshotPage.self)
+    }
+
     private func send<Answer: Decodable>(_ request: URLRequest, expecting: Answer.Type) async throws -> Answer {
         var request = request
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")

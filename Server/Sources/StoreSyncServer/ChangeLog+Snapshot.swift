@@ -1,0 +1,46 @@
+import PostgresNIO
+import SQLiteStoreSyncProtocol
+
+/// Snapshots: an account's current state, read from its changes by the merge rule in set-based
+/// queries, a page of rows at a time.
+///
+/// A snapshot is bound to a server sequence, its cursor: every page reads only the changes
+/// numbered up to it. An account's changes become visible in sequence order (``ChangeLog/store(_:schemaVersion:account:)``),
+/// and the log only grows, so the pages of one snapshot describe one state however long apart
+/// they are read, by whichever server process, and the pulls after the cursor bring the rest once.
+extension ChangeLog {
+    /// The account's latest server sequence (0: none yet): a new snapshot's cursor.
+    func latestSequence(account: Int64) async throws -> Int64 {
+        let rows = try await client.query(
+            "SELECT coalesce(max(seq), 0) FROM sync_changes WHERE account = \(account)", logger: logger)
+        for try await latest in rows.decode(Int64.self) { return latest }
+        return 0
+    }
+
+    /// Up to `limit` rows after `position` (from the start when nil), each with its winning
+    /// cell per column (greatest clock, then device id by bytes) and its latest delete, among
+    /// the account's changes up to `cursor`.
+    func snapshot(account: Int64, upTo cursor: Int64, after position: SyncSnapshotPosition?, limit: Int) async throws
+        -> SnapshotPageWriter
+    {
+        let afterTable = position?.table ?? ""
+        let afterKey = position?.key ?? ""
+        let rows = try await client.query(
+            """
+            WITH page AS (
+                SELECT DISTINCT tbl COLLATE "C" AS tbl, pk COLLATE "C" AS pk FROM sync_changes
+                WHERE account = \(account) AND seq <= \(cursor)
+                  AND (tbl COLLATE "C", pk COLLATE "C") > (\(afterTable), \(afterKey))
+                ORDER BY 1, 2 LIMIT \(limit)
+            )
+            SELECT DISTINCT ON (c.tbl COLLATE "C", c.pk COLLATE "C", c.col) c.tbl, c.pk, c.col, c.value, c.hlc, c.device
+            FROM page JOIN sync_changes c ON c.account = \(account) AND c.tbl = page.tbl AND c.pk = page.pk AND c.seq <= \(cursor)
+            ORDER BY c.tbl COLLATE "C", c.pk COLLATE "C", c.col NULLS LAST, c.hlc DESC, c.device COLLATE "C" DESC, c.seq DESC
+            """, logger: logger)
+        var writer = SnapshotPageWriter()
+        for try await (table, key, column, value, hlc, device) in rows.decode((String, String, String?, String?, Int64, String).self) {
+            try writer.add(table: table, key: key, column: column, value: value, hlc: hlc, device: device)
+        }
+        return writer
+    }
+}

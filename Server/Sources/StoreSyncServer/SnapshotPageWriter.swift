@@ -1,0 +1,77 @@
+import Foundation
+import SQLiteStoreSyncProtocol
+
+/// Writes a ``SyncSnapshotPage``'s JSON from the snapshot query's rows, splicing in the keys
+/// and values as the change log stores them (JSON already, written by this server from decoded
+/// changes) instead of decoding and encoding every cell again.
+struct SnapshotPageWriter {
+    private var rows: [UInt8] = []
+    private var devices: [String: Int] = [:]
+    private var deviceList: [String] = []
+    private var quoted: [String: [UInt8]] = [:]
+    private var current: (table: String, key: String)?
+    private var deleted: [UInt8]?
+    private var cells: [UInt8] = []
+    /// How many rows the page holds.
+    private(set) var rowCount = 0
+
+    /// Adds one query row: a cell of the row (`column` set) or its latest delete; rows come
+    /// grouped by (table, key).
+    mutating func add(table: String, key: String, column: String?, value: String?, hlc: Int64, device: String) throws {
+        if current.map({ $0.table != table || $0.key != key }) ?? true {
+            try finishRow()
+            current = (table, key)
+        }
+        let stamp = Array("\"\(hlc)\",\(index(of: device))".utf8)
+        if let column, let value {
+            cells +=
+                Array(",[".utf8) + (try quote(column)) + [UInt8(ascii: ",")] + Array(value.utf8) + [UInt8(ascii: ",")] + stamp
+                + [UInt8(ascii: "]")]
+        } else {
+            deleted = [UInt8(ascii: "[")] + stamp + [UInt8(ascii: "]")]
+        }
+    }
+
+    /// The page's JSON: the rows added, at `cursor`, and `next` when more rows may follow.
+    mutating func page(schemaVersion: Int64, cursor: Int64, limit: Int) throws -> Data {
+        let last = current
+        try finishRow()
+        var next = Array("null".utf8)
+        if rowCount == limit, let last {
+            next = Array(try JSONEncoder().encode(SyncSnapshotPosition(table: last.table, key: last.key)))
+        }
+        let devices = try JSONEncoder().encode(deviceList)
+        var body = Array(
+            "{\"format\":\(SyncWireFormat.version),\"schemaVersion\":\(schemaVersion),\"cursor\":\(cursor),\"devices\":".utf8)
+        body += devices
+        body += Array(",\"rows\":[".utf8) + rows + Array("],\"next\":".utf8) + next + [UInt8(ascii: "}")]
+        return Data(body)
+    }
+
+    private mutating func finishRow() throws {
+        guard let (table, key) = current else { return }
+        if rowCount > 0 { rows.append(UInt8(ascii: ",")) }
+        rows += [UInt8(ascii: "[")] + (try quote(table)) + [UInt8(ascii: ",")] + Array(key.utf8) + [UInt8(ascii: ",")]
+        rows += deleted ?? Array("null".utf8)
+        rows += cells + [UInt8(ascii: "]")]
+        rowCount += 1
+        current = nil
+        deleted = nil
+        cells.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func index(of device: String) -> Int {
+        if let index = devices[device] { return index }
+        devices[device] = deviceList.count
+        deviceList.append(device)
+        return deviceList.count - 1
+    }
+
+    /// A name as a JSON string, escaped once per distinct name.
+    private mutating func quote(_ name: String) throws -> [UInt8] {
+        if let quoted = quoted[name] { return quoted }
+        let encoded = Array(try JSONEncoder().encode(name))
+        quoted[name] = encoded
+        return encoded
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import SQLiteStore
+import SQLiteStoreSyncProtocol
+import SyncServerHarness
+import Testing
+
+/// A device without a cursor reads the account's current state as a paged snapshot, against
+/// real server processes on a real PostgreSQL: it converges with the devices that replayed the
+/// changes, whatever is written while it reads, across a killed server and a restart from
+/// scratch, and it reads only its own account's rows.
+@Suite("Sync snapshots for new devices", .serialized, .timeLimit(.minutes(3)))
+struct SyncSnapshotTests {
+    @Test("A new device joining a store with history converges byte-identically, including changes pushed while it reads the snapshot")
+    func newDeviceDuringWrites() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 3)
+        let (a, b, c) = (clients.stores[0], clients.stores[1], clients.stores[2])
+        try await Self.writeHistory(a, b, server: server.url, token: token)
+
+        var joining = SyncClient(store: c, server: server.url, token: token)
+        joining.batchSize = 2
+        let snapshot = Task { try await joining.synchronize() }
+        var random = SplitMix64(seed: 24)
+        var pushedDuringSnapshot = 0
+        for step in 0..<2_000 where try await !SyncedStores.hasCursor(c) {
+            let wasReading = try await SyncedStores.isReadingSnapshot(c)
+            try await Self.randomWrite(on: a, step: step, using: &random)
+            try await SyncClient(store: a, server: server.url, token: token).synchronize()
+            if wasReading, try await SyncedStores.isReadingSnapshot(c) { pushedDuringSnapshot += 1 }
+        }
+        _ = try await snapshot.value
+        #expect(pushedDuringSnapshot > 0, "no change was pushed while the new device read its snapshot")
+
+        for store in [a, b, c, a] { try await SyncClient(store: store, server: server.url, token: token).synchronize() }
+        try await Self.expectConverged([a, b, c], database: fixture.database)
+    }
+
+    @Test("A snapshot cut by a killed server resumes where its last applied page ended; one restarted from scratch converges too")
+    func interruptedSnapshot() async throws {
+        let fixture = try ServerFixture()
+        var server = try await fixture.startServer()
+        let port = server.port
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 4)
+        let (a, b) = (clients.stores[0], clients.stores[1])
+        try await Self.writeHistory(a, b, server: server.url, token: token)
+        for joiner in clients.stores[2...] {
+            var client = SyncClient(store: joiner, server: server.url, token: token)
+            client.batchSize = 1
+            let snapshot = Task { try await client.synchronize() }
+            while try await !SyncedStores.isReadingSnapshot(joiner), try await !SyncedStores.hasCursor(joiner) {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            server.kill()
+            await #expect(throws: SyncServerError.self) { try await snapshot.value }
+            #expect(try await SyncedStores.isReadingSnapshot(joiner), "the snapshot ended before the server was killed")
+            server = try await fixture.startServer(port: port)
+            // Written after the cut: the resumed snapshot (bound to its cursor) leaves it to the pulls after it.
+            try await a.write { db in try db.execute(sql: "UPDATE items SET title = 'after the cut' WHERE id = 'k1'") }
+            try await SyncClient(store: a, server: server.url, token: token).synchronize()
+        }
+        // The last joiner forgets how far it read: it starts again from the first page.
+        let restarted = clients.stores[3]
+        try await restarted.write { db in try db.execute(sql: "DELETE FROM store_sync_meta WHERE key LIKE 'snapshot %'") }
+        for store in clients.stores + [a] { try await SyncClient(store: store, server: server.url, token: token).synchronize() }
+        try await Self.expectConverged(clients.stores, database: fixture.database)
+    }
+
+    @Test(
+        "A snapshot shows only its account's rows, needs a valid token and the server's schema version, and keeps its cursor across pages")
+    func snapshotRequests() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let alice = try fixture.token(for: "alice")
+        let bob = try fixture.token(for: "bob")
+        let clients = try SyncedStores(count: 2)
+        try await Self.writeHistory(clients.stores[0], clients.stores[1], server: server.url, token: alice)
+
+        let empty = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url), token: bob)
+        #expect(empty.status == 200)
+        let bobsPage = try empty.decode(SyncSnapshotPage.self)
+        #expect(bobsPage.rows.isEmpty && bobsPage.cursor == 0 && bobsPage.next == nil)
+        for token in [nil, "sst_forged"] {
+            let refused = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url), token: token)
+            #expect(refused.status == 401)
+            #expect(try refused.decode(SyncWireError.self).code == .unauthorized)
+        }
+        let otherSchema = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url, schemaVersion: 2), token: alice)
+        #expect(otherSchema.status == 409)
+        #expect(try otherSchema.decode(SyncWireError.self).code == .schemaMismatch)
+        let aheadCursor = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url, upTo: 1_000_000), token: alice)
+        #expect(aheadCursor.status == 400)
+
+        var pages: [SyncSnapshotPage] = []
+        var next: (cursor: Int64, position: SyncSnapshotPosition)?
+        repeat {
+            let page = try await HTTP.send(
+                "GET", ServerFixture.snapshotURL(server.url, limit: 7, upTo: next?.cursor, after: next?.position), token: alice
+            ).decode(SyncSnapshotPage.self)
+            pages.append(page)
+            next = page.next.map { (page.cursor, $0) }
+        } while next != nil
+        let rows = pages.flatMap(\.rows)
+        let stored = try await ServerDatabase.changes(in: fixture.database)
+        #expect(Set(pages.map(\.cursor)).count == 1 && pages[0].cursor > 0)
+        #expect(Set(rows.map { "\($0.table) \($0.key)" }).count == rows.count, "a row came twice")
+        // Every item and tag ever written: 60 and 20, the 10 deleted items and their 3 tags with their delete.
+        #expect(rows.count == 80)
+        #expect(rows.filter { $0.deleted != nil }.count == 13)
+        #expect(stored.allSatisfy { $0.account == "alice" })
+    }
+
+    // MARK: Support
+
+    /// 60 items written on `a` (every third with a tag), then on `b`: 20 titles changed and
+    /// items 20–29 deleted with their tags, and on `a`, before it hears of the delete, item 25
+    /// changed again (later than the delete: it comes back). All pushed.
+    static func writeHistory(_ a: Store, _ b: Store, server: URL, token: String) async throws {
+        try await a.write { db in
+            for index in 0..<60 {
+                try db.execute(
+                    sql: "INSERT INTO items(id, title, n, note) VALUES (?, ?, ?, ?)",
+                    arguments: ["k\(index)", "t\(index)", Int64(index), Data([UInt8(index), 0])])
+                if index % 3 == 0 {
+                    try db.execute(
+                        sql: "INSERT INTO tags(id, item, label) VALUES (?, ?, ?)", arguments: ["g\(index)", "k\(index)", "l\(index)"])
+                }
+            }
+        }
+        try await SyncClient(store: a, server: server, token: token).synchronize()
+        try await SyncClient(store: b, server: server, token: token).synchronize()
+        try await b.write { db in
+            try db.execute(sql: "UPDATE items SET title = 'b ' || title WHERE CAST(substr(id, 2) AS INTEGER) < 20")
+            try db.execute(sql: "DELETE FROM items WHERE CAST(substr(id, 2) AS INTEGER) BETWEEN 20 AND 29")
+        }
+        try await SyncClient(store: b, server: server, token: token).synchronize()
+        try await Task.sleep(for: .milliseconds(2))
+        try await a.write { db in try db.execute(sql: "UPDATE items SET n = -25 WHERE id = 'k25'") }
+        try await SyncClient(store: a, server: server, token: token).synchronize()
+    }
+
+    /// An insert, an update of a random column or a delete on `store`.
+    static func randomWrite(on store: Store, step: Int, using random: inout SplitMix64) async throws {
+        let key = "k\(Int.random(in: 0..<60, using: &random))"
+        let (sql, arguments): (String, [DatabaseValue]) =
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: ("INSERT INTO items(id, title) VALUES (?, ?)", [.text("w\(step)"), .text("new \(step)")])
+            case 1: ("UPDATE items SET title = ? WHERE id = ?", [.text("u\(step)"), .text(key)])
+            case 2: ("UPDATE items SET n = ? WHERE id = ?", [.integer(Int64(step)), .text(key)])
+            default: ("DELETE FROM items WHERE id = ?", [.text(key)])
+            }
+        try await store.write { db in try db.execute(sql: sql, arguments: arguments) }
+    }
+
+    /// Every store holds the same items and tags, byte for byte, and they are what the merge
+    /// rule makes of the changes the server holds.
+    static func expectConverged(_ stores: [Store], database: String) async throws {
+        let model = try SyncMergeModel(changes: try await ServerDatabase.wireChanges(in: database)).expectedStore()
+        for table in ["items", "tags"] {
+            let expected = try SyncedStores.dump(model, table: table)
+            #expect(!expected.isEmpty)
+            for (index, store) in stores.enumerated() {
+                #expect(try SyncedStores.dump(store, table: table) == expected, "store \(index): \(table) differ")
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import SQLiteStoreSyncProtocol
+
+/// Merges a snapshot page (a `SyncSnapshotPage`: rows with their winning cells and latest
+/// deletes) into the store's sync state and its synced tables, in the write transaction the
+/// client opens, in a few set-based statements rather than a few per cell.
+///
+/// The page is staged in two temporary tables, one statement per cell; the cells and deletes
+/// then merge into `store_sync_cells` and `store_sync_rows` by the same rule as
+/// ``SyncApplier`` (a greater stamp wins), in one statement each; rows where nothing won are
+/// left as they are. Rows absent here whose
+/// merged state is present with every column (a new device's case) are inserted per table in
+/// one statement; every other row of the page goes through ``SyncMaterializer`` one by one,
+/// as do the children that waited for the rows inserted. What changes is published as remote
+/// changes and never recorded in the outbox.
+struct SyncSnapshotApplier {
+    let tables: [String: SyncedTable]
+    let db: Database
+    let clock: HybridClock
+
+    private static let scratch = """
+        CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming(
+            tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL, device TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS temp.store_sync_incoming_by_row ON store_sync_incoming(tbl, pk);
+        CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming_rows(
+            tbl TEXT NOT NULL, pk NOT NULL, won INTEGER NOT NULL DEFAULT 0, fast INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
+        DELETE FROM temp.store_sync_incoming;
+        DELETE FROM temp.store_sync_incoming_rows;
+        """
+
+    /// - Throws: `StoreError` when the page's schema version is not the store's, or it names a
+    ///   table, a column or a device index this store cannot take; nothing is applied then.
+    func apply(_ page: SyncSnapshotPage) throws {
+        let version = try SyncStorage.schemaVersion(in: db)
+        guard page.schemaVersion == version else { throw StoreError.syncSchemaMismatch(batch: page.schemaVersion, store: version) }
+        try db.execute(script: Self.scratch)
+        let touched = try stage(page)
+        try mergeStaged()
+        let materializer = SyncMaterializer(tables: tables, db: db)
+        for table in touched { try insertAbsentRows(of: table) }
+        try materializer.materialize(try stagedRows(fast: false))
+        for table in touched where hasChildTables(table) {
+            try materializer.materialize(childrenOf: try stagedRows(fast: true).filter { $0.table.name == table.name })
+        }
+        try db.execute(script: "DELETE FROM temp.store_sync_incoming; DELETE FROM temp.store_sync_incoming_rows;")
+    }
+
+    // MARK: Staging
+
+    /// Checks the page and copies it into the temporary tables; returns the tables it touches.
+    private func stage(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
+        let cellInsert = try db.cachedStatement(
+            sql: "INSERT INTO temp.store_sync_incoming(tbl, pk, col, value, clock, device) VALUES (?, ?, ?, ?, ?, ?)")
+        let rowInsert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.store_sync_incoming_rows(tbl, pk) VALUES (?, ?)")
+        var touched: [String: SyncedTable] = [:]
+        var newest: Int64 = 0
+        for row in page.rows {
+            guard let table = tables[row.table.lowercased()] else {
+                throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
+            }
+            touched[table.name] = table
+            let key = DatabaseValue(row.key)
+            try run(rowInsert, [.text(table.name), key])
+            if let deleted = row.deleted {
+                try run(cellInsert, [.text(table.name), key, .null, .null, .integer(deleted.hlc), .text(try device(deleted, in: page))])
+                newest = max(newest, deleted.hlc)
+            }
+            for cell in row.cells {
+                guard table.columns.contains(cell.column) else {
+                    throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
+                }
+                let device = try device(cell.stamp, in: page)
+                try run(
+                    cellInsert,
+                    [.text(table.name), key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(device)])
+                newest = max(newest, cell.stamp.hlc)
+            }
+        }
+        try clock.observe(HybridTimestamp(rawValue: newest), in: db)
+        return touched.values.sorted { $0.name < $1.name }
+    }
+
+    private func device(_ stamp: SyncSnapshotStamp, in page: SyncSnapshotPage) throws -> String {
+        guard page.devices.indices.contains(stamp.device) else {
+            throw StoreError.syncChangeRefused("the snapshot names device #\(stamp.device), which it does not list")
+        }
+        return page.devices[stamp.device]
+    }
+
+    private func run(_ statement: Statement, _ values: [DatabaseValue]) throws {
+        statement.reset()
+        for (index, value) in values.enumerated() { try statement.bind(value, at: index + 1) }
+        try statement.execute()
+    }
+
+    // MARK: Merging
+
+    /// Merges the staged cells and deletes: each replaces the one here when its stamp is greater.
+    /// The rows where one did are marked `won`: the others' merged state, hence their row in
+    /// the table, stays as it was (the snapshot of a device's own rows changes nothing).
+    private func mergeStaged() throws {
+        try db.execute(
+            sql: """
+                UPDATE temp.store_sync_incoming_rows AS p SET won = 1 WHERE EXISTS (
+                    SELECT 1 FROM temp.store_sync_incoming i WHERE i.tbl = p.tbl AND i.pk = p.pk AND CASE WHEN i.col IS NULL
+                    THEN NOT EXISTS (
+                        SELECT 1 FROM store_sync_rows r WHERE r.tbl = i.tbl AND r.pk = i.pk AND r.deleted_clock IS NOT NULL
+                        AND (r.deleted_clock, r.deleted_device) >= (i.clock, i.device))
+                    ELSE NOT EXISTS (
+                        SELECT 1 FROM store_sync_cells c WHERE c.tbl = i.tbl AND c.pk = i.pk AND c.col = i.col
+                        AND (c.clock, c.device) >= (i.clock, i.device))
+                    END)
+                """)
+        try db.execute(
+            sql: """
+                INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device)
+                SELECT tbl, pk, col, value, clock, device FROM temp.store_sync_incoming WHERE col IS NOT NULL
+                ON CONFLICT (tbl, pk, col) DO UPDATE SET value = excluded.value, clock = excluded.clock, device = excluded.device
+                WHERE (excluded.clock, excluded.device) > (store_sync_cells.clock, store_sync_cells.device)
+                """)
+        try db.execute(
+            sql: """
+                INSERT INTO store_sync_rows(tbl, pk, deleted_clock, deleted_device)
+                SELECT tbl, pk, clock, device FROM temp.store_sync_incoming WHERE col IS NULL
+                ON CONFLICT (tbl, pk) DO UPDATE SET deleted_clock = excluded.deleted_clock, deleted_device = excluded.deleted_device
+                WHERE store_sync_rows.deleted_clock IS NULL
+                   OR (excluded.deleted_clock, excluded.deleted_device) > (store_sync_rows.deleted_clock, store_sync_rows.deleted_device)
+                """)
+    }
+
+    // MARK: Materializing
+
+    /// Inserts, in one statement, the staged rows of `table` that are absent here and present by
+    /// the merge rule with a cell for every column (``SyncMaterializer/mergedRow(of:key:)`` in
+    /// SQL), and records their rowids; they are marked `fast`, the others are left to the materializer.
+    private func insertAbsentRows(of table: SyncedTable) throws {
+        guard !table.columns.isEmpty else { return }
+        let quotedTable = SQLIdentifier.quote(table.name)
+        let quotedKey = SQLIdentifier.quote(table.key)
+        // ?1 is the table's name, ?2… its columns' names.
+        let columnMarks = table.columns.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
+        let parentMissing = table.foreignKeys.filter { !$0.setsNull }.compactMap { foreignKey -> String? in
+            guard let index = table.columns.firstIndex(of: foreignKey.column) else { return nil }
+            return """
+                AND NOT EXISTS (SELECT 1 FROM store_sync_cells f WHERE f.tbl = ?1 AND f.pk = p.pk AND f.col = ?\(index + 2)
+                    AND f.value IS NOT NULL AND NOT EXISTS (\(parentLookup(foreignKey, value: "f.value"))))
+                """
+        }.joined(separator: "\n")
+        try db.execute(
+            sql: """
+                UPDATE temp.store_sync_incoming_rows AS p SET fast = 1
+                WHERE p.tbl = ?1 AND p.won = 1 AND NOT EXISTS (SELECT 1 FROM \(quotedTable) WHERE \(quotedKey) = p.pk)
+                AND (SELECT count(*) FROM store_sync_cells c WHERE c.tbl = ?1 AND c.pk = p.pk AND c.col IN (\(columnMarks))) = \(table.columns.count)
+                AND NOT EXISTS (
+                    SELECT 1 FROM store_sync_rows r WHERE r.tbl = ?1 AND r.pk = p.pk AND r.deleted_clock IS NOT NULL
+                    AND (r.deleted_clock, r.deleted_device) >= (
+                        SELECT n.clock, n.device FROM store_sync_cells n WHERE n.tbl = ?1 AND n.pk = p.pk
+                        ORDER BY n.clock DESC, n.device DESC LIMIT 1))
+                \(parentMissing)
+                """,
+            arguments: [DatabaseValue.text(table.name)] + table.columns.map(DatabaseValue.text))
+        let values = table.columns.enumerated().map { index, column in
+            guard let foreignKey = table.foreignKeys.first(where: { $0.column == column && $0.setsNull }) else { return "c\(index).value" }
+            return
+                "CASE WHEN c\(index).value IS NULL OR EXISTS (\(parentLookup(foreignKey, value: "c\(index).value"))) THEN c\(index).value END"
+        }
+        let joins = table.columns.indices.map { index in
+            "JOIN store_sync_cells c\(index) ON c\(index).tbl = ?1 AND c\(index).pk = p.pk AND c\(index).col = ?\(index + 2)"
+        }
+        let names = ([table.key] + table.columns).map(SQLIdentifier.quote).joined(separator: ", ")
+        try db.execute(
+            sql: """
+                INSERT INTO \(quotedTable) (\(names))
+                SELECT p.pk, \(values.joined(separator: ", ")) FROM temp.store_sync_incoming_rows p
+                \(joins.joined(separator: "\n"))
+                WHERE p.tbl = ?1 AND p.fast = 1 ORDER BY p.pk
+                """,
+            arguments: [DatabaseValue.text(table.name)] + table.columns.map(DatabaseValue.text))
+        let inserted = """
+            SELECT t.rowid AS rid, p.pk AS pk FROM temp.store_sync_incoming_rows p JOIN \(quotedTable) t ON t.\(quotedKey) = p.pk
+            WHERE p.tbl = ?1 AND p.fast = 1
+            """
+        try db.execute(
+            sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ?1 AND rid IN (SELECT rid FROM (\(inserted)))",
+            arguments: [DatabaseValue.text(table.name)])
+        try db.execute(
+            sql: """
+                INSERT INTO store_sync_rows(tbl, pk, rid) SELECT ?1, pk, rid FROM (\(inserted)) WHERE true
+                ON CONFLICT (tbl, pk) DO UPDATE SET rid = excluded.rid
+                """,
+            arguments: [DatabaseValue.text(table.name)])
+    }
+
+    private func parentLookup(_ foreignKey: SyncedTable.ForeignKey, value: String) -> String {
+        "SELECT 1 FROM \(SQLIdentifier.quote(foreignKey.parentTable)) WHERE \(SQLIdentifier.quote(foreignKey.parentColumn)) = \(value)"
+    }
+
+    /// The staged rows whose merged state changed: those inserted in one statement (`fast`), or the others.
+    private func stagedRows(fast: Bool) throws -> [(table: SyncedTable, key: DatabaseValue)] {
+        try db.fetchRows(
+            sql: "SELECT tbl, pk FROM temp.store_sync_incoming_rows WHERE won = 1 AND fast = ? ORDER BY tbl, pk", arguments: [fast ? 1 : 0]
+        ).compactMap { row in
+            guard case .text(let name) = row[0], let table = tables[name] else { return nil }
+            return (table, row[1])
+        }
+    }
+
+    /// Whether a synced table has a foreign key to `table`: its rows may wait for `table`'s.
+    private func hasChildTables(_ table: SyncedTable) -> Bool {
+        tables.values.contains { child in child.foreignKeys.contains { $0.parentTable == table.name } }
+    }
+}
