@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Hands each published `StoreChanges` to the subscribers whose tables it touches, in
 /// publication order, and the store's failure to all of them. Delivery only enqueues, so
 /// publishing never waits for a subscriber.
@@ -39,6 +41,15 @@ final class ChangeBroadcaster: Sendable {
 
     func unsubscribe(_ id: UInt64) {
         _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+    }
+
+    /// Unsubscribes from an `AsyncStream`'s termination handler, on another thread. The handler
+    /// runs inside the cancellation of the consuming task, which holds that task's lock, while
+    /// `publish`, holding this broadcaster's lock, may be yielding into the same stream, which
+    /// needs the task's lock: unsubscribing there at once deadlocks. The stream drops what is
+    /// yielded after its end, so the subscriber can stay listed until the call runs.
+    func unsubscribeSoon(_ id: UInt64) {
+        DispatchQueue.global().async { [self] in unsubscribe(id) }
     }
 
     var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }

@@ -18,7 +18,7 @@ extension Store {
     public func changes(in tables: Set<String>? = nil) -> AsyncStream<StoreChanges> {
         let (stream, continuation) = AsyncStream<StoreChanges>.makeStream(bufferingPolicy: .unbounded)
         let id = broadcaster.subscribe(tables: tables, deliver: { continuation.yield($0) }, fail: { _ in continuation.finish() })
-        continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
+        continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribeSoon(id) }
         return stream
     }
 
@@ -45,7 +45,7 @@ extension Store {
             continuation.yield()
         }
         let id = broadcaster.subscribe(tables: tables, deliver: deliver, fail: { _ in continuation.finish() })
-        continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribe(id) }
+        continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribeSoon(id) }
         return CoalescedStoreChanges(doorbell: doorbell, pending: pending)
     }
 
