@@ -8,7 +8,9 @@ import Darwin
 
 /// A throwaway PostgreSQL cluster for the Server package's tests and benchmark: `initdb` in a
 /// temporary folder, `pg_ctl start` on a free loopback port, and everything removed when the
-/// process exits.
+/// process exits. A process killed before it could exit cleanly (a hung test run killed, a
+/// crash) leaves its cluster running: the next cluster made on the machine stops those whose
+/// owning process is gone, and removes their folders.
 ///
 /// The binaries come from `PG_BIN`, `/usr/local/bin`, the newest `/usr/lib/postgresql/*/bin`
 /// (Debian's `postgresql` package) or `PATH`. PostgreSQL refuses to run as root, so under root
@@ -30,8 +32,10 @@ public final class PostgresCluster: @unchecked Sendable {
 
     private init() throws {
         binaries = try Self.findBinaries()
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-sync-pg-\(UUID().uuidString)")
+        Self.stopAbandonedClusters()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(Self.folderPrefix)\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try String(getpid()).write(to: folder.appendingPathComponent(Self.ownerFile), atomically: true, encoding: .utf8)
         if geteuid() == 0 {
             guard let user = getpwnam("postgres") else {
                 throw ClusterError("running as root needs a postgres user (Debian's postgresql package makes it)")
@@ -55,6 +59,33 @@ public final class PostgresCluster: @unchecked Sendable {
             ])
     }
 
+    private static let folderPrefix = "store-sync-pg-"
+    /// The file of a cluster's folder that names the process that made it.
+    private static let ownerFile = "owner.pid"
+
+    /// Stops the clusters of processes that are gone (killed before `atexit` ran) with an
+    /// immediate shutdown of their postmaster, and removes their folders.
+    private static func stopAbandonedClusters() {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix(folderPrefix) {
+            let folder = temporary.appendingPathComponent(name)
+            guard let owner = processID(in: folder.appendingPathComponent(ownerFile)), !isRunning(owner) else { continue }
+            if let postmaster = processID(in: folder.appendingPathComponent("data/postmaster.pid")), isRunning(postmaster) {
+                kill(postmaster, SIGQUIT)
+                for _ in 0..<100 where isRunning(postmaster) { usleep(50_000) }
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// The process id on the first line of `file`, if it has one.
+    private static func processID(in file: URL) -> Int32? {
+        (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
+    private static func isRunning(_ process: Int32) -> Bool { kill(process, 0) == 0 || errno == EPERM }
+
     /// A URL for a new, empty database in the cluster.
     public func makeDatabase() throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
@@ -65,10 +96,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// The process id of the postmaster, the parent of every PostgreSQL process of the cluster.
     public func postmasterProcessID() throws -> Int32 {
         let file = folder.appendingPathComponent("data/postmaster.pid")
-        let contents = try String(contentsOf: file, encoding: .utf8)
-        guard let line = contents.split(separator: "\n").first, let pid = Int32(line) else {
-            throw ClusterError("\(file.path) does not start with a process id")
-        }
+        guard let pid = Self.processID(in: file) else { throw ClusterError("\(file.path) does not start with a process id") }
         return pid
     }
 
