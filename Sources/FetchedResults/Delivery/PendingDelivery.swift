@@ -38,7 +38,7 @@ struct PendingDelivery<M: StoreModel>: Sendable {
         result = later.result
         table = later.table
         changes = changes.union(later.changes)
-        objects = objects.map { $0.merged(with: later.objects) } ?? later.objects
+        objects = objects.map { $0.merged(with: later.objects, changing: later.changes.staleRows) } ?? later.objects
         changeSet = isInitial ? Self.insertion(of: result) : nil
     }
 
@@ -61,10 +61,15 @@ struct LoadedObjects<M: StoreModel>: Sendable {
     /// Whether `models` holds every object of the results rather than the changed ones.
     var replacesAll: Bool
 
-    /// These objects followed by `later`'s.
-    func merged(with later: LoadedObjects<M>?) -> LoadedObjects<M>? {
-        guard let later else { return self }
-        if later.replacesAll { return later }
-        return LoadedObjects(models: models.merging(later.models) { $1 }, replacesAll: replacesAll)
+    /// These objects followed by `later`'s, which came with changes to the rows `stale` (`nil`:
+    /// every row): a stale row that `later` did not read again is gone (it left the results),
+    /// so an object set that `replacesAll` keeps holding exactly the results' objects.
+    func merged(with later: LoadedObjects<M>?, changing stale: Set<Int64>?) -> LoadedObjects<M>? {
+        if let later, later.replacesAll { return later }
+        let laterModels = later?.models ?? [:]
+        guard let stale else { return LoadedObjects(models: laterModels, replacesAll: false) }
+        var models = models
+        for rowID in stale where laterModels[rowID] == nil { models.removeValue(forKey: rowID) }
+        return LoadedObjects(models: models.merging(laterModels) { $1 }, replacesAll: replacesAll)
     }
 }

@@ -14,16 +14,11 @@ public struct FetchedValues<M: StoreModel>: RandomAccessCollection, Sendable {
     /// Every object of `results`, by rowid.
     private var objects: TreeDictionary<Int64, M>
 
-    /// The values of `results`, from `objects`: every object of the results (and maybe
-    /// others: objects merged over several changes keep those of rows that left), or `nil`
-    /// when the store did not read them. Throws when an object of the results is missing.
+    /// The values of `results`, from `objects`: every object of the results, or `nil` when
+    /// the store did not read them. Throws when they are not exactly the results' objects.
     init(results: FetchedResultsSnapshot, objects: LoadedObjects<M>?) throws(FetchedResultsError) {
         guard let objects, objects.replacesAll else { throw Self.inconsistent(results.table) }
-        var kept = TreeDictionary<Int64, M>()
-        for rowID in results.index.rowIDs(in: 0..<results.numberOfObjects) {
-            kept[rowID] = objects.models[rowID]
-        }
-        try self.init(results: results, objects: kept)
+        try self.init(results: results, objects: TreeDictionary(objects.models))
     }
 
     private init(results: FetchedResultsSnapshot, objects: TreeDictionary<Int64, M>) throws(FetchedResultsError) {
