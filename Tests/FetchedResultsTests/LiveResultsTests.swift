@@ -8,11 +8,11 @@ import Testing
 /// A view model holding live results, the way an app holds them.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class NotesViewModel {
-    @ObservationIgnored @LiveQuery var notes: LiveResults<Note>
+    let notes: LiveResults<Note>
     var title = "Notes"
 
     init(store: Store) {
-        _notes = LiveQuery(StoreRequest<Note>().filter(Column("score") < 100).order(Column("score").ascending).batchSize(2), in: store)
+        notes = LiveResults(StoreRequest<Note>().filter(Column("score") < 100).order(Column("score").ascending).batchSize(2), in: store)
     }
 }
 
@@ -40,7 +40,7 @@ import Testing
     }
 }
 
-/// `LiveResults` and `@LiveQuery`: one notification per delivered change, and only to the
+/// `LiveResults`: one notification per delivered change, and only to the
 /// observers of what changed, checked with `withObservationTracking`.
 @MainActor @Suite(.timeLimit(.minutes(2))) struct LiveResultsTests {
     let directory: TemporaryDirectory
@@ -65,7 +65,7 @@ import Testing
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     private func commit(_ sql: String, _ model: NotesViewModel) async throws {
         try await write(sql)
-        try await model.$notes.waitUntilCurrent()
+        try await model.notes.controller.waitUntilCurrent()
         for _ in 0..<5 { await Task.yield() }
     }
 
@@ -116,18 +116,18 @@ import Testing
     @Test func objectsAreReadABatchAtATime() async throws {
         let model = NotesViewModel(store: store)
         #expect(model.notes[2]?.title == "c")
-        let afterFirst = model.$notes.rowsRead
-        #expect(model.notes[3]?.title == "d" && model.$notes.rowsRead == afterFirst, "the batch of 2 holds both")
-        #expect(model.notes[4]?.title == "e" && model.$notes.rowsRead == afterFirst + 1)
+        let afterFirst = model.notes.controller.rowsRead
+        #expect(model.notes[3]?.title == "d" && model.notes.controller.rowsRead == afterFirst, "the batch of 2 holds both")
+        #expect(model.notes[4]?.title == "e" && model.notes.controller.rowsRead == afterFirst + 1)
         #expect(model.notes[5] == nil)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func nothingIsFetchedBeforeTheFirstRead() async throws {
         let model = NotesViewModel(store: store)
-        #expect(!model.$notes.isFetched)
+        #expect(!model.notes.controller.isFetched)
         _ = model.notes.isEmpty
-        #expect(model.$notes.isFetched)
+        #expect(model.notes.controller.isFetched)
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -136,7 +136,7 @@ import Testing
         let failure = ObservationCounter { _ = model.notes.failure }
         #expect(model.notes.failure == nil)
         try await write("DROP TABLE note")
-        try? await model.$notes.waitUntilCurrent()
+        try? await model.notes.controller.waitUntilCurrent()
         for _ in 0..<5 { await Task.yield() }
         #expect(failure.count == 1 && model.notes.failure != nil)
         #expect(model.notes.count == 5, "the results stay as last delivered")

@@ -21,6 +21,12 @@ public struct FetchedValues<M: StoreModel>: RandomAccessCollection, Sendable {
         try self.init(results: results, objects: TreeDictionary(objects.models))
     }
 
+    /// No values, from `table`: what an observer shows before its first values.
+    init(emptyOf table: String) {
+        results = FetchedResultsSnapshot(index: ResultIndex(order: KeyOrder(isAscending: []), isSectioned: false), table: table)
+        objects = [:]
+    }
+
     private init(results: FetchedResultsSnapshot, objects: TreeDictionary<Int64, M>) throws(FetchedResultsError) {
         self.results = results
         self.objects = objects

@@ -4,15 +4,29 @@ import SQLiteStore
 import TestSupport
 import Testing
 
-// `LiveQuery`'s snippet.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-@MainActor @Observable final class TodayViewModel {
-    @ObservationIgnored @LiveQuery var open: LiveResults<Item>
+#if canImport(SwiftUI)
+import SwiftUI
+#endif
 
-    init(store: Store) {
-        _open = LiveQuery(StoreRequest<Item>().filter(Column("done") == false), in: store)
+#if canImport(SwiftUI)
+// `LiveQuery`'s snippet.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+struct ItemsView: View {
+    @LiveQuery(StoreRequest<Item>().order { $0.title.ascending }) var items
+
+    var body: some View {
+        List(items) { item in Text(item.title) }
     }
 }
+#endif
+
+/// `LiveQuery`'s snippet's declaration, run on every platform.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+@MainActor final class ItemsHolder {
+    @LiveQuery(StoreRequest<Item>().order { $0.title.ascending }) var items
+}
+
+extension Item: Identifiable {}
 
 // `LiveResults`'s snippet.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -104,9 +118,10 @@ extension DiffableSnapshot {
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func observableSnippetsRun() async throws {
-        let today = TodayViewModel(store: store)
+        let holder = await Store.withDefault(store) { ItemsHolder() }
         let list = ShoppingList(store: store)
-        #expect(today.open.count == 3)
+        while holder.$items.isLoading { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(holder.items.map(\.title) == ["Bread", "Buy milk", "Slides"])
         #expect(list.items[0]?.title == "Bread")
     }
 

@@ -11,7 +11,7 @@ import Testing
 import SwiftUI
 #endif
 
-struct Grocery: StoreModel, Equatable {
+struct Grocery: StoreModel, Identifiable, Equatable {
     static let tableName = "grocery"
     var id: Int64?
     var title: String
@@ -21,13 +21,13 @@ struct Grocery: StoreModel, Equatable {
 
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor @Observable final class GroceryList {
-    @ObservationIgnored @LiveQuery var groceries: LiveResults<Grocery>
+    let groceries: LiveResults<Grocery>
     private(set) var lastError: (any Error)?
     let store: Store
 
     init(store: Store) {
         self.store = store
-        _groceries = LiveQuery(
+        groceries = LiveResults(
             StoreRequest<Grocery>()
                 .order(Column("aisle").ascending, Column("title").ascending)
                 .sectioned(by: Column("aisle")), in: store)
@@ -50,6 +50,13 @@ struct Grocery: StoreModel, Equatable {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+@MainActor final class ShoppingBadge {
+    @LiveQuery(StoreRequest<Grocery>().filter(Column("done") == false)) var groceries
+
+    var text: String { "\(groceries.count) to buy" }
+}
+
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @Observable final class GroceryDetail: StoreViewModel<Grocery> {
     var title = ""
@@ -62,6 +69,27 @@ struct Grocery: StoreModel, Equatable {
 }
 
 #if canImport(SwiftUI)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+struct ShoppingView: View {
+    @LiveQuery(StoreRequest<Grocery>().filter(Column("done") == false).order(Column("title").ascending)) var groceries
+
+    var body: some View {
+        List(groceries) { grocery in Text(grocery.title) }
+            .overlay {
+                if let failure = $groceries.failure { Text("The list stopped: \(failure.description)") }
+            }
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+struct ShoppingRoot: View {
+    let store: Store
+
+    var body: some View {
+        ShoppingView().environment(\.store, store)
+    }
+}
+
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 struct GroceriesView: View {
     @State private var list: GroceryList
@@ -129,6 +157,26 @@ struct GroceryDetailView: View {
                 CREATE TABLE grocery(id INTEGER PRIMARY KEY, title TEXT NOT NULL, aisle TEXT NOT NULL, done INTEGER NOT NULL);
                 INSERT INTO grocery(title, aisle, done) VALUES ('Milk', 'dairy', 0), ('Bread', 'bakery', 0), ('Butter', 'dairy', 1);
                 """)
+    }
+
+    /// What `ShoppingView` and `ShoppingBadge` show: the open groceries, following the store,
+    /// from the default store (the task's here; the environment's in a view).
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func theOneLineListFollowsTheDefaultStore() async throws {
+        let badge = await Store.withDefault(store) { ShoppingBadge() }
+        let shopping = await Store.withDefault(store) {
+            LiveQuery(StoreRequest<Grocery>().filter(Column("done") == false).order(Column("title").ascending))
+        }
+        #expect(badge.text == "0 to buy" && badge.$groceries.isLoading)
+        while badge.$groceries.isLoading || shopping.projectedValue.isLoading { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(badge.text == "2 to buy")
+        #expect(shopping.wrappedValue.map(\.title) == ["Bread", "Milk"])
+        try await store.write { db in try db.execute(sql: "UPDATE grocery SET done = 1 WHERE title = 'Milk'") }
+        while badge.groceries.count != 1 || shopping.wrappedValue.count != 1 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(badge.text == "1 to buy" && shopping.wrappedValue.map(\.id) == [2])
+        try await store.write { db in try db.execute(sql: "DROP TABLE grocery") }
+        while shopping.projectedValue.failure == nil { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(shopping.wrappedValue.map(\.title) == ["Bread"], "the values stay as they were")
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -1,0 +1,151 @@
+import Foundation
+import Observation
+import SQLiteStoreCore
+import Testing
+
+@testable import SQLiteStoreResults
+
+/// A main-actor type declaring live values in one line, with the default store.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+@MainActor final class NoteShelf {
+    @LiveQuery(StoreRequest<Note>().order(Column("score").ascending)) var notes
+}
+
+/// `@LiveQuery` and its `LiveValuesObserver`: the values follow the store, the default store
+/// (the task's, the process's, the environment's), a new request, failures, and the end of
+/// the following when the observer is released.
+@MainActor @Suite(.timeLimit(.minutes(2))) struct LiveQueryTests {
+    let directory: TemporaryDirectory
+    let store: Store
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try directory.makeStore(
+            schema: Note.schema + """
+                INSERT INTO note(title, score) VALUES ('a', 3), ('b', 1), ('c', 2);
+                """)
+    }
+
+    private let byScore = StoreRequest<Note>().order(Column("score").ascending)
+
+    private func write(_ sql: String) async throws {
+        try await store.write { db in try db.execute(sql: sql) }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func theValuesFollowTheStore() async throws {
+        let observer = LiveValuesObserver(byScore, in: store)
+        #expect(observer.values.isEmpty && observer.isLoading, "nothing before the first values")
+        try await observer.wait { !$0.isLoading }
+        #expect(observer.values.map(\.title) == ["b", "c", "a"])
+        #expect(observer.lastChange == ChangeSet(sectionInserts: [0]))
+        try await write("INSERT INTO note(title, score) VALUES ('d', 0)")
+        try await observer.wait { $0.values.count == 4 }
+        #expect(observer.values.map(\.title) == ["d", "b", "c", "a"])
+        #expect(observer.lastChange == ChangeSet(inserts: [IndexPath(row: 0, section: 0)]))
+        #expect(observer.failure == nil)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aChangeNotifiesWhoReadTheValuesOnce() async throws {
+        let observer = LiveValuesObserver(byScore, in: store)
+        try await observer.wait { !$0.isLoading }
+        let notified = Locked(0)
+        withObservationTracking {
+            _ = observer.values
+        } onChange: {
+            notified.withLock { $0 += 1 }
+        }
+        try await write("UPDATE note SET title = 'B' WHERE title = 'b'")
+        try await observer.wait { $0.values.first?.title == "B" }
+        #expect(notified.current == 1)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aDeclarationWithoutAStoreTakesTheTasksDefault() async throws {
+        let shelf = await Store.withDefault(store) { NoteShelf() }
+        #expect(Store.default !== store, "the default is the task's only inside withDefault")
+        try await shelf.$notes.wait { !$0.isLoading }
+        #expect(shelf.notes.map(\.title) == ["b", "c", "a"])
+        try await write("UPDATE note SET title = 'B' WHERE title = 'b'")
+        try await shelf.$notes.wait { $0.values.first?.title == "B" }
+        #expect(shelf.$notes.lastChange == ChangeSet(updates: [IndexPath(row: 0, section: 0)]))
+    }
+
+    /// The only test that sets the process's default: the others bind the task's, which wins.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func withoutAnyStoreTheValuesFailAndTheProcessDefaultServes() async throws {
+        let lost = LiveValuesObserver(byScore)
+        _ = lost.values
+        guard case .store(let error)? = lost.failure else {
+            Issue.record("expected a store failure, got \(String(describing: lost.failure))")
+            return
+        }
+        #expect(error.code == .misuse && !lost.isLoading)
+        lost.adopt(store)  // a SwiftUI environment's store, known once the view is installed
+        try await lost.wait { $0.values.count == 3 }
+        #expect(lost.failure == nil)
+
+        Store.default = store
+        defer { Store.default = nil }
+        let shelf = NoteShelf()
+        try await shelf.$notes.wait { !$0.isLoading }
+        #expect(shelf.notes.count == 3)
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func theEnvironmentsStoreReplacesTheDefaultNotAGivenOne() async throws {
+        let otherDirectory = try TemporaryDirectory()
+        let other = try otherDirectory.makeStore(schema: Note.schema + "INSERT INTO note(title, score) VALUES ('z', 1);")
+        let defaulted = LiveValuesObserver(byScore)
+        defaulted.adopt(other)
+        let given = LiveValuesObserver(byScore, in: store)
+        given.adopt(other)
+        try await defaulted.wait { !$0.isLoading }
+        try await given.wait { !$0.isLoading }
+        #expect(defaulted.values.map(\.title) == ["z"] && defaulted.failure == nil)
+        #expect(given.values.map(\.title) == ["b", "c", "a"])
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aNewRequestIsFollowedInstead() async throws {
+        let observer = LiveValuesObserver(byScore, in: store)
+        try await observer.wait { !$0.isLoading }
+        observer.request = StoreRequest<Note>().filter(Column("score") > 1).order(Column("title").descending)
+        #expect(observer.isLoading && observer.values.count == 3, "the old values stay until the new ones come")
+        try await observer.wait { !$0.isLoading }
+        #expect(observer.values.map(\.title) == ["c", "a"])
+        try await write("INSERT INTO note(title, score) VALUES ('e', 5), ('f', 0)")
+        try await observer.wait { $0.values.count == 3 }
+        #expect(observer.values.map(\.title) == ["e", "c", "a"])
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aDroppedTableIsAFailureAndTheValuesStay() async throws {
+        let observer = LiveValuesObserver(byScore, in: store)
+        try await observer.wait { !$0.isLoading }
+        try await write("DROP TABLE note")
+        try await observer.wait { $0.failure != nil }
+        #expect(observer.values.map(\.title) == ["b", "c", "a"])
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    @Test func aReleasedObserverStopsFollowing() async throws {
+        weak var released: LiveValuesObserver<Note>?
+        do {
+            let observer = LiveValuesObserver(byScore, in: store)
+            try await observer.wait { !$0.isLoading }
+            released = observer
+        }
+        #expect(released == nil, "the following task does not keep the observer")
+        try await write("INSERT INTO note(title, score) VALUES ('d', 0)")
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+extension LiveValuesObserver {
+    /// Returns once `condition` holds; throws when the test's time is up (cancellation).
+    func wait(_ condition: (LiveValuesObserver) -> Bool) async throws {
+        while !condition(self) { try await Task.sleep(for: .milliseconds(1)) }
+    }
+}
