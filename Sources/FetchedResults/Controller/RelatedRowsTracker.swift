@@ -1,8 +1,10 @@
 import SQLiteStoreCore
 
-/// Finds the rows of a controller's table whose included related objects
-/// (`StoreRequest.including`) a committed transaction may have changed, so that the engine
-/// reports them as updated and their consumers read them again.
+/// Finds the rows of a controller's table whose related rows a committed transaction may
+/// have changed: those whose included related objects (`StoreRequest.including`) changed,
+/// which the engine reports as updated so that their consumers read them again, and those
+/// whose counted children changed (`RelatedCount.column` as a sort key), whose keys the
+/// engine reads again.
 ///
 /// A relationship whose keys are rowids (`Database.findsChildrenByParentRowID`) is followed
 /// row by row:
@@ -14,7 +16,7 @@ import SQLiteStoreCore
 ///
 /// Any other relationship (another key, a `WITHOUT ROWID` join table), a table changed
 /// wholly, or a commit of another connection makes every row count as changed.
-struct IncludedRowsTracker: Sendable {
+struct RelatedRowsTracker: Sendable {
     private enum Followed: Sendable {
         case parent(ToOneLink)
         case children(ToOneLink, owners: [Int64: Int64])
@@ -25,15 +27,26 @@ struct IncludedRowsTracker: Sendable {
 
     private let table: String
     private var followed: [Followed]
-    /// Every table the inclusions read.
+    /// Every table the relationships read.
     let tables: Set<String>
 
     /// The tracker of `request`'s inclusions, reading in `db` what it remembers: one
-    /// statement per to-many or many-to-many inclusion.
-    init<M>(_ request: StoreRequest<M>, db: Database) throws {
-        table = request.tableName
-        tables = Set(request.inclusions.flatMap(\.tables).map { $0.lowercased() })
-        followed = try request.inclusions.map { try Self.follow($0.kind, from: request.tableName, db) }
+    /// statement per to-many or many-to-many inclusion; `nil` when it includes nothing.
+    static func inclusions<M>(of request: StoreRequest<M>, db: Database) throws -> Self? {
+        request.inclusions.isEmpty ? nil : try Self(table: request.tableName, following: request.inclusions.map(\.kind), db: db)
+    }
+
+    /// The tracker of the children `plan`'s keys count (one statement per relationship);
+    /// `nil` when its keys count none.
+    static func countedChildren<M>(of plan: FetchPlan<M>, db: Database) throws -> Self? {
+        plan.countedChildren.isEmpty ? nil : try Self(table: plan.table, following: plan.countedChildren.map { .toMany($0) }, db: db)
+    }
+
+    /// The tracker of the relationships of `kinds` from `table`, reading in `db` what it remembers.
+    private init(table: String, following kinds: [IncludedRelationship.Kind], db: Database) throws {
+        self.table = table
+        tables = Set(kinds.flatMap(IncludedRelationship.tables(of:)).map { $0.lowercased() })
+        followed = try kinds.map { try Self.follow($0, from: table, db) }
     }
 
     private static func follow(_ kind: IncludedRelationship.Kind, from table: String, _ db: Database) throws -> Followed {
@@ -66,12 +79,12 @@ struct IncludedRowsTracker: Sendable {
         return owners
     }
 
-    /// Whether `changes` touches a table the inclusions read.
+    /// Whether `changes` touches a table the relationships read.
     func isAffected(by changes: StoreChanges) -> Bool {
         tables.contains { !changes.changes(in: $0).isEmpty }
     }
 
-    /// The rowids of the rows whose included objects `changes` may have changed, or `nil`
+    /// The rowids of the rows whose related rows `changes` may have changed, or `nil`
     /// for every row (then the tracker must be made again). Reads in `db`, a snapshot that
     /// has `changes`.
     mutating func changedRows(by changes: StoreChanges, db: Database) throws -> Set<Int64>? {
