@@ -51,6 +51,10 @@ import Testing
         ),
     ]
 
+    /// Lists that show their counts (`including(_:as:)`), ordered by one of them.
+    static let showingCounts = StoreRequest<TodoList>().order(TodoList.items.count { $0.score >= 2 }.descending)
+        .including(TodoList.items.count { $0.score >= 2 }, as: "scored").including(TodoList.owned.count, as: "owned").batchSize(3)
+
     @Test func changeSetsReplayIntoFreshCountsOfTheChildren() async throws {
         let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         let transactions = ProcessInfo.processInfo.environment["FRC_COUNT_TRANSACTIONS"].flatMap { Int($0) } ?? 1_500
@@ -65,12 +69,37 @@ import Testing
             try controller.performFetch()
             checkers.append(ReplayChecker(controller, oracle: oracle.read))
         }
+        let shown = try IncludedReplayChecker(Self.showingCounts, store: store, render: ShownCounts.render, fresh: ShownCounts.read)
         for step in 0..<transactions {
             try await RandomCommit.run(IncludedStatements.random(&random), store: store, other: other, &random)
             for (number, checker) in checkers.enumerated() {
                 guard try await checker.check(store, "seed \(seed), step \(step), controller \(number)") else { return }
             }
+            guard try await shown.check("seed \(seed), step \(step), counts shown") else { return }
         }
+    }
+}
+
+/// The counts `CountRandomizedTests.showingCounts` includes, rendered from its rows and read
+/// by SQL written here.
+enum ShownCounts {
+    static func render(_ row: FetchedRow<TodoList>) -> String {
+        "\(row.name ?? "nil")|\(row.count(named: "scored"))|\(row.count(named: "owned"))"
+    }
+
+    /// Every list with its number of items scoring 2 or more and of items it owns.
+    @Sendable static func read(_ db: Database) throws -> [Int64: String] {
+        let sql = """
+            SELECT list.id, list.name, count(DISTINCT scored.id), count(DISTINCT owned.id) FROM list
+            LEFT JOIN item scored ON scored.list_id = list.id AND scored.score >= 2
+            LEFT JOIN item owned ON owned.owner_id = list.id GROUP BY list.id
+            """
+        var rendered: [Int64: String] = [:]
+        for row in try db.fetchRows(sql: sql) {
+            let name = if case .text(let name) = row[1] { name } else { "nil" }
+            rendered[row[0].integer] = "\(name)|\(row[2].integer)|\(row[3].integer)"
+        }
+        return rendered
     }
 }
 

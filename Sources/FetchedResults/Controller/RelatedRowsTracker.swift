@@ -62,6 +62,7 @@ struct RelatedRowsTracker: Sendable {
                 try !db.isWithoutRowID(source.childTable)
             else { break }
             return .pairs(source: source, target: target, owners: try owners(in: source.childTable, through: source.foreignKey, db))
+        case .tables: break
         }
         return .tables(IncludedRelationship.tables(of: kind))
     }

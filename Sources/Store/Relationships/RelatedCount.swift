@@ -9,26 +9,28 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
     public let expression: SQLExpression
     /// The relationship's name followed by `.count`, as messages spell the count.
     let name: String
-    /// The link of the counted children to the row, when they are a to-many relationship's.
+    /// The to-one link whose parent is the counting row: a to-many relationship's inverse,
+    /// or a many-to-many relationship's source link (join table to the row).
+    let link: ToOneLink
+    /// The link of the counted children to the row, when they are a to-many relationship's
+    /// and the count reads nothing but them: a child's foreign key then names the rows whose
+    /// count it changes.
     let children: ToOneLink?
 
-    init(_ expression: SQLExpression, relationship: String, children: ToOneLink?) {
+    init(_ expression: SQLExpression, relationship: String, from link: ToOneLink, isToMany: Bool) {
         self.expression = expression
         self.name = relationship + ".count"
-        self.children = children
+        self.link = link
+        children = isToMany && expression.relatedTables == [link.childTable] ? link : nil
     }
 
     public var description: String { expression.sql }
 
-    /// The count read like a column of `Model`'s table, for ``StoreRequest/sectioned(by:)``
-    /// and orderings; a fetched-results controller keeps it current as children come, go,
+    /// The count read like a column of `Model`'s table, for `sectioned(by:)` and orderings; a fetched-results controller keeps it current as children come, go,
     /// move to another row or start or stop meeting the condition.
     public var column: Column {
-        // Followed by the children's foreign key only when it reads nothing else.
-        let readsChildrenOnly = children.map { expression.relatedTables == [$0.childTable] } ?? false
         let aggregate = RelatedAggregate(
-            sql: expression.sql, arguments: expression.arguments, children: readsChildrenOnly ? children : nil,
-            tables: expression.relatedTables)
+            sql: expression.sql, arguments: expression.arguments, children: children, tables: expression.relatedTables)
         return Column(name, computing: aggregate)
     }
 

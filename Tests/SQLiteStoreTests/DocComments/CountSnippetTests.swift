@@ -3,8 +3,8 @@ import SQLiteStore
 import TestSupport
 import Testing
 
-/// The Relationships article's snippet of live results ordered and sectioned by a related
-/// count, verbatim (`.ci/doc-snippets` finds it here).
+/// The Relationships article's snippets of counts: live results ordered and sectioned by a
+/// related count, and counts read with each row, verbatim (`.ci/doc-snippets` finds them here).
 @MainActor @Suite(.timeLimit(.minutes(1))) struct CountSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
@@ -28,5 +28,19 @@ import Testing
         try await lists.waitUntilCurrent()
         #expect(lists.sections.map(\.name) == ["4", "2"])
         #expect(try lists.object(at: IndexPath(row: 0, section: 0)).name == "Work")
+    }
+
+    struct ListRow: Decodable {
+        var list: TodoList
+        var openItems: Int
+    }
+
+    @Test func countsShownWithEachRowSnippetRuns() throws {
+        let openItems = TodoList.items.count { $0.done == false }
+        let withCounts = StoreRequest<TodoList>().order(Column("name").ascending).including(openItems, as: "openItems")
+        let shownLists = try store.read { db in try db.fetch(withCounts, as: ListRow.self) }
+        #expect(shownLists.map { "\($0.list.name) \($0.openItems)" } == ["Groceries 2", "Work 1"])
+        let rows = try store.read { db in try db.fetchRows(withCounts) }
+        #expect(rows.map { $0.count(named: "openItems") } == [2, 1])
     }
 }
