@@ -8,7 +8,7 @@ import StoreContender
 /// consumer on the main actor (see `LatencyArguments.Consumer`), which stamps the time each
 /// change reaches it.
 @MainActor
-final class StreamLatencyProbe {
+final class StreamLatencyProbe<M: StoreModel> {
     /// How long one change took: until `store.write` returned, and until the consumer held it.
     struct Sample {
         var write: Duration
@@ -16,8 +16,8 @@ final class StreamLatencyProbe {
     }
 
     private let store: Store
-    private let controller: FetchedResultsController<Item>
-    private let live: LiveResults<Item>?
+    private let controller: FetchedResultsController<M>
+    private let live: LiveResults<M>?
     private let stamps: AsyncStream<ContinuousClock.Instant>.Continuation
     private var receipts: AsyncStream<ContinuousClock.Instant>.Iterator
     private var consumer: Task<Void, any Error>?
@@ -27,7 +27,7 @@ final class StreamLatencyProbe {
 
     /// Opens the database at `databasePath`, fetches the live query, waits for its complete
     /// results and starts its consumer.
-    init(databasePath: String, request: StoreRequest<Item>, consumer kind: LatencyArguments.Consumer) throws {
+    init(databasePath: String, request: StoreRequest<M>, consumer kind: LatencyArguments.Consumer) throws {
         store = try Store(path: databasePath)
         controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
