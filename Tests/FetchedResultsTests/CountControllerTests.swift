@@ -104,6 +104,30 @@ import Testing
         #expect(controller.results.sectionedSnapshot() == expected)
     }
 
+    @Test func aCountColumnInAPredicateBindsItsConditionAndIsFollowed() async throws {
+        try await write(
+            """
+            INSERT INTO list(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');
+            INSERT INTO item(title, list_id, score) VALUES ('x', 1, 2), ('y', 1, 3), ('z', 2, 1), ('w', 3, 2);
+            """)
+        let scored = TodoList.items.count { $0.score >= 2 }
+        let typed = TypedColumn<TodoList, Int>(scored.column)
+        let requests = [
+            StoreRequest<TodoList>().filter(scored.column >= 1).order(scored.ascending),
+            StoreRequest<TodoList>().filter(typed.between(1, and: 5) && typed.in([1, 2])).order(scored.ascending),
+        ]
+        for request in requests {
+            #expect(try await store.read { db in try db.fetch(request) }.map(\.name) == ["c", "a"])
+            let controller = FetchedResultsController(store: store, request: request)
+            try controller.performFetch()
+            let checker = ReplayChecker(controller)
+            try await write("UPDATE item SET score = 5 WHERE title = 'z'")
+            #expect(try await checker.check(store, "counted in the predicate"))
+            #expect(try controller.fetchedObjects.map(\.name) == ["b", "c", "a"])
+            try await write("UPDATE item SET score = 1 WHERE title = 'z'")
+        }
+    }
+
     @Test func liveValuesFollowACount() async throws {
         try await write(
             """
