@@ -9,12 +9,6 @@ import StoreContender
 /// change reaches it.
 @MainActor
 final class StreamLatencyProbe<M: StoreModel> {
-    /// How long one change took: until `store.write` returned, and until the consumer held it.
-    struct Sample {
-        var write: Duration
-        var receipt: Duration
-    }
-
     private let store: Store
     private let controller: FetchedResultsController<M>
     private let live: LiveResults<M>?
@@ -54,7 +48,7 @@ final class StreamLatencyProbe<M: StoreModel> {
     isolated deinit { consumer?.cancel() }
 
     /// Stamps the time, runs `change` in one `store.write`, and waits for the consumer's stamp.
-    func measure(_ change: @escaping @Sendable (Database) throws -> Void) async throws -> Sample {
+    func measure(_ change: @escaping @Sendable (Database) throws -> Void) async throws -> LatencySample {
         if let live {
             let stamps = stamps
             withObservationTracking {
@@ -71,8 +65,14 @@ final class StreamLatencyProbe<M: StoreModel> {
         self.receipts = receipts
         guard let received else { throw ConsumerEndedError() }
         if let live { kept = live.results }
-        return Sample(write: written - start, receipt: received - start)
+        return LatencySample(write: written - start, receipt: received - start)
     }
+}
+
+/// How long one change took: until `store.write` returned, and until the consumer held it.
+struct LatencySample {
+    var write: Duration
+    var receipt: Duration
 }
 
 /// The consumer's loop ended although the probe was still in use.

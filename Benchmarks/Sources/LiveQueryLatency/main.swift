@@ -72,7 +72,7 @@ func runWorkloads(_ arguments: LatencyArguments) async throws {
 
 /// One change through the store and the same change through the C API.
 struct PairedSample {
-    var store: StreamLatencyProbe.Sample
+    var store: LatencySample
     var rawWrite: Duration
 }
 
