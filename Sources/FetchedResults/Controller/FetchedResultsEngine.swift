@@ -230,13 +230,14 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// Posts as updated the rows whose included objects `changes` changed (their order and
     /// sections do not depend on them), after the change of their own rows, if any.
     private func postIncludedChanges(_ changes: StoreChanges) throws {
-        guard var tracker = included, let plan, let current else { return }
+        // Taken, not copied: the tracker's owners then change in place.
+        guard let plan, let current, var tracker = included.take() else { return }
+        defer { included = tracker }
         let rows = try store.read { db in
             if let rows = try tracker.changedRows(by: changes, db: db) { return rows }
             tracker = try RelatedRowsTracker.inclusions(of: plan.request, db: db) ?? tracker
             return Set(current.rowIDs(in: 0..<current.count))
         }
-        included = tracker
         post(.rows(rows), objects: nil)
     }
 
@@ -258,7 +259,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         to index: ResultIndex, _ plan: FetchPlan<M>
     ) throws -> Bool {
         var count = 0
-        var counted = counted
+        // Taken, not copied: the tracker's owners then change in place.
+        var counted = counted.take()
+        defer { self.counted = counted }
         let read = try store.read { db -> (Set<Int64>, RereadRows<M>)? in
             var changed = changed
             if let counting, counted != nil {
@@ -274,7 +277,6 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
             }
             return (changed, reread)
         }
-        self.counted = counted
         rowsRead.withLock { $0 += count }
         guard let (changed, reread) = read else { return false }
         var changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)] = []
