@@ -13,6 +13,9 @@ struct LatencyArguments {
             /// Renames under the `related` query (ordered and sectioned by the list's name), or
             /// under the `included` one (rows that include their list).
             case listRename(included: Bool)
+            /// Adds one flagged item to a random list under the `counted` query (lists
+            /// ordered by their number of flagged items).
+            case countedChildInsert
         }
         let name: String
         let kind: Kind
@@ -35,6 +38,7 @@ struct LatencyArguments {
         Workload(name: "delete", kind: .items(.deleteOne)), Workload(name: "bulk", kind: .items(.updateMany(count: 1_000))),
         Workload(name: "related", kind: .listRename(included: false)),
         Workload(name: "included", kind: .listRename(included: true)),
+        Workload(name: "counted", kind: .countedChildInsert),
     ]
 
     var rows: [Int] = []

@@ -8,16 +8,10 @@ import StoreContender
 /// consumer on the main actor (see `LatencyArguments.Consumer`), which stamps the time each
 /// change reaches it.
 @MainActor
-final class StreamLatencyProbe {
-    /// How long one change took: until `store.write` returned, and until the consumer held it.
-    struct Sample {
-        var write: Duration
-        var receipt: Duration
-    }
-
+final class StreamLatencyProbe<M: StoreModel> {
     private let store: Store
-    private let controller: FetchedResultsController<Item>
-    private let live: LiveResults<Item>?
+    private let controller: FetchedResultsController<M>
+    private let live: LiveResults<M>?
     private let stamps: AsyncStream<ContinuousClock.Instant>.Continuation
     private var receipts: AsyncStream<ContinuousClock.Instant>.Iterator
     private var consumer: Task<Void, any Error>?
@@ -27,7 +21,7 @@ final class StreamLatencyProbe {
 
     /// Opens the database at `databasePath`, fetches the live query, waits for its complete
     /// results and starts its consumer.
-    init(databasePath: String, request: StoreRequest<Item>, consumer kind: LatencyArguments.Consumer) throws {
+    init(databasePath: String, request: StoreRequest<M>, consumer kind: LatencyArguments.Consumer) throws {
         store = try Store(path: databasePath)
         controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
@@ -54,7 +48,7 @@ final class StreamLatencyProbe {
     isolated deinit { consumer?.cancel() }
 
     /// Stamps the time, runs `change` in one `store.write`, and waits for the consumer's stamp.
-    func measure(_ change: @escaping @Sendable (Database) throws -> Void) async throws -> Sample {
+    func measure(_ change: @escaping @Sendable (Database) throws -> Void) async throws -> LatencySample {
         if let live {
             let stamps = stamps
             withObservationTracking {
@@ -71,8 +65,14 @@ final class StreamLatencyProbe {
         self.receipts = receipts
         guard let received else { throw ConsumerEndedError() }
         if let live { kept = live.results }
-        return Sample(write: written - start, receipt: received - start)
+        return LatencySample(write: written - start, receipt: received - start)
     }
+}
+
+/// How long one change took: until `store.write` returned, and until the consumer held it.
+struct LatencySample {
+    var write: Duration
+    var receipt: Duration
 }
 
 /// The consumer's loop ended although the probe was still in use.

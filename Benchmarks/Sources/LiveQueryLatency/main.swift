@@ -19,7 +19,9 @@ import StoreContender
 // unmeasured iteration's receipt. Times in milliseconds. Workloads: `update`, `insert`,
 // `delete` and `bulk` (1,000 rows) on `flag = 1 ORDER BY score`; `related` renames a list of
 // 100 items under a query ordered and sectioned by the list's name; `included` renames a list
-// of 100 items under a query ordered by score whose rows include their list.
+// of 100 items under a query ordered by score whose rows include their list; `counted` adds
+// one flagged item to a list under a query of the lists ordered by their number of flagged
+// items (rows / 100 lists).
 
 let arguments = LatencyArguments(CommandLine.arguments.dropFirst())
 Task { @MainActor in
@@ -55,6 +57,7 @@ func runWorkloads(_ arguments: LatencyArguments) async throws {
                 case .listRename(let included):
                     try await run.measureRenames(
                         rows: rows, request: included ? IncludedListQuery.request : StoreRelatedLiveQuery.request, in: directory)
+                case .countedChildInsert: try await run.measureChildInserts(rows: rows, in: directory)
                 }
             let store = samples.measured.map(\.store)
             let libraryPart = samples.measured.map { $0.store.receipt - $0.rawWrite }
@@ -69,7 +72,7 @@ func runWorkloads(_ arguments: LatencyArguments) async throws {
 
 /// One change through the store and the same change through the C API.
 struct PairedSample {
-    var store: StreamLatencyProbe.Sample
+    var store: LatencySample
     var rawWrite: Duration
 }
 
@@ -113,6 +116,27 @@ struct LatencyRun {
             let rawWrite = try ContinuousClock().measure {
                 sqlite3_bind_text(statement.handle, 1, rename.name, -1, sqliteTransient)
                 sqlite3_bind_int64(statement.handle, 2, rename.listID)
+                try statement.run()
+            }
+            return PairedSample(store: store, rawWrite: rawWrite)
+        }
+    }
+
+    /// The `counted` workload: each insert of a flagged item into a random list, through the
+    /// store then the C API.
+    func measureChildInserts(rows: Int, in directory: TemporaryDirectory) async throws -> PairedSamples {
+        var generator = ItemGenerator(seed: 0xC0_017ED)
+        let lists = rows / Fixtures.itemsPerList
+        let probe = try StreamLatencyProbe(
+            databasePath: Fixtures.makeRelatedDatabase(rows: rows, named: "store.sqlite", in: directory),
+            request: CountedListQuery.request, consumer: consumer)
+        let writer = try SQLiteConnection(path: Fixtures.makeRelatedDatabase(rows: rows, named: "raw.sqlite", in: directory))
+        let statement = try writer.prepare(CountedListQuery.addItem)
+        return try await measurePairs {
+            let listID = Int64(generator.nextIndex(below: lists) + 1)
+            let store = try await probe.measure { db in try db.execute(sql: CountedListQuery.addItem, arguments: [listID]) }
+            let rawWrite = try ContinuousClock().measure {
+                sqlite3_bind_int64(statement.handle, 1, listID)
                 try statement.run()
             }
             return PairedSample(store: store, rawWrite: rawWrite)

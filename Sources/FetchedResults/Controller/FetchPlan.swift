@@ -14,6 +14,10 @@ import SQLiteStoreCore
 /// the link starts at the request's table and finds its children by the parent's rowid
 /// (`Database.findsChildrenByParentRowID`): a changed parent row's children are read again
 /// by their foreign key and merged like changed rows of their own.
+///
+/// A key counting the row's children (`TodoList.items.count { $0.done == false }`) stays
+/// incremental too: the rows whose count a change of the child table may alter (the old and
+/// new parents of each changed child, see `countedChildren`) are read again like changed rows.
 struct FetchPlan<M: StoreModel>: Sendable {
     let request: StoreRequest<M>
     let order: KeyOrder
@@ -21,6 +25,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
     let rowID: String
     /// The rowid, the key values, the section name value when keys are ranks, then `*`.
     let selection: String
+    /// The values bound to the placeholders of `selection` (a related count's), in order.
+    let selectionArguments: [DatabaseValue]
     /// Whether the keys are SQLite's ranks rather than the column values.
     let ranksInSQL: Bool
     /// Whether the first sort key is a column of the table declared `NOT NULL`: a keyset
@@ -34,6 +40,14 @@ struct FetchPlan<M: StoreModel>: Sendable {
     private let valueColumns: Int
     /// The to-one links the predicate, the orderings or the section key read.
     let links: [ToOneLink]
+    /// The links of the children that the keys count (child to the request's table), when a
+    /// count reads its children's own columns only: a changed child changes its parents' keys.
+    let countedChildren: [ToOneLink]
+    /// The tables other than the request's own and its links' parents whose change means
+    /// reading the results again: those the predicate reads in subqueries (to-many and
+    /// many-to-many conditions) and those of keys computed from related rows not counted by
+    /// a foreign key alone.
+    let unfollowedTables: Set<String>
     /// Whether the predicate reads a related row (a parent's change can make its children enter or leave).
     private let predicateReadsLinks: Bool
     /// Whether the predicate and sort read only the table's own columns or those of parents
@@ -54,15 +68,18 @@ struct FetchPlan<M: StoreModel>: Sendable {
         let rowID = try db.rowIDName(of: request.tableName)
         self.rowID = rowID
         let comparators = request.orderings.map { ordering in
+            // A count compares as numbers do, whatever the collation.
             (ordering.collation?.name
-                ?? db.declaredCollation(
-                    table: ordering.column.relatedTable ?? request.tableName, column: ordering.column.name))
+                ?? (ordering.column.aggregate != nil
+                    ? "BINARY"
+                    : db.declaredCollation(table: ordering.column.relatedTable ?? request.tableName, column: ordering.column.name)))
                 .flatMap { KeyComparator(collationNamed: $0, registered: registered) }
         }
         ranksInSQL = comparators.contains { $0 == nil }
         firstKeyIsNeverNull =
             request.orderings.first.map {
-                $0.column.relatedTable == nil && db.declaresNotNull(table: request.tableName, column: $0.column.name)
+                $0.column.relatedTable == nil && $0.column.aggregate == nil
+                    && db.declaresNotNull(table: request.tableName, column: $0.column.name)
             }
             ?? false
         let keyColumns: [Int]
@@ -70,24 +87,34 @@ struct FetchPlan<M: StoreModel>: Sendable {
         if ranksInSQL {
             let rowOrder = (request.orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
             var columns = [rowID]
+            var arguments: [DatabaseValue] = []
             if let first = request.orderings.first, let sectionKey = request.sectionKey {
                 columns += ["dense_rank() OVER (ORDER BY \(first.sql))", sectionKey.sql]
+                arguments += first.arguments + sectionKey.arguments
             }
             columns.append("row_number() OVER (ORDER BY \(rowOrder))")
             selection = (columns + ["*"]).joined(separator: ", ")
+            selectionArguments = arguments + request.orderings.flatMap(\.arguments)
             keyColumns = request.sectionKey == nil ? [1] : [1, 3]
             sectionColumn = 2
         } else {
             selection = ([rowID] + request.orderings.map(\.column.sql) + ["*"]).joined(separator: ", ")
+            selectionArguments = request.orderings.flatMap(\.arguments)
             keyColumns = Array(request.orderings.indices.map { $0 + 1 })
             sectionColumn = 1
         }
         let firstValueColumn = 1 + keyColumns.count + (ranksInSQL && request.sectionKey != nil ? 1 : 0)
         links = Array(request.referencedLinks)
+        let aggregates = request.orderings.compactMap(\.column.aggregate)
+        countedChildren = Array(Set(aggregates.compactMap(\.children)))
+        let predicateTables = (request.predicate?.relatedTables ?? []).subtracting(links.map(\.parentTable))
+        unfollowedTables = predicateTables.union(aggregates.filter { $0.children == nil }.flatMap(\.tables))
         valueColumns = firstValueColumn
+        // A key read from other rows changes while the row's own values stay the same.
+        let keysFollowOtherRows = !links.isEmpty || !aggregates.isEmpty
         columns = IndexColumns(
             keys: keyColumns, section: request.sectionKey == nil ? nil : sectionColumn,
-            fingerprinted: links.isEmpty || ranksInSQL ? firstValueColumn : 1)
+            fingerprinted: !keysFollowOtherRows || ranksInSQL ? firstValueColumn : 1)
         predicateReadsLinks = !(request.predicate?.referencedLinks.isEmpty ?? true)
         order =
             ranksInSQL
@@ -169,7 +196,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
     ) throws -> (index: ResultIndex, objects: [Int64: M]) {
         var index = emptyIndex()
         var objects: [Int64: M] = [:]
-        let (sql, arguments) = try request.sql(selecting: withObjects ? M.selection + ", " + selection : selection, rowID: rowID)
+        let (sql, arguments) = try request.sql(
+            selecting: withObjects ? M.selection + ", " + selection : selection, arguments: selectionArguments, rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
         try statement.bind(arguments)
         defer { statement.reset() }
@@ -216,7 +244,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
         var found = RereadRows<M>()
         let selected = loadsObjects ? M.selection + ", " + selection : selection
         var models: ModelRows<M>?
-        try db.forEachRow(in: table, columns: selected, rowIDs: keys, rowID: key, where: request.predicate) { statement in
+        try db.forEachRow(
+            in: table, columns: selected, columnArguments: selectionArguments, rowIDs: keys, rowID: key, where: request.predicate
+        ) { statement in
             rowsRead += 1
             let base = loadsObjects ? modelColumnCount(in: statement) : 0
             guard let rowID = columns.rowID(in: statement, base: base) else { return }

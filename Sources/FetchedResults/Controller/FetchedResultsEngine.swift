@@ -19,7 +19,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// The results every consumer has once it takes what the hub holds for it.
     private var lastPosted: ResultIndex?
     /// Finds the rows whose included related objects a transaction changed, when the request includes any.
-    private var included: IncludedRowsTracker?
+    private var included: RelatedRowsTracker?
+    /// Finds the rows whose keys count children a transaction changed, when the keys count any.
+    private var counted: RelatedRowsTracker?
     private var observation: ChangeObservation?
     /// The (lowercased) tables `observation` follows.
     private var observedTables: Set<String> = []
@@ -136,8 +138,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         lastPosted = page
         hub.start(with: page, table: plan.table)
         _ = firstPage.fulfil(.success(FirstPage(index: page, objects: objects, rest: rest)))
-        // After the first page is handed off: it reads whole tables for collections.
-        included = try Self.tracker(of: request, db)
+        // After the first page is handed off: they read whole tables for collections.
+        included = try RelatedRowsTracker.inclusions(of: request, db: db)
+        counted = try RelatedRowsTracker.countedChildren(of: plan, db: db)
         guard page.isFirstPage else { return rest.complete(with: page) }
         count = 0
         let isCancelled = { [builds] in builds.withLock { $0 } != generation }
@@ -174,18 +177,13 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         post(isSameTable ? .refetched(updating: []) : .reloaded, objects: objects)
     }
 
-    /// The tracker of `request`'s included objects, `nil` when it includes none.
-    private static func tracker(of request: StoreRequest<M>, _ db: Database) throws -> IncludedRowsTracker? {
-        request.inclusions.isEmpty ? nil : try IncludedRowsTracker(request, db: db)
-    }
-
     /// Follows the changes of `request`'s table, of every table its links read, of every
-    /// other table its predicate reads (to-many and many-to-many conditions), and of every
-    /// table its included objects come from.
+    /// other table its predicate reads (to-many and many-to-many conditions), of every table
+    /// its keys count rows of, and of every table its included objects come from.
     private func subscribe(to request: StoreRequest<M>) {
         let read =
             [request.tableName] + request.referencedLinks.map(\.parentTable) + (request.predicate?.relatedTables ?? [])
-            + request.inclusions.flatMap(\.tables)
+            + request.orderings.compactMap(\.column.aggregate).flatMap(\.tables) + request.inclusions.flatMap(\.tables)
         let tables = Set(read.map { $0.lowercased() })
         guard tables != observedTables || observation == nil else { return }
         observation?.cancel()
@@ -204,15 +202,18 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         guard let plan, let index = current, !index.isFirstPage else { return }
         let rows = changes.changes(in: plan.table)
         let parents = plan.changedParents(in: changes)
-        let unfollowed = Self.unfollowedTables(of: plan.request).contains { !changes.changes(in: $0).isEmpty }
+        let unfollowed = plan.unfollowedTables.contains { !changes.changes(in: $0).isEmpty }
+        let changesCounts = counted?.isAffected(by: changes) ?? false
         let changesIncluded = included?.isAffected(by: changes) ?? false
-        guard !rows.isEmpty || !parents.isEmpty || unfollowed || changesIncluded else { return }
+        guard !rows.isEmpty || !parents.isEmpty || unfollowed || changesCounts || changesIncluded else { return }
         do {
-            if !rows.isEmpty || !parents.isEmpty || unfollowed {
+            if !rows.isEmpty || !parents.isEmpty || unfollowed || changesCounts {
                 let canApply =
                     plan.isIncremental && !unfollowed && !rows.isWhollyChanged && !changes.isExternal
                     && !parents.contains { $0.changes.isWhollyChanged }
-                let applied = try canApply && apply(rows.allRowIDs, parents: parents, to: index, plan)
+                let applied =
+                    try canApply
+                    && apply(rows.allRowIDs, parents: parents, counting: changesCounts ? changes : nil, to: index, plan)
                 if !applied {
                     let (fresh, freshIndex, objects) = try fetch(plan.request)
                     self.plan = fresh
@@ -229,13 +230,14 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// Posts as updated the rows whose included objects `changes` changed (their order and
     /// sections do not depend on them), after the change of their own rows, if any.
     private func postIncludedChanges(_ changes: StoreChanges) throws {
-        guard var tracker = included, let plan, let current else { return }
+        // Taken, not copied: the tracker's owners then change in place.
+        guard let plan, let current, var tracker = included.take() else { return }
+        defer { included = tracker }
         let rows = try store.read { db in
             if let rows = try tracker.changedRows(by: changes, db: db) { return rows }
-            tracker = try IncludedRowsTracker(plan.request, db: db)
+            tracker = try RelatedRowsTracker.inclusions(of: plan.request, db: db) ?? tracker
             return Set(current.rowIDs(in: 0..<current.count))
         }
-        included = tracker
         post(.rows(rows), objects: nil)
     }
 
@@ -246,22 +248,26 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         hub.fail(FetchedResultsError.wrap(error))
     }
 
-    /// The tables the predicate reads other than the request's own and its links' parents:
-    /// a change there means reading the results again.
-    private static func unfollowedTables(of request: StoreRequest<M>) -> Set<String> {
-        (request.predicate?.relatedTables ?? []).subtracting(request.referencedLinks.map { $0.parentTable })
-    }
-
-    /// Re-reads only the `changed` rows and the children of the changed `parents` (with their
-    /// objects, in the same statements), and merges those whose values changed into the
-    /// index by sort key. Returns `false`, changing nothing, when the index turns out
-    /// inconsistent with its order (the caller then reads everything again).
+    /// Re-reads only the `changed` rows, the children of the changed `parents` and, when
+    /// `counting` changed counted children, their old and new parents (with their objects,
+    /// in the same statements), and merges those whose values changed into the index by sort
+    /// key. Returns `false`, changing nothing but the counted children's owners, when the
+    /// index turns out inconsistent with its order or those parents cannot be known (the
+    /// caller then reads everything again).
     private func apply(
-        _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], to index: ResultIndex, _ plan: FetchPlan<M>
+        _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], counting: StoreChanges?,
+        to index: ResultIndex, _ plan: FetchPlan<M>
     ) throws -> Bool {
         var count = 0
-        let (changed, reread) = try store.read { db in
+        // Taken, not copied: the tracker's owners then change in place.
+        var counted = counted.take()
+        defer { self.counted = counted }
+        let read = try store.read { db -> (Set<Int64>, RereadRows<M>)? in
             var changed = changed
+            if let counting, counted != nil {
+                guard let owners = try counted?.changedRows(by: counting, db: db) else { return nil }
+                changed.formUnion(owners)
+            }
             var reread = try plan.fetchRows(db, rowIDs: changed, rowsRead: &count)
             for (link, changes) in parents {
                 let children = try plan.fetchChildren(db, of: link, parents: changes.allRowIDs, rowsRead: &count)
@@ -272,6 +278,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
             return (changed, reread)
         }
         rowsRead.withLock { $0 += count }
+        guard let (changed, reread) = read else { return false }
         var changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)] = []
         // By rowid: rows that share their keys then come in their order (see `replace`).
         for rowID in changed.sorted() {
@@ -299,7 +306,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let result = try store.read { db in
             let plan = try FetchPlan(request, db: db, registered: registered)
             let index = try plan.fetchIndex(db, rowsRead: &count)
-            included = try Self.tracker(of: request, db)
+            included = try RelatedRowsTracker.inclusions(of: request, db: db)
+            counted = try RelatedRowsTracker.countedChildren(of: plan, db: db)
             guard plan.loadsObjects else { return (plan, index, nil as LoadedObjects<M>?) }
             let byRowID = try db.fetchByRowID(request)
             count += byRowID.count

@@ -34,12 +34,13 @@ extension Database {
     /// Runs `SELECT <columns> FROM <table> WHERE rowid IN (…) [AND (<condition>)]` over
     /// `rowIDs` in chunks and calls `body` with the statement positioned on each row.
     ///
-    /// `condition` is an extra SQL condition with its arguments (such as a request's predicate).
+    /// `condition` is an extra SQL condition with its arguments (such as a request's predicate);
+    /// `columnArguments` are bound to the placeholders of `columns` (a related count's).
     /// The rowid is matched under the name `rowIDName(of:)` gives (or `rowID`, when the caller
     /// has it already, sparing a schema query), which `columns` should use too.
     package func forEachRow(
-        in table: String, columns: String, rowIDs: some Collection<Int64>, rowID: String? = nil,
-        where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void
+        in table: String, columns: String, columnArguments: [DatabaseValue] = [], rowIDs: some Collection<Int64>,
+        rowID: String? = nil, where condition: SQLExpression? = nil, _ body: (Statement) throws -> Void
     ) throws {
         let ids = Array(rowIDs)
         let rowID = try rowID ?? rowIDName(of: table)
@@ -49,7 +50,8 @@ extension Database {
             start += chunk.count
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             var sql = "SELECT \(columns) FROM \(SQLIdentifier.quote(table)) WHERE \(rowID) IN (\(placeholders))"
-            var arguments: [any DatabaseValueConvertible] = Array(chunk)
+            var arguments: [any DatabaseValueConvertible] = columnArguments as [any DatabaseValueConvertible]
+            arguments += Array(chunk) as [any DatabaseValueConvertible]
             if let condition {
                 sql += " AND (\(condition.sql))"
                 arguments += condition.arguments as [any DatabaseValueConvertible]

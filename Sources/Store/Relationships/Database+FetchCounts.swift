@@ -18,4 +18,16 @@ extension Database {
         let counted = try fetchKeyed(M.self, sql: sql, arguments: count.expression.arguments + arguments)
         return counted.map { model, count in (model, Int.fromDatabaseValue(count) ?? 0) }
     }
+
+    /// `count` for each row of `count`'s table whose key (the column its subquery correlates
+    /// with) is among `keys`, by key: one statement.
+    func counts<M>(_ count: RelatedCount<M>, keys: [DatabaseValue]) throws -> [DatabaseValue: any Sendable] {
+        let (table, key) = (SQLIdentifier.quote(count.link.parentTable), SQLIdentifier.quote(count.link.referencedKey))
+        let sql = "SELECT \(table).\(key), \(count.expression.sql) FROM \(table) WHERE \(BoundKeys.membership(of: "\(table).\(key)"))"
+        var counts: [DatabaseValue: any Sendable] = [:]
+        for row in try fetchRows(sql: sql, arguments: count.expression.arguments + [try BoundKeys(keys).argument]) {
+            counts[row[0]] = Int.fromDatabaseValue(row[1]) ?? 0
+        }
+        return counts
+    }
 }

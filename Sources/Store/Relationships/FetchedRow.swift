@@ -50,9 +50,15 @@ public struct FetchedRow<M: StoreModel>: Sendable {
         related[relationship.name].flatMap { $0 as? [Target] } ?? []
     }
 
+    /// The count the request includes under `name` (``StoreRequest/including(_:as:)``): 0
+    /// when it includes none by that name.
+    public func count(named name: String) -> Int {
+        related[name].flatMap { $0 as? Int } ?? 0
+    }
+
     /// The row as a `Decodable` type of yours: each property named like an included
     /// relationship receives its objects (an optional for a to-one relationship, an array
-    /// otherwise), and every other property receives the model.
+    /// otherwise, an `Int` for an included count), and every other property receives the model.
     ///
     /// Throws `DecodingError` when a property's type does not fit what it receives.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {

@@ -1,6 +1,7 @@
 /// A relationship whose related objects a request reads with each of its rows: a to-one
-/// parent, or a to-many or many-to-many collection. Made by ``StoreRequest/including(_:)``
-/// and `including(all:)`; read back from each ``FetchedRow``.
+/// parent, a to-many or many-to-many collection, or a count of related rows. Made by
+/// ``StoreRequest/including(_:)``, `including(all:)` and `including(_:as:)`; read back from
+/// each ``FetchedRow``.
 public struct IncludedRelationship: Sendable {
     /// How the related rows are found, for the fetched-results controller, which follows
     /// their tables.
@@ -11,6 +12,9 @@ public struct IncludedRelationship: Sendable {
         case toMany(ToOneLink)
         /// The join table's pairs find the targets.
         case manyToMany(source: ToOneLink, target: ToOneLink)
+        /// A query on these tables the controller cannot follow row by row (a count whose
+        /// condition reads other tables, a many-to-many count): any change there changes every row.
+        case tables([String])
     }
 
     /// The relationship's name, under which a ``FetchedRow`` holds the related objects and a
@@ -34,6 +38,7 @@ public struct IncludedRelationship: Sendable {
         case .toOne(let link): [link.parentTable]
         case .toMany(let link): [link.childTable]
         case .manyToMany(let source, let target): [source.childTable, target.parentTable]
+        case .tables(let tables): tables
         }
     }
 }
@@ -69,6 +74,16 @@ extension StoreRequest {
                 keyColumn: relationship.source.referencedKey,
                 load: { db, keys in try db.targets(through: relationship, sourceKeys: keys) },
                 empty: [Target]()))
+    }
+
+    /// The request reading `count` with each row, under `name` (``FetchedRow/count(named:)``,
+    /// or a property of that name when decoding), in one more statement per batch of rows:
+    /// `StoreRequest<TodoList>().including(TodoList.items.count { $0.done == false }, as: "openItems")`.
+    public func including(_ count: RelatedCount<M>, as name: String) -> Self {
+        including(
+            IncludedRelationship(
+                name: name, kind: count.children.map { .toMany($0) } ?? .tables(Array(count.expression.relatedTables)),
+                keyColumn: count.link.referencedKey, load: { db, keys in try db.counts(count, keys: keys) }, empty: 0))
     }
 
     private func including(_ inclusion: IncludedRelationship) -> Self {

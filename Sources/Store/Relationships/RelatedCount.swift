@@ -1,14 +1,43 @@
 /// The number of rows related to a row of `Model` (its children, its targets), compared
-/// with a number to make a predicate: `TodoList.items.count > 3`.
+/// with a number to make a predicate (`TodoList.items.count > 3`), or read like a column to
+/// sort and section live results by (`TodoList.items.count { $0.done == false }.descending`).
 ///
-/// Written as a correlated `(SELECT count(*) …)` subquery; the number is bound.
+/// Written as a correlated `(SELECT count(*) …)` subquery; the number and the condition's
+/// values are bound.
 public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible {
     /// The subquery counting the related rows.
     public let expression: SQLExpression
+    /// The relationship's name followed by `.count`, as messages spell the count.
+    let name: String
+    /// The to-one link whose parent is the counting row: a to-many relationship's inverse,
+    /// or a many-to-many relationship's source link (join table to the row).
+    let link: ToOneLink
+    /// The link of the counted children to the row, when they are a to-many relationship's
+    /// and the count reads nothing but them: a child's foreign key then names the rows whose
+    /// count it changes.
+    let children: ToOneLink?
 
-    init(_ expression: SQLExpression) { self.expression = expression }
+    init(_ expression: SQLExpression, relationship: String, from link: ToOneLink, isToMany: Bool) {
+        self.expression = expression
+        self.name = relationship + ".count"
+        self.link = link
+        children = isToMany && expression.relatedTables == [link.childTable] ? link : nil
+    }
 
     public var description: String { expression.sql }
+
+    /// The count read like a column of `Model`'s table, for `sectioned(by:)` and orderings; a fetched-results controller keeps it current as children come, go,
+    /// move to another row or start or stop meeting the condition.
+    public var column: Column {
+        let aggregate = RelatedAggregate(
+            sql: expression.sql, arguments: expression.arguments, children: children, tables: expression.relatedTables)
+        return Column(name, computing: aggregate)
+    }
+
+    /// Orders by the count, smallest first.
+    public var ascending: Ordering { column.ascending }
+    /// Orders by the count, largest first.
+    public var descending: Ordering { column.descending }
 
     private func compared(_ op: String, _ number: Int) -> ModelPredicate<Model> {
         ModelPredicate(
@@ -29,4 +58,12 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
     public static func > (count: Self, number: Int) -> ModelPredicate<Model> { count.compared(">", number) }
     /// At least `number` related rows.
     public static func >= (count: Self, number: Int) -> ModelPredicate<Model> { count.compared(">=", number) }
+}
+
+extension StoreRequest {
+    /// The request grouped into sections by `count` (sort by it first): lists by their
+    /// number of open items, `.sectioned(by: TodoList.items.count { $0.done == false })`.
+    public func sectioned(by count: RelatedCount<M>) -> Self {
+        sectioned(by: count.column)
+    }
 }

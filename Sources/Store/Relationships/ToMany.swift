@@ -41,7 +41,7 @@ public struct ToMany<Parent: StoreModel, Child: StoreModel>: Sendable, Hashable 
     public var isEmpty: ModelPredicate<Parent> { !any() }
 
     /// How many children the parent has, to compare with a number: `TodoList.items.count > 3`.
-    public var count: RelatedCount<Parent> { RelatedCount(childRows.count(where: nil)) }
+    public var count: RelatedCount<Parent> { RelatedCount(childRows.count(where: nil), relationship: name, from: link, isToMany: true) }
 }
 
 extension ToMany where Child: TypedStoreModel {
@@ -53,6 +53,6 @@ extension ToMany where Child: TypedStoreModel {
 
     /// How many children meet `condition`: `TodoList.items.count { $0.done == false } >= 2`.
     public func count(_ condition: (Child.Columns) -> ModelPredicate<Child>) -> RelatedCount<Parent> {
-        RelatedCount(childRows.count(where: condition(Child.columns).expression))
+        RelatedCount(childRows.count(where: condition(Child.columns).expression), relationship: name, from: link, isToMany: true)
     }
 }

@@ -1,5 +1,6 @@
 /// A column of the table a request reads, or of a row it points at through a to-one
-/// relationship, used to build predicates and orderings.
+/// relationship, used to build predicates and orderings; or a value computed from related
+/// rows (``RelatedCount/column``), to sort and section by.
 ///
 /// ```swift
 /// let overdue = Column("due") < Date.now && Column("done") == false
@@ -11,11 +12,21 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
     /// (`item → list → person` for the name of an item's list's owner); empty for a column of
     /// the request's own table.
     public let path: [ToOneLink]
+    /// The value computed from related rows that the column reads instead of a stored column, if any.
+    package let aggregate: RelatedAggregate?
 
     /// The column named `name` of the request's own table; the name is quoted wherever it is written into SQL.
     public init(_ name: String) {
         self.name = name
         path = []
+        aggregate = nil
+    }
+
+    /// The value `aggregate` computes for each row, named `name` (for messages).
+    init(_ name: String, computing aggregate: RelatedAggregate) {
+        self.name = name
+        path = []
+        self.aggregate = aggregate
     }
 
     /// The column named `name` of the row that `link` points at: `Column("name", through: itemList)`.
@@ -29,6 +40,7 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
     public init(_ name: String, through path: [ToOneLink]) {
         self.name = name
         self.path = path
+        aggregate = nil
     }
 
     /// The table holding the column: the last link's parent table, or `nil` for the request's own table.
@@ -37,10 +49,12 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
     /// The quoted identifier (the name only, also for a column read through a link).
     public var quoted: String { SQLIdentifier.quote(name) }
 
-    /// The SQL expression reading the column: the quoted identifier, or for a column read
+    /// The SQL expression reading the column: the quoted identifier, for a column read
     /// through links the subquery on the related row (``ToOneLink/valueSQL(of:)``), nested
-    /// once per link.
+    /// once per link, and for a related count its subquery, whose `?` placeholders take
+    /// ``arguments``.
     public var sql: String {
+        if let aggregate { return aggregate.sql }
         guard let last = path.last else { return quoted }
         // Each link's parent row is found by the key the link before it read.
         let key = zip(path, path.dropFirst()).reduce(nil as String?) { key, hop in
@@ -48,6 +62,10 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
         }
         return last.valueSQL(of: name, forKey: key)
     }
+
+    /// The values bound to the `?` placeholders of ``sql``, in order: none, except for a
+    /// related count whose condition compares with values.
+    public var arguments: [DatabaseValue] { aggregate?.arguments ?? [] }
 
     /// The request's own column the value depends on: the column itself, or the first link's foreign key.
     public var ownColumn: String { path.first?.foreignKey ?? name }
@@ -89,8 +107,12 @@ public struct Ordering: Sendable, Hashable {
         self.collation = collation
     }
 
-    /// The `ORDER BY` term: `"column" [COLLATE "name"] ASC|DESC`.
+    /// The `ORDER BY` term: `"column" [COLLATE "name"] ASC|DESC`, whose `?` placeholders
+    /// (a related count's) take ``arguments``.
     public var sql: String {
         column.sql + (collation.map { " " + $0.sql } ?? "") + (isAscending ? " ASC" : " DESC")
     }
+
+    /// The values bound to the placeholders of ``sql``: the column's.
+    public var arguments: [DatabaseValue] { column.arguments }
 }

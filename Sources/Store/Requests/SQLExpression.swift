@@ -35,9 +35,15 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
         self.otherTables = tables
     }
 
-    /// An expression reading `column` only (through its link, if it has one).
+    /// An expression reading `column` only (through its link, if it has one), whose `sql`
+    /// starts with the column's: the column's own arguments (a related count's) come first.
+    /// A related count reads other tables, which the controller follows by reading again.
     init(sql: String, arguments: [DatabaseValue], reading column: Column) {
-        self.init(sql: sql, arguments: arguments, columns: [column.ownColumn], links: Set(column.path))
+        guard let aggregate = column.aggregate else {
+            self.init(sql: sql, arguments: arguments, columns: [column.ownColumn], links: Set(column.path))
+            return
+        }
+        self.init(sql: sql, arguments: aggregate.arguments + arguments, columns: nil, tables: aggregate.tables)
     }
 
     public var description: String { sql }

@@ -22,29 +22,35 @@ extension StoreRequest {
         }
         guard let first = orderings.first, let value = keys.first, value != .null, first.isAscending || firstKeyIsNeverNull
         else { return condition }
+        let key = Self.key(first)
         return SQLExpression(
-            sql: "\(Self.key(first)) \(first.isAscending ? ">=" : "<=") ? AND (\(condition.sql))",
-            arguments: [value] + condition.arguments, columns: nil)
+            sql: "\(key.sql) \(first.isAscending ? ">=" : "<=") ? AND (\(condition.sql))",
+            arguments: key.arguments + [value] + condition.arguments, columns: nil)
     }
 
-    /// The ordering's key as SQL compares it: the column, then its collation when named.
-    static func key(_ ordering: Ordering) -> String {
-        ordering.column.sql + (ordering.collation.map { " " + $0.sql } ?? "")
+    /// The ordering's key as SQL compares it: the column, then its collation when named, with
+    /// the column's arguments (a related count's).
+    static func key(_ ordering: Ordering) -> SQLExpression {
+        SQLExpression(
+            sql: ordering.column.sql + (ordering.collation.map { " " + $0.sql } ?? ""), arguments: ordering.arguments, columns: nil)
     }
 
     /// `key` sorting strictly after `value`, and `key` sorting with it, in SQLite's order.
     static func comparisons(
-        _ key: String, _ value: DatabaseValue, isAscending: Bool
+        _ key: SQLExpression, _ value: DatabaseValue, isAscending: Bool
     ) -> (after: SQLExpression, equal: SQLExpression) {
+        let (sql, keyArguments) = (key.sql, key.arguments)
         guard value != .null else {
-            let after = isAscending ? "(\(key)) IS NOT NULL" : "0"
+            let after = isAscending ? "(\(sql)) IS NOT NULL" : "0"
             return (
-                SQLExpression(sql: after, arguments: [], columns: nil), SQLExpression(sql: "(\(key)) IS NULL", arguments: [], columns: nil)
+                SQLExpression(sql: after, arguments: isAscending ? keyArguments : [], columns: nil),
+                SQLExpression(sql: "(\(sql)) IS NULL", arguments: keyArguments, columns: nil)
             )
         }
-        let after = isAscending ? "\(key) > ?" : "(\(key) < ? OR (\(key)) IS NULL)"
-        return (
-            SQLExpression(sql: after, arguments: [value], columns: nil), SQLExpression(sql: "\(key) = ?", arguments: [value], columns: nil)
-        )
+        let after =
+            isAscending
+            ? SQLExpression(sql: "\(sql) > ?", arguments: keyArguments + [value], columns: nil)
+            : SQLExpression(sql: "(\(sql) < ? OR (\(sql)) IS NULL)", arguments: keyArguments + [value] + keyArguments, columns: nil)
+        return (after, SQLExpression(sql: "\(sql) = ?", arguments: keyArguments + [value], columns: nil))
     }
 }

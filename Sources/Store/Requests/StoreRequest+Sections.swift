@@ -32,17 +32,17 @@ extension StoreRequest {
     /// first that finds a row has it. Throws `SQLITE_MISUSE` for a request with no sort key.
     package func nextSectionValueSQL(after value: DatabaseValue?) throws -> [(sql: String, arguments: [DatabaseValue])] {
         let first = try sectionOrdering()
-        let key = Self.key(first)
+        let (key, arguments) = (Self.key(first).sql, Self.key(first).arguments)
         let stretches: [SQLExpression?]
         switch (value, first.isAscending) {
         case (nil, _): stretches = [nil]
-        case (.null?, true): stretches = [SQLExpression(sql: "(\(key)) IS NOT NULL", arguments: [], columns: nil)]
+        case (.null?, true): stretches = [SQLExpression(sql: "(\(key)) IS NOT NULL", arguments: arguments, columns: nil)]
         case (.null?, false): stretches = []
-        case (let value?, true): stretches = [SQLExpression(sql: "\(key) > ?", arguments: [value], columns: nil)]
+        case (let value?, true): stretches = [SQLExpression(sql: "\(key) > ?", arguments: arguments + [value], columns: nil)]
         case (let value?, false):
             stretches = [
-                SQLExpression(sql: "\(key) < ?", arguments: [value], columns: nil),
-                SQLExpression(sql: "(\(key)) IS NULL", arguments: [], columns: nil),
+                SQLExpression(sql: "\(key) < ?", arguments: arguments + [value], columns: nil),
+                SQLExpression(sql: "(\(key)) IS NULL", arguments: arguments, columns: nil),
             ]
         }
         return stretches.map { sectionKeySelect(first, distinct: false, where: $0, offset: nil) }
@@ -63,10 +63,11 @@ extension StoreRequest {
     ) -> (sql: String, arguments: [DatabaseValue]) {
         let predicate = condition.map { filter($0).predicate } ?? predicate
         let whereClause = predicate.map { " WHERE \($0.sql)" } ?? ""
-        let select = "SELECT \(distinct ? "DISTINCT " : "")\(Self.key(first)) FROM \(SQLIdentifier.quote(tableName))"
+        let key = Self.key(first)
+        let select = "SELECT \(distinct ? "DISTINCT " : "")\(key.sql) FROM \(SQLIdentifier.quote(tableName))"
         return (
             select + whereClause + " ORDER BY \(first.sql) LIMIT 1" + (offset == nil ? "" : " OFFSET ?"),
-            (predicate?.arguments ?? []) + (offset.map { [.integer(Int64($0))] } ?? [])
+            key.arguments + (predicate?.arguments ?? []) + first.arguments + (offset.map { [.integer(Int64($0))] } ?? [])
         )
     }
 }

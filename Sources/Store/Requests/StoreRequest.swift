@@ -92,6 +92,7 @@ public struct StoreRequest<M: StoreModel>: Sendable {
             arguments += predicate.arguments
         }
         sql += " ORDER BY " + (orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
+        arguments += orderings.flatMap(\.arguments)
         guard includingWindow, limit != nil || offset != nil else { return (sql, arguments) }
         // Checked before defaulting: SQLite reads LIMIT -1 as "no limit", which limit(-1) must not mean.
         guard (limit ?? 0) >= 0, (offset ?? 0) >= 0 else {
@@ -104,10 +105,13 @@ public struct StoreRequest<M: StoreModel>: Sendable {
         return (sql, arguments)
     }
 
-    /// `SELECT <columns> FROM <table> <clauses>` with its arguments; the model's columns by default.
-    /// `rowID` is how the table's rowid is read (`Database.rowIDName(of:)`).
-    func selectSQL(columns: String? = nil, rowID: String = "rowid") throws -> (sql: String, arguments: [DatabaseValue]) {
+    /// `SELECT <columns> FROM <table> <clauses>` with its arguments (`columnArguments`, those
+    /// of the columns' placeholders, first); the model's columns by default. `rowID` is how
+    /// the table's rowid is read (`Database.rowIDName(of:)`).
+    func selectSQL(
+        columns: String? = nil, columnArguments: [DatabaseValue] = [], rowID: String = "rowid"
+    ) throws -> (sql: String, arguments: [DatabaseValue]) {
         let (tail, arguments) = try clauses(rowID: rowID)
-        return ("SELECT \(columns ?? M.selection) FROM \(SQLIdentifier.quote(tableName))\(tail)", arguments)
+        return ("SELECT \(columns ?? M.selection) FROM \(SQLIdentifier.quote(tableName))\(tail)", columnArguments + arguments)
     }
 }

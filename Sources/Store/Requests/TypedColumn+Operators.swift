@@ -33,7 +33,7 @@ extension TypedColumn where Value: DatabaseValueConvertible {
     /// `column IN (values…)`; an empty sequence matches no row.
     public func `in`(_ values: some Sequence<Value>) -> ModelPredicate<Model> {
         let arguments = values.map(\.databaseValue)
-        guard !arguments.isEmpty else { return ModelPredicate(SQLExpression(sql: "0", arguments: [], reading: column)) }
+        guard !arguments.isEmpty else { return ModelPredicate(SQLExpression(sql: "0", arguments: [], columns: [])) }
         let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
         return predicate("\(column.sql) IN (\(placeholders))", arguments)
     }
@@ -65,7 +65,7 @@ extension TypedColumn where Value: TextColumnValue {
     public func hasPrefix(_ prefix: String) -> ModelPredicate<Model> {
         predicate(
             "\(column.sql) LIKE ? ESCAPE '\\' AND instr(\(column.sql), ?) = 1",
-            [.text(LikePattern.escaped(prefix) + "%"), .text(prefix)])
+            [.text(LikePattern.escaped(prefix) + "%")] + column.arguments + [.text(prefix)])
     }
 
     /// Whether the text contains `text`, byte for byte (case-sensitive). Written as
@@ -73,7 +73,7 @@ extension TypedColumn where Value: TextColumnValue {
     public func contains(_ text: String) -> ModelPredicate<Model> {
         predicate(
             "\(column.sql) LIKE ? ESCAPE '\\' AND instr(\(column.sql), ?) > 0",
-            [.text("%" + LikePattern.escaped(text) + "%"), .text(text)])
+            [.text("%" + LikePattern.escaped(text) + "%")] + column.arguments + [.text(text)])
     }
 
     /// `column LIKE pattern ESCAPE '\'`: `%` and `_` are wildcards, `\` escapes them; ASCII

@@ -34,6 +34,8 @@ public struct TypedColumn<Model: StoreModel, Value: Codable & Sendable>: Sendabl
     /// Orders by this column with `collation`, largest first.
     public func descending(collation: Collation) -> Ordering { column.descending(collation: collation) }
 
+    /// The condition `sql`, which starts with the column's SQL, with `arguments` after the
+    /// column's own (see `SQLExpression(sql:arguments:reading:)`).
     func predicate(_ sql: String, _ arguments: [DatabaseValue]) -> ModelPredicate<Model> {
         ModelPredicate(SQLExpression(sql: sql, arguments: arguments, reading: column))
     }

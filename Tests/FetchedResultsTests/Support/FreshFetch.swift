@@ -20,7 +20,9 @@ extension Store {
             let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }
             return SectionedSnapshot(ids: rows.map { ObjectID(table: request.tableName, rowID: $0[0].integer) })
         }
-        let (sql, arguments) = try request.sql(selecting: "rowid, \(sectionKey.sql), dense_rank() OVER (ORDER BY \(first.sql))")
+        let (sql, arguments) = try request.sql(
+            selecting: "rowid, \(sectionKey.sql), dense_rank() OVER (ORDER BY \(first.sql))",
+            arguments: sectionKey.arguments + first.arguments)
         let rows = try read { db in try db.fetchRows(sql: sql, arguments: arguments) }
         var sections: [SectionedSnapshot<ObjectID>.Section] = []
         var lastSection: Int64?

@@ -16,11 +16,13 @@ struct TodoList: TypedStoreModel, Equatable {
 
     /// The items of the list: `TodoList.items.any()`, `TodoList.items.count`.
     static let items = ToMany<TodoList, TodoItem>("items", inverse: TodoItem.list)
+    /// The items the list owns (their owner is set NULL when the list goes).
+    static let owned = ToMany<TodoList, TodoItem>("owned", inverse: TodoItem.owner)
 }
 
 /// The child model: an item belongs to a list (deleted with it) and may have an owner list
 /// (forgotten when that list is deleted).
-struct TodoItem: StoreModel, Equatable {
+struct TodoItem: TypedStoreModel, Equatable {
     static let tableName = "item"
     var id: Int64?
     var title: String
@@ -33,6 +35,13 @@ struct TodoItem: StoreModel, Equatable {
         case listID = "list_id"
         case ownerID = "owner_id"
     }
+
+    /// The typed columns, for conditions on the items of a list: `TodoList.items.count { $0.score >= 2 }`.
+    struct Columns: Sendable {
+        let title = TypedColumn<TodoItem, String>("title")
+        let score = TypedColumn<TodoItem, Int?>("score")
+    }
+    static let columns = Columns()
 
     /// The list the item belongs to: `TodoItem.list.name`.
     static let list = ToOne<TodoItem, TodoList>("list", foreignKey: "list_id")

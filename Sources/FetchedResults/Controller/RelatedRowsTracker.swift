@@ -1,8 +1,10 @@
 import SQLiteStoreCore
 
-/// Finds the rows of a controller's table whose included related objects
-/// (`StoreRequest.including`) a committed transaction may have changed, so that the engine
-/// reports them as updated and their consumers read them again.
+/// Finds the rows of a controller's table whose related rows a committed transaction may
+/// have changed: those whose included related objects (`StoreRequest.including`) changed,
+/// which the engine reports as updated so that their consumers read them again, and those
+/// whose counted children changed (`RelatedCount.column` as a sort key), whose keys the
+/// engine reads again.
 ///
 /// A relationship whose keys are rowids (`Database.findsChildrenByParentRowID`) is followed
 /// row by row:
@@ -14,43 +16,65 @@ import SQLiteStoreCore
 ///
 /// Any other relationship (another key, a `WITHOUT ROWID` join table), a table changed
 /// wholly, or a commit of another connection makes every row count as changed.
-struct IncludedRowsTracker: Sendable {
+struct RelatedRowsTracker: Sendable {
     private enum Followed: Sendable {
         case parent(ToOneLink)
-        case children(ToOneLink, owners: [Int64: Int64])
-        case pairs(source: ToOneLink, target: ToOneLink, owners: [Int64: Int64])
+        /// Each child's parent is in the relationship's `owners`.
+        case children(ToOneLink)
+        /// Each pair's source is in the relationship's `owners`.
+        case pairs(source: ToOneLink, target: ToOneLink)
         /// Followed table by table: any change there changes every row.
         case tables([String])
     }
 
     private let table: String
-    private var followed: [Followed]
-    /// Every table the inclusions read.
+    private let followed: [Followed]
+    /// For each relationship followed, the rowid each child or pair points at, by its rowid
+    /// (empty for the others). Kept apart from `followed`, so that a change updates them in
+    /// place: copying a million of them would cost tens of milliseconds.
+    private var owners: [[Int64: Int64]]
+    /// Every table the relationships read.
     let tables: Set<String>
 
     /// The tracker of `request`'s inclusions, reading in `db` what it remembers: one
-    /// statement per to-many or many-to-many inclusion.
-    init<M>(_ request: StoreRequest<M>, db: Database) throws {
-        table = request.tableName
-        tables = Set(request.inclusions.flatMap(\.tables).map { $0.lowercased() })
-        followed = try request.inclusions.map { try Self.follow($0.kind, from: request.tableName, db) }
+    /// statement per to-many or many-to-many inclusion; `nil` when it includes nothing.
+    static func inclusions<M>(of request: StoreRequest<M>, db: Database) throws -> Self? {
+        request.inclusions.isEmpty ? nil : try Self(table: request.tableName, following: request.inclusions.map(\.kind), db: db)
     }
 
-    private static func follow(_ kind: IncludedRelationship.Kind, from table: String, _ db: Database) throws -> Followed {
+    /// The tracker of the children `plan`'s keys count (one statement per relationship);
+    /// `nil` when its keys count none.
+    static func countedChildren<M>(of plan: FetchPlan<M>, db: Database) throws -> Self? {
+        plan.countedChildren.isEmpty ? nil : try Self(table: plan.table, following: plan.countedChildren.map { .toMany($0) }, db: db)
+    }
+
+    /// The tracker of the relationships of `kinds` from `table`, reading in `db` what it remembers.
+    private init(table: String, following kinds: [IncludedRelationship.Kind], db: Database) throws {
+        self.table = table
+        tables = Set(kinds.flatMap(IncludedRelationship.tables(of:)).map { $0.lowercased() })
+        let resolved = try kinds.map { try Self.follow($0, from: table, db) }
+        followed = resolved.map(\.followed)
+        owners = resolved.map(\.owners)
+    }
+
+    private static func follow(
+        _ kind: IncludedRelationship.Kind, from table: String, _ db: Database
+    ) throws -> (followed: Followed, owners: [Int64: Int64]) {
         switch kind {
         case .toOne(let link):
             guard try db.findsChildrenByParentRowID(link) else { break }
-            return .parent(link)
+            return (.parent(link), [:])
         case .toMany(let link):
             guard try db.findsChildrenByParentRowID(link) else { break }
-            return .children(link, owners: try owners(in: link.childTable, through: link.foreignKey, db))
+            return (.children(link), try owners(in: link.childTable, through: link.foreignKey, db))
         case .manyToMany(let source, let target):
             guard try db.findsChildrenByParentRowID(source), try db.findsChildrenByParentRowID(target),
                 try !db.isWithoutRowID(source.childTable)
             else { break }
-            return .pairs(source: source, target: target, owners: try owners(in: source.childTable, through: source.foreignKey, db))
+            return (.pairs(source: source, target: target), try owners(in: source.childTable, through: source.foreignKey, db))
+        case .tables: break
         }
-        return .tables(IncludedRelationship.tables(of: kind))
+        return (.tables(IncludedRelationship.tables(of: kind)), [:])
     }
 
     /// Each row of `table` with the rowid its `foreignKey` points at (rows with none left out).
@@ -66,41 +90,45 @@ struct IncludedRowsTracker: Sendable {
         return owners
     }
 
-    /// Whether `changes` touches a table the inclusions read.
+    /// Whether `changes` touches a table the relationships read.
     func isAffected(by changes: StoreChanges) -> Bool {
         tables.contains { !changes.changes(in: $0).isEmpty }
     }
 
-    /// The rowids of the rows whose included objects `changes` may have changed, or `nil`
+    /// The rowids of the rows whose related rows `changes` may have changed, or `nil`
     /// for every row (then the tracker must be made again). Reads in `db`, a snapshot that
     /// has `changes`.
     mutating func changedRows(by changes: StoreChanges, db: Database) throws -> Set<Int64>? {
         if changes.isExternal { return nil }
         var changed: Set<Int64> = []
         for position in followed.indices {
-            guard let rows = try changedRows(by: changes, through: &followed[position], db) else { return nil }
+            guard
+                let rows = try Self.changedRows(
+                    by: changes, through: followed[position], owners: &owners[position], from: table, db)
+            else { return nil }
             changed.formUnion(rows)
         }
         return changed
     }
 
-    private func changedRows(by changes: StoreChanges, through followed: inout Followed, _ db: Database) throws -> Set<Int64>? {
+    /// The rows of `table` whose related rows through `followed` `changes` may have changed
+    /// (`nil` for every row), updating the relationship's `owners`.
+    private static func changedRows(
+        by changes: StoreChanges, through followed: Followed, owners: inout [Int64: Int64], from table: String, _ db: Database
+    ) throws -> Set<Int64>? {
         switch followed {
         case .parent(let link):
             let parents = changes.changes(in: link.parentTable)
             if parents.isWhollyChanged { return nil }
             return try rows(of: table, whose: link.foreignKey, isIn: parents.allRowIDs, db)
-        case .children(let link, var owners):
+        case .children(let link):
             let children = changes.changes(in: link.childTable)
             if children.isWhollyChanged { return nil }
-            let changed = try Self.reassign(children.allRowIDs, in: link.childTable, through: link.foreignKey, &owners, db)
-            followed = .children(link, owners: owners)
-            return changed
-        case .pairs(let source, let target, var owners):
+            return try reassign(children.allRowIDs, in: link.childTable, through: link.foreignKey, &owners, db)
+        case .pairs(let source, let target):
             let (pairs, targets) = (changes.changes(in: source.childTable), changes.changes(in: target.parentTable))
             if pairs.isWhollyChanged || targets.isWhollyChanged { return nil }
-            var changed = try Self.reassign(pairs.allRowIDs, in: source.childTable, through: source.foreignKey, &owners, db)
-            followed = .pairs(source: source, target: target, owners: owners)
+            var changed = try reassign(pairs.allRowIDs, in: source.childTable, through: source.foreignKey, &owners, db)
             // The pairs of a changed target, read by the target's rowid, name its sources.
             try db.forEachRow(
                 in: source.childTable, columns: SQLIdentifier.quote(source.foreignKey), rowIDs: targets.allRowIDs,
@@ -115,7 +143,7 @@ struct IncludedRowsTracker: Sendable {
     }
 
     /// The rowids of `table`'s rows whose `column` holds one of `values`.
-    private func rows(of table: String, whose column: String, isIn values: Set<Int64>, _ db: Database) throws -> Set<Int64> {
+    private static func rows(of table: String, whose column: String, isIn values: Set<Int64>, _ db: Database) throws -> Set<Int64> {
         var rows: Set<Int64> = []
         let rowID = try db.rowIDName(of: table)
         try db.forEachRow(in: table, columns: rowID, rowIDs: values, rowID: SQLIdentifier.quote(column)) { statement in

@@ -1,0 +1,17 @@
+/// A value computed for each row of a request's table from the rows related to it (the
+/// number of its children, or of those that meet a condition), read like a column to sort
+/// and section by: what ``RelatedCount/column`` holds.
+///
+/// It is a correlated subquery; the values of its condition are bound (`arguments`).
+package struct RelatedAggregate: Sendable, Hashable {
+    /// The subquery, with `?` placeholders.
+    package let sql: String
+    /// The values bound to the placeholders, in order.
+    package let arguments: [DatabaseValue]
+    /// The to-one link of the counted children to the row (child table, foreign key), when
+    /// the value reads those children's own columns only: the fetched-results controller then
+    /// finds the rows whose value a change can alter from the changed children's foreign key.
+    package let children: ToOneLink?
+    /// Every table the subquery reads.
+    package let tables: Set<String>
+}

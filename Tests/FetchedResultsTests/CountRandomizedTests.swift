@@ -1,0 +1,129 @@
+import Foundation
+import SQLiteStoreCore
+import Testing
+
+@testable import SQLiteStoreResults
+
+/// Random transactions over lists, items, labels and the items' labels, against controllers
+/// of lists ordered and sectioned by how many items they have (all, those that meet a
+/// condition, those they own): after every transaction, each controller's change sets must
+/// replay its previous results into a fresh read of the counts by SQL written here
+/// (`LEFT JOIN … GROUP BY`), independent of the library's count subqueries.
+///
+/// Items are inserted under every conflict resolution (REPLACE deletes the row it replaces,
+/// ROLLBACK ends the transaction), fail their foreign key and are caught, move to another
+/// list, change so that they enter or leave a conditional count, and go with their list
+/// (CASCADE) or lose their owner (SET NULL); transactions roll back, and commit through
+/// another connection. `FRC_SEED` replays a seed; `FRC_COUNT_TRANSACTIONS` sets the number
+/// of transactions (1,500).
+@MainActor @Suite(.timeLimit(.minutes(10))) struct CountRandomizedTests {
+    let directory: TemporaryDirectory
+    let store: Store
+    let other: Store
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        store = try directory.makeStore(schema: LabelSchema.script)
+        other = try Store(path: directory.path("test.sqlite"))
+    }
+
+    /// Each request with the SQL that reads its results without the library: the count of
+    /// `join`'s items per list, and the order (`n` is the count).
+    static let cases: [(request: StoreRequest<TodoList>, oracle: CountOracle)] = [
+        (
+            StoreRequest<TodoList>().order(TodoList.items.count { $0.score >= 2 }.descending, TodoList.columns.name.ascending)
+                .sectioned(by: TodoList.items.count { $0.score >= 2 }),
+            CountOracle(join: "item.list_id = list.id AND item.score >= 2", order: "n DESC, list.name ASC", isSectioned: true)
+        ),
+        (
+            StoreRequest<TodoList>().order(TodoList.items.count.ascending).batchSize(2),
+            CountOracle(join: "item.list_id = list.id", order: "n ASC")
+        ),
+        (
+            StoreRequest<TodoList>().filter(Column("name").isNotNull).order(TodoList.owned.count.descending)
+                .sectioned(by: TodoList.owned.count),
+            CountOracle(join: "item.owner_id = list.id", where: "list.name IS NOT NULL", order: "n DESC", isSectioned: true)
+        ),
+        (
+            // The count second, after a NOCASE column.
+            StoreRequest<TodoList>().order(TodoList.columns.label.ascending, TodoList.items.count { $0.title == "t1" }.descending),
+            CountOracle(join: "item.list_id = list.id AND item.title = 't1'", order: "list.label ASC, n DESC")
+        ),
+    ]
+
+    /// Lists that show their counts (`including(_:as:)`), ordered by one of them.
+    static let showingCounts = StoreRequest<TodoList>().order(TodoList.items.count { $0.score >= 2 }.descending)
+        .including(TodoList.items.count { $0.score >= 2 }, as: "scored").including(TodoList.owned.count, as: "owned").batchSize(3)
+
+    @Test func changeSetsReplayIntoFreshCountsOfTheChildren() async throws {
+        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        let transactions = ProcessInfo.processInfo.environment["FRC_COUNT_TRANSACTIONS"].flatMap { Int($0) } ?? 1_500
+        print("CountRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
+        var random = SplitMix64(seed: seed)
+        try await store.write { db in
+            try db.execute(script: "INSERT INTO label(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');")
+        }
+        var checkers: [ReplayChecker<TodoList>] = []
+        for (request, oracle) in Self.cases {
+            let controller = FetchedResultsController(store: store, request: request)
+            try controller.performFetch()
+            checkers.append(ReplayChecker(controller, oracle: oracle.read))
+        }
+        let shown = try IncludedReplayChecker(Self.showingCounts, store: store, render: ShownCounts.render, fresh: ShownCounts.read)
+        for step in 0..<transactions {
+            try await RandomCommit.run(IncludedStatements.random(&random), store: store, other: other, &random)
+            for (number, checker) in checkers.enumerated() {
+                guard try await checker.check(store, "seed \(seed), step \(step), controller \(number)") else { return }
+            }
+            guard try await shown.check("seed \(seed), step \(step), counts shown") else { return }
+        }
+    }
+}
+
+/// The counts `CountRandomizedTests.showingCounts` includes, rendered from its rows and read
+/// by SQL written here.
+enum ShownCounts {
+    static func render(_ row: FetchedRow<TodoList>) -> String {
+        "\(row.name ?? "nil")|\(row.count(named: "scored"))|\(row.count(named: "owned"))"
+    }
+
+    /// Every list with its number of items scoring 2 or more and of items it owns.
+    @Sendable static func read(_ db: Database) throws -> [Int64: String] {
+        let sql = """
+            SELECT list.id, list.name, count(DISTINCT scored.id), count(DISTINCT owned.id) FROM list
+            LEFT JOIN item scored ON scored.list_id = list.id AND scored.score >= 2
+            LEFT JOIN item owned ON owned.owner_id = list.id GROUP BY list.id
+            """
+        var rendered: [Int64: String] = [:]
+        for row in try db.fetchRows(sql: sql) {
+            let name = if case .text(let name) = row[1] { name } else { "nil" }
+            rendered[row[0].integer] = "\(name)|\(row[2].integer)|\(row[3].integer)"
+        }
+        return rendered
+    }
+}
+
+/// The lists and their counts as a test reads them: `SELECT list.id, count(item.id) AS n FROM
+/// list LEFT JOIN item ON <join> [WHERE <where>] GROUP BY list.id ORDER BY <order>, list.id`,
+/// in sections of equal counts when sectioned (named by the count, as the controller names them).
+struct CountOracle: Sendable {
+    let join: String
+    var `where`: String?
+    let order: String
+    var isSectioned = false
+
+    @Sendable func read(_ db: Database) throws -> SectionedSnapshot<ObjectID> {
+        let sql = """
+            SELECT list.id, count(item.id) AS n FROM list LEFT JOIN item ON \(join)
+            \(`where`.map { "WHERE \($0)" } ?? "") GROUP BY list.id ORDER BY \(order), list.id
+            """
+        let rows = try db.fetchRows(sql: sql).map { (id: ObjectID(table: "list", rowID: $0[0].integer), count: $0[1].integer) }
+        guard isSectioned else { return SectionedSnapshot(ids: rows.map(\.id)) }
+        var sections: [SectionedSnapshot<ObjectID>.Section] = []
+        for row in rows {
+            if sections.last?.name != String(row.count) { sections.append(.init(name: String(row.count), ids: [])) }
+            sections[sections.count - 1].ids.append(row.id)
+        }
+        return SectionedSnapshot(sections: sections)
+    }
+}
