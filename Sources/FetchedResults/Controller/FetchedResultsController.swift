@@ -110,8 +110,8 @@ public final class FetchedResultsController<M: StoreModel> {
     /// previous ones.
     ///
     /// Returns once the first ``firstPageSize`` rows are read (with their objects, without a
-    /// batch size), in a read transaction that stays open on a reader to read the whole index
-    /// in the background: ``isComplete`` is `false` until that index is delivered as a change
+    /// batch size) on the calling thread, in a read transaction that stays open on a reader to
+    /// read the whole index in the background: ``isComplete`` is `false` until that index is delivered as a change
     /// appending the rest, before any later commit. `waitUntilCurrent()` and `catchUp()`
     /// wait for it. A request with a limit or an offset is read whole before returning, and so
     /// is every request of a store that reads on its writer (`Store.inMemory()`), where a read

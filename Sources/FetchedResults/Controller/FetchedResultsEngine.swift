@@ -48,38 +48,52 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     }
 
     /// Subscribes to `request`'s table and its links' parent tables and reads its first
-    /// `pageSize` rows (with their objects, without a batch size) on the queue, in a read
-    /// transaction; returns them once read, as the consumer's results, dropping anything
-    /// pending. The same transaction then reads the whole index on the queue, and posts it as
-    /// the change appending the rest; the transactions committed meanwhile are handled after
-    /// it, in order. A request with a limit or an offset is read whole before returning, and
-    /// so is every request when the store reads on its writer (an in-memory store): a read
-    /// transaction left open there would hold up every write. `holdingAfter` holds the
-    /// background read after that many rows (tests; see `RowsPastFirstPage`).
+    /// `pageSize` rows (with their objects, without a batch size) in a read transaction held
+    /// open, on the caller's thread (the queue runs a `sync` block there when it is idle, so
+    /// the caller is never woken from another thread); returns them as the consumer's results,
+    /// dropping anything pending. A job on the queue then reads the whole index in the same
+    /// transaction and posts it as the change appending the rest; the transactions committed
+    /// since the subscription are handled after it, in order. A request with a limit or an
+    /// offset is read whole before returning, and so is every request when the store reads on
+    /// its writer (an in-memory store): a read transaction left open there would hold up every
+    /// write. `holdingAfter` holds the background read after that many rows (tests; see
+    /// `RowsPastFirstPage`).
     func start(_ request: StoreRequest<M>, pageSize: Int, holdingAfter: Int?) throws -> FirstPage {
         dispatchPrecondition(condition: .notOnQueue(queue))
         let generation = builds.withLock { builds in
             builds += 1
             return builds
         }
-        let firstPage = HandOff<FirstPage>()
-        let rest = RowsPastFirstPage<M>(holdingAfter: holdingAfter)
-        queue.async { [self] in
+        return try queue.sync {
+            let build = Locked<IndexBuild?>(nil)
+            // Queued before the subscription: every transaction it delivers is handled after
+            // the index is complete, and those committed after the snapshot are applied to it.
+            queue.async { [self] in
+                if let build = build.withLock({ $0.take() }) { complete(build) }
+            }
             subscribe(to: request)
+            guard let held = try store.holdRead() else { return try readWhole(request, pageSize: pageSize) }
             do {
-                try store.read { db in
-                    try readFirstPageThenIndex(
-                        request, pageSize: pageSize, in: db, handingOff: firstPage, rest: rest, generation: generation)
+                let rest = RowsPastFirstPage<M>(holdingAfter: holdingAfter)
+                let firstPage = try held.read { db in try readFirstPage(request, pageSize: pageSize, in: db, rest: rest) }
+                build.withLock {
+                    $0 = IndexBuild(held: held, request: request, page: firstPage.index, rest: rest, generation: generation)
                 }
+                return firstPage
             } catch {
-                rest.stop(with: error)
-                guard !firstPage.fulfil(.failure(error)), !(error is CancellationError) else { return }
-                observation?.cancel()
-                observation = nil
-                hub.fail(FetchedResultsError.wrap(error))
+                held.end()
+                throw error
             }
         }
-        return try firstPage.wait()
+    }
+
+    /// The index a first page leads, read by the job `start` queues, in the page's snapshot.
+    private struct IndexBuild {
+        let held: HeldRead
+        let request: StoreRequest<M>
+        let page: ResultIndex
+        let rest: RowsPastFirstPage<M>
+        let generation: Int
     }
 
     /// Subscribes to `request`'s tables and reads its whole index and every object in one read
@@ -119,17 +133,14 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         builds.withLock { $0 += 1 }
     }
 
-    /// Reads the first page and hands it off, then reads the whole index in the same
-    /// transaction (`db`), answering `rest` on the way, and posts it, unless the page was all;
-    /// stops once `builds` moves past `generation`.
-    private func readFirstPageThenIndex(
-        _ request: StoreRequest<M>, pageSize: Int, in db: Database, handingOff firstPage: HandOff<FirstPage>,
-        rest: RowsPastFirstPage<M>, generation: Int
-    ) throws {
+    /// Reads the first page of `request` in `db` (every row when `whole`, or when the request
+    /// has a limit or an offset) and makes it the consumer's results.
+    private func readFirstPage(
+        _ request: StoreRequest<M>, pageSize: Int, whole: Bool = false, in db: Database, rest: RowsPastFirstPage<M>
+    ) throws -> FirstPage {
         var count = 0
         let plan = try FetchPlan(request, db: db, registered: store.configuration.collations)
-        let readsPage = !store.readsOnWriter
-        let pageRead = try readsPage ? plan.fetchFirstPage(db, size: pageSize, rowsRead: &count) : nil
+        let pageRead = try whole ? nil : plan.fetchFirstPage(db, size: pageSize, rowsRead: &count)
         let page = try pageRead?.index ?? plan.fetchIndex(db, rowsRead: &count)
         let objects = try pageRead.map { $0.objects } ?? pageObjects(of: page, pageSize: pageSize, plan, db, rowsRead: &count)
         rowsRead.withLock { $0 += count }
@@ -137,20 +148,56 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         current = page
         lastPosted = page
         hub.start(with: page, table: plan.table)
-        _ = firstPage.fulfil(.success(FirstPage(index: page, objects: objects, rest: rest)))
-        // After the first page is handed off: they read whole tables for collections.
-        included = try RelatedRowsTracker.inclusions(of: request, db: db)
+        return FirstPage(index: page, objects: objects, rest: rest)
+    }
+
+    /// Reads the whole index of `request` and the objects of its first page in one read on
+    /// the writer (a store that reads on its writer), as the consumer's results.
+    private func readWhole(_ request: StoreRequest<M>, pageSize: Int) throws -> FirstPage {
+        try store.read { db in
+            let firstPage = try readFirstPage(request, pageSize: pageSize, whole: true, in: db, rest: RowsPastFirstPage())
+            if let plan { try trackRelatedRows(of: plan, db) }
+            firstPage.rest.complete(with: firstPage.index)
+            return firstPage
+        }
+    }
+
+    /// Reads, in the results' snapshot `db`, what the trackers of `plan`'s related rows
+    /// remember: its included objects' and its counted children's owners.
+    private func trackRelatedRows(of plan: FetchPlan<M>, _ db: Database) throws {
+        included = try RelatedRowsTracker.inclusions(of: plan.request, db: db)
         counted = try RelatedRowsTracker.countedChildren(of: plan, db: db)
-        guard page.isFirstPage else { return rest.complete(with: page) }
-        count = 0
-        let isCancelled = { [builds] in builds.withLock { $0 } != generation }
-        let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled, serving: rest)
-        rest.complete(with: index)
-        rowsRead.withLock { $0 += count }
-        current = index
-        // The same snapshot: the page's rows lead the index. A difference would be a defect of
-        // the order; diffing then keeps the change set exact.
-        post(index.rowIDs(in: 0..<page.count) == page.rowIDs(in: 0..<page.count) ? .appended : .refetched(updating: []), objects: nil)
+    }
+
+    /// Reads the whole index a first page leads, in the page's transaction, answering the
+    /// rows asked for on the way, and posts it as the change appending the rest, unless the
+    /// page was all; stops once `builds` moves past the build's generation. Ends the
+    /// transaction.
+    private func complete(_ build: IndexBuild) {
+        defer { build.held.end() }
+        do {
+            try build.held.read { db in
+                guard let plan else { return build.rest.complete(with: build.page) }
+                // Whole tables for collections: after the page, in its snapshot.
+                try trackRelatedRows(of: plan, db)
+                guard build.page.isFirstPage else { return build.rest.complete(with: build.page) }
+                var count = 0
+                let isCancelled = { [builds] in builds.withLock { $0 } != build.generation }
+                let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled, serving: build.rest)
+                build.rest.complete(with: index)
+                rowsRead.withLock { $0 += count }
+                current = index
+                let page = build.page
+                // The same snapshot: the page's rows lead the index. A difference would be a
+                // defect of the order; diffing then keeps the change set exact.
+                let isAppended = index.rowIDs(in: 0..<page.count) == page.rowIDs(in: 0..<page.count)
+                post(isAppended ? .appended : .refetched(updating: []), objects: nil)
+            }
+        } catch {
+            build.rest.stop(with: error)
+            guard !(error is CancellationError) else { return }
+            stop(with: error)
+        }
     }
 
     /// The objects of the first `pageSize + 1` rows of an index read whole (a request with a
@@ -306,8 +353,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let result = try store.read { db in
             let plan = try FetchPlan(request, db: db, registered: registered)
             let index = try plan.fetchIndex(db, rowsRead: &count)
-            included = try RelatedRowsTracker.inclusions(of: request, db: db)
-            counted = try RelatedRowsTracker.countedChildren(of: plan, db: db)
+            try trackRelatedRows(of: plan, db)
             guard plan.loadsObjects else { return (plan, index, nil as LoadedObjects<M>?) }
             let byRowID = try db.fetchByRowID(request)
             count += byRowID.count

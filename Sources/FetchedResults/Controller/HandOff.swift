@@ -2,7 +2,7 @@ import Dispatch
 import SQLiteStoreCore
 
 /// One value (or error) handed from a queue to a thread that waits for it, while the queue
-/// goes on with its work: the first page of a fetch, read in a transaction that stays open.
+/// goes on with its work: rows past a first page, read by the background read of the index.
 final class HandOff<Value: Sendable>: Sendable {
     private let result = Locked<Result<Value, any Error>?>(nil)
     private let ready = DispatchSemaphore(value: 0)

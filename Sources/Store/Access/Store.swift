@@ -170,7 +170,7 @@ public final class Store: Sendable {
         readers?.reader(for: role) ?? writer
     }
 
-    private static func waitForReader(in pool: ReaderPool) -> SerializedConnection {
+    static func waitForReader(in pool: ReaderPool) -> SerializedConnection {
         let ready = DispatchSemaphore(value: 0)
         let handedOver = Locked<SerializedConnection?>(nil)
         pool.checkout { reader in
