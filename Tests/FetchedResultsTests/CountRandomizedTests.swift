@@ -103,25 +103,29 @@ enum ShownCounts {
     }
 }
 
-/// The lists and their counts as a test reads them: `SELECT list.id, count(item.id) AS n FROM
-/// list LEFT JOIN item ON <join> [WHERE <where>] GROUP BY list.id ORDER BY <order>, list.id`,
-/// in sections of equal counts when sectioned (named by the count, as the controller names them).
+/// The lists and their counts (or another aggregate of their items) as a test reads them:
+/// `SELECT list.id, <value> AS n FROM list LEFT JOIN item ON <join> [WHERE <where>] GROUP BY
+/// list.id ORDER BY <order>, list.id`, in sections of equal values when sectioned (named by
+/// the value, as the controller names them: a NULL sum, least or greatest value as `nil`).
 struct CountOracle: Sendable {
     let join: String
     var `where`: String?
     let order: String
     var isSectioned = false
+    /// The aggregate of the joined items: their number by default, `sum(item.score)`, ….
+    var value = "count(item.id)"
 
     @Sendable func read(_ db: Database) throws -> SectionedSnapshot<ObjectID> {
         let sql = """
-            SELECT list.id, count(item.id) AS n FROM list LEFT JOIN item ON \(join)
+            SELECT list.id, \(value) AS n FROM list LEFT JOIN item ON \(join)
             \(`where`.map { "WHERE \($0)" } ?? "") GROUP BY list.id ORDER BY \(order), list.id
             """
-        let rows = try db.fetchRows(sql: sql).map { (id: ObjectID(table: "list", rowID: $0[0].integer), count: $0[1].integer) }
+        let rows = try db.fetchRows(sql: sql).map { (id: ObjectID(table: "list", rowID: $0[0].integer), value: $0[1]) }
         guard isSectioned else { return SectionedSnapshot(ids: rows.map(\.id)) }
         var sections: [SectionedSnapshot<ObjectID>.Section] = []
         for row in rows {
-            if sections.last?.name != String(row.count) { sections.append(.init(name: String(row.count), ids: [])) }
+            let name = row.value == .null ? nil : row.value.description
+            if sections.isEmpty || sections.last?.name != name { sections.append(.init(name: name, ids: [])) }
             sections[sections.count - 1].ids.append(row.id)
         }
         return SectionedSnapshot(sections: sections)

@@ -56,6 +56,13 @@ public struct FetchedRow<M: StoreModel>: Sendable {
         related[name].flatMap { $0 as? Int } ?? 0
     }
 
+    /// The related value the request includes under `name` (``StoreRequest/including(_:as:)``
+    /// with a ``RelatedValue``), as SQLite computed it: `.null` for a sum, least or greatest
+    /// value over no rows (or over NULLs only), and when the request includes none by that name.
+    public func value(named name: String) -> DatabaseValue {
+        related[name].flatMap { $0 as? DatabaseValue } ?? .null
+    }
+
     /// The row as a `Decodable` type of yours: each property named like an included
     /// relationship receives its objects (an optional for a to-one relationship, an array
     /// otherwise, an `Int` for an included count), and every other property receives the model.
