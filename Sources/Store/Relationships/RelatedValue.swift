@@ -2,7 +2,7 @@
 /// greatest value of one of their columns (`TodoList.items.sum(\.score)`), of all of them or
 /// of those that meet a condition, read like a column to sort and section live results by
 /// (`TodoList.items.max(\.score).descending`) and read with each row
-/// (``StoreRequest/including(_:as:)``).
+/// (``StoreRequest/including(_:as:)-(RelatedValue<M>,_)``).
 ///
 /// Written as a correlated `(SELECT sum(…) …)` subquery and computed as SQLite computes it:
 /// NULLs are ignored, and over no rows (or NULLs only) each is NULL, not 0 (sorted first in
@@ -70,7 +70,8 @@ extension ToMany where Child: TypedStoreModel {
     ) -> RelatedValue<Parent> {
         let name = Child.columns[keyPath: column].name
         let expression = childRows.aggregate(
-            "\(function)(\(SQLIdentifier.quote(link.childTable)).\(SQLIdentifier.quote(name)))", where: condition.map { $0(Child.columns).expression })
+            "\(function)(\(SQLIdentifier.quote(link.childTable)).\(SQLIdentifier.quote(name)))",
+            where: condition.map { $0(Child.columns).expression })
         return RelatedValue(expression, name: "\(self.name).\(function)(\(name))", from: link)
     }
 }

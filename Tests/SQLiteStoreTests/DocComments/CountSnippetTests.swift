@@ -66,7 +66,8 @@ import Testing
     @Test func listsSectionedByNextDueDateFollowADueDateChange() async throws {
         try setDueDates()
         let nextDue = TodoList.items.min(\.due) { $0.done == false }
-        let lists = FetchedResultsController(store: store, request: StoreRequest<TodoList>().order(nextDue.ascending).sectioned(by: nextDue))
+        let lists = FetchedResultsController(
+            store: store, request: StoreRequest<TodoList>().order(nextDue.ascending).sectioned(by: nextDue))
         try lists.performFetch()
         #expect(lists.sections.map(\.name) == [nil, "20.0"])
         try await store.write { db in try db.execute(sql: "UPDATE item SET due = 5 WHERE title = 'Slides'") }
