@@ -56,6 +56,24 @@ import Testing
         .including(TodoList.items.count { $0.score >= 2 }, as: "scored").including(TodoList.owned.count, as: "owned").batchSize(3)
 
     @Test func changeSetsReplayIntoFreshCountsOfTheChildren() async throws {
+        // Every list with its number of items scoring 2 or more and of items it owns.
+        let counts = """
+            SELECT list.id, list.name, count(DISTINCT scored.id), count(DISTINCT owned.id) FROM list
+            LEFT JOIN item scored ON scored.list_id = list.id AND scored.score >= 2
+            LEFT JOIN item owned ON owned.owner_id = list.id GROUP BY list.id
+            """
+        try await replayRandomTransactions(into: Self.cases, showing: Self.showingCounts, freshSQL: counts) { row in
+            "\(row.name ?? "nil")|\(row.count(named: "scored"))|\(row.count(named: "owned"))"
+        }
+    }
+
+    /// Runs random transactions (`FRC_SEED`, `FRC_COUNT_TRANSACTIONS`) and after each one checks
+    /// a controller of each of `cases` against its oracle, and the rows of `shown`, each
+    /// rendered by `render` as `name|value|…`, against those of `freshSQL` (see `ShownValues`).
+    func replayRandomTransactions(
+        into cases: [(request: StoreRequest<TodoList>, oracle: CountOracle)], showing shown: StoreRequest<TodoList>,
+        freshSQL: String, render: @escaping (FetchedRow<TodoList>) -> String
+    ) async throws {
         let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         let transactions = ProcessInfo.processInfo.environment["FRC_COUNT_TRANSACTIONS"].flatMap { Int($0) } ?? 1_500
         print("CountRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
@@ -64,64 +82,59 @@ import Testing
             try db.execute(script: "INSERT INTO label(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');")
         }
         var checkers: [ReplayChecker<TodoList>] = []
-        for (request, oracle) in Self.cases {
+        for (request, oracle) in cases {
             let controller = FetchedResultsController(store: store, request: request)
             try controller.performFetch()
             checkers.append(ReplayChecker(controller, oracle: oracle.read))
         }
-        let shown = try IncludedReplayChecker(Self.showingCounts, store: store, render: ShownCounts.render, fresh: ShownCounts.read)
+        let shown = try IncludedReplayChecker(shown, store: store, render: render) { db in try ShownValues.read(db, sql: freshSQL) }
         for step in 0..<transactions {
             try await RandomCommit.run(IncludedStatements.random(&random), store: store, other: other, &random)
             for (number, checker) in checkers.enumerated() {
                 guard try await checker.check(store, "seed \(seed), step \(step), controller \(number)") else { return }
             }
-            guard try await shown.check("seed \(seed), step \(step), counts shown") else { return }
+            guard try await shown.check("seed \(seed), step \(step), values shown") else { return }
         }
     }
 }
 
-/// The counts `CountRandomizedTests.showingCounts` includes, rendered from its rows and read
-/// by SQL written here.
-enum ShownCounts {
-    static func render(_ row: FetchedRow<TodoList>) -> String {
-        "\(row.name ?? "nil")|\(row.count(named: "scored"))|\(row.count(named: "owned"))"
-    }
-
-    /// Every list with its number of items scoring 2 or more and of items it owns.
-    @Sendable static func read(_ db: Database) throws -> [Int64: String] {
-        let sql = """
-            SELECT list.id, list.name, count(DISTINCT scored.id), count(DISTINCT owned.id) FROM list
-            LEFT JOIN item scored ON scored.list_id = list.id AND scored.score >= 2
-            LEFT JOIN item owned ON owned.owner_id = list.id GROUP BY list.id
-            """
+/// Values shown with each list, read by SQL written in a test.
+enum ShownValues {
+    /// Each row of `sql` (a list's id, its name, then values) rendered by the list's id as
+    /// `name|value|…`: a NULL name as `nil`, values as SQL literals (`2`, `NULL`).
+    static func read(_ db: Database, sql: String) throws -> [Int64: String] {
         var rendered: [Int64: String] = [:]
         for row in try db.fetchRows(sql: sql) {
             let name = if case .text(let name) = row[1] { name } else { "nil" }
-            rendered[row[0].integer] = "\(name)|\(row[2].integer)|\(row[3].integer)"
+            rendered[row[0].integer] = ([name] + row.values.dropFirst(2).map(\.description)).joined(separator: "|")
         }
         return rendered
     }
 }
 
-/// The lists and their counts as a test reads them: `SELECT list.id, count(item.id) AS n FROM
-/// list LEFT JOIN item ON <join> [WHERE <where>] GROUP BY list.id ORDER BY <order>, list.id`,
-/// in sections of equal counts when sectioned (named by the count, as the controller names them).
+/// The lists and their counts (or another aggregate of their items) as a test reads them:
+/// `SELECT list.id, <value> AS n FROM list LEFT JOIN item ON <join> [WHERE <where>] GROUP BY
+/// list.id ORDER BY <order>, list.id`, in sections of equal values when sectioned (named by
+/// the value, as the controller names them: a NULL sum, least or greatest value as `nil`).
 struct CountOracle: Sendable {
     let join: String
     var `where`: String?
     let order: String
     var isSectioned = false
+    /// The aggregate of the joined items: their number by default, `sum(item.score)`, ….
+    var value = "count(item.id)"
 
     @Sendable func read(_ db: Database) throws -> SectionedSnapshot<ObjectID> {
         let sql = """
-            SELECT list.id, count(item.id) AS n FROM list LEFT JOIN item ON \(join)
+            SELECT list.id, \(value) AS n FROM list LEFT JOIN item ON \(join)
             \(`where`.map { "WHERE \($0)" } ?? "") GROUP BY list.id ORDER BY \(order), list.id
             """
-        let rows = try db.fetchRows(sql: sql).map { (id: ObjectID(table: "list", rowID: $0[0].integer), count: $0[1].integer) }
+        let rows = try db.fetchRows(sql: sql).map { (id: ObjectID(table: "list", rowID: $0[0].integer), value: $0[1]) }
         guard isSectioned else { return SectionedSnapshot(ids: rows.map(\.id)) }
         var sections: [SectionedSnapshot<ObjectID>.Section] = []
         for row in rows {
-            if sections.last?.name != String(row.count) { sections.append(.init(name: String(row.count), ids: [])) }
+            let name = row.value == .null ? nil : row.value.description
+            if sections.isEmpty || sections.last?.name != name { sections.append(.init(name: name, ids: [])) }
             sections[sections.count - 1].ids.append(row.id)
         }
         return SectionedSnapshot(sections: sections)

@@ -22,12 +22,20 @@ extension Database {
     /// `count` for each row of `count`'s table whose key (the column its subquery correlates
     /// with) is among `keys`, by key: one statement.
     func counts<M>(_ count: RelatedCount<M>, keys: [DatabaseValue]) throws -> [DatabaseValue: any Sendable] {
-        let (table, key) = (SQLIdentifier.quote(count.link.parentTable), SQLIdentifier.quote(count.link.referencedKey))
-        let sql = "SELECT \(table).\(key), \(count.expression.sql) FROM \(table) WHERE \(BoundKeys.membership(of: "\(table).\(key)"))"
-        var counts: [DatabaseValue: any Sendable] = [:]
-        for row in try fetchRows(sql: sql, arguments: count.expression.arguments + [try BoundKeys(keys).argument]) {
-            counts[row[0]] = Int.fromDatabaseValue(row[1]) ?? 0
+        try relatedValues(count.expression, through: count.link, keys: keys) { Int.fromDatabaseValue($0) ?? 0 }
+    }
+
+    /// The value of `expression` (a subquery correlated through `link` with its parent table)
+    /// for each row of that table whose key is among `keys`, by key, made by `convert`: one statement.
+    func relatedValues(
+        _ expression: SQLExpression, through link: ToOneLink, keys: [DatabaseValue], convert: (DatabaseValue) -> any Sendable
+    ) throws -> [DatabaseValue: any Sendable] {
+        let (table, key) = (SQLIdentifier.quote(link.parentTable), SQLIdentifier.quote(link.referencedKey))
+        let sql = "SELECT \(table).\(key), \(expression.sql) FROM \(table) WHERE \(BoundKeys.membership(of: "\(table).\(key)"))"
+        var values: [DatabaseValue: any Sendable] = [:]
+        for row in try fetchRows(sql: sql, arguments: expression.arguments + [try BoundKeys(keys).argument]) {
+            values[row[0]] = convert(row[1])
         }
-        return counts
+        return values
     }
 }

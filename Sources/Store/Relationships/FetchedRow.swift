@@ -50,10 +50,17 @@ public struct FetchedRow<M: StoreModel>: Sendable {
         related[relationship.name].flatMap { $0 as? [Target] } ?? []
     }
 
-    /// The count the request includes under `name` (``StoreRequest/including(_:as:)``): 0
+    /// The count the request includes under `name` (``StoreRequest/including(_:as:)-(RelatedCount<M>,_)``): 0
     /// when it includes none by that name.
     public func count(named name: String) -> Int {
         related[name].flatMap { $0 as? Int } ?? 0
+    }
+
+    /// The related value the request includes under `name` (``StoreRequest/including(_:as:)-(RelatedValue<M>,_)``
+    /// with a ``RelatedValue``), as SQLite computed it: `.null` for a sum, least or greatest
+    /// value over no rows (or over NULLs only), and when the request includes none by that name.
+    public func value(named name: String) -> DatabaseValue {
+        related[name].flatMap { $0 as? DatabaseValue } ?? .null
     }
 
     /// The row as a `Decodable` type of yours: each property named like an included

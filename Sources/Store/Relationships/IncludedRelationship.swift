@@ -86,6 +86,18 @@ extension StoreRequest {
                 keyColumn: count.link.referencedKey, load: { db, keys in try db.counts(count, keys: keys) }, empty: 0))
     }
 
+    /// The request reading `value` with each row, under `name` (``FetchedRow/value(named:)``),
+    /// in one more statement per batch of rows:
+    /// `StoreRequest<TodoList>().including(TodoList.items.sum(\.score), as: "total")`.
+    public func including(_ value: RelatedValue<M>, as name: String) -> Self {
+        including(
+            IncludedRelationship(
+                name: name, kind: value.children.map { .toMany($0) } ?? .tables(Array(value.expression.relatedTables)),
+                keyColumn: value.link.referencedKey,
+                load: { db, keys in try db.relatedValues(value.expression, through: value.link, keys: keys) { $0 } },
+                empty: DatabaseValue.null))
+    }
+
     private func including(_ inclusion: IncludedRelationship) -> Self {
         var copy = self
         copy.inclusions.removeAll { $0.name == inclusion.name }

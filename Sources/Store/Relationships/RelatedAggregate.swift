@@ -1,6 +1,7 @@
 /// A value computed for each row of a request's table from the rows related to it (the
-/// number of its children, or of those that meet a condition), read like a column to sort
-/// and section by: what ``RelatedCount/column`` holds.
+/// number of its children, or of those that meet a condition, the sum, least or greatest of
+/// a column of theirs), read like a column to sort and section by: what
+/// ``RelatedCount/column`` and ``RelatedValue/column`` hold.
 ///
 /// It is a correlated subquery; the values of its condition are bound (`arguments`).
 package struct RelatedAggregate: Sendable, Hashable {
@@ -14,4 +15,17 @@ package struct RelatedAggregate: Sendable, Hashable {
     package let children: ToOneLink?
     /// Every table the subquery reads.
     package let tables: Set<String>
+}
+
+extension RelatedAggregate {
+    /// The value of `expression`, a subquery over the related rows; `children` as in ``children``.
+    init(_ expression: SQLExpression, children: ToOneLink?) {
+        self.init(sql: expression.sql, arguments: expression.arguments, children: children, tables: expression.relatedTables)
+    }
+
+    /// `link` when `expression`, a subquery over the children that `link` ties to the row,
+    /// reads nothing but them; `nil` otherwise.
+    static func children(of expression: SQLExpression, through link: ToOneLink) -> ToOneLink? {
+        expression.relatedTables == [link.childTable] ? link : nil
+    }
 }

@@ -21,7 +21,7 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
         self.expression = expression
         self.name = relationship + ".count"
         self.link = link
-        children = isToMany && expression.relatedTables == [link.childTable] ? link : nil
+        children = isToMany ? RelatedAggregate.children(of: expression, through: link) : nil
     }
 
     public var description: String { expression.sql }
@@ -29,9 +29,7 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
     /// The count read like a column of `Model`'s table, for `sectioned(by:)` and orderings; a fetched-results controller keeps it current as children come, go,
     /// move to another row or start or stop meeting the condition.
     public var column: Column {
-        let aggregate = RelatedAggregate(
-            sql: expression.sql, arguments: expression.arguments, children: children, tables: expression.relatedTables)
-        return Column(name, computing: aggregate)
+        Column(name, computing: RelatedAggregate(expression, children: children))
     }
 
     /// Orders by the count, smallest first.

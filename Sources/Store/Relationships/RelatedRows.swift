@@ -19,7 +19,13 @@ struct RelatedRows {
 
     /// `(SELECT count(*) FROM table WHERE correlation AND (condition))`.
     func count(where condition: SQLExpression?) -> SQLExpression {
-        let (sql, arguments) = subquery(selecting: "count(*)", where: condition)
+        aggregate("count(*)", where: condition)
+    }
+
+    /// `(SELECT result FROM table WHERE correlation AND (condition))`, where `result` is an
+    /// aggregate function of the related rows (`count(*)`, `sum("score")`).
+    func aggregate(_ result: String, where condition: SQLExpression?) -> SQLExpression {
+        let (sql, arguments) = subquery(selecting: result, where: condition)
         return expression(sql: "(\(sql))", arguments: arguments, condition: condition)
     }
 

@@ -65,6 +65,7 @@ extension Item: TypedStoreModel {
         let id = TypedColumn<Item, Int64?>("id")
         let title = TypedColumn<Item, String>("title")
         let done = TypedColumn<Item, Bool>("done")
+        let due = TypedColumn<Item, Double?>("due")
     }
     static let columns = Columns()
 }
