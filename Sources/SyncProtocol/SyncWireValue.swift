@@ -73,7 +73,8 @@ public enum SyncWireValue: Sendable, Hashable, Codable {
             let expected = [
                 Kind.integer: "a 64-bit integer in a string", .real: "a number, inf, -inf or nan", .text: "a string", .blob: "base64",
             ]
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(kind.rawValue) is not \(expected[kind] ?? "")"))
+            let description = "\(kind.rawValue) is not \(expected[kind] ?? "")"
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: description))
         }
         self = value
     }

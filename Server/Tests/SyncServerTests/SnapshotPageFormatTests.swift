@@ -30,7 +30,8 @@ struct SnapshotPageFormatTests {
         var writer = SnapshotPageWriter()
         let encoder = JSONEncoder()
         for (index, value) in Self.values.enumerated() {
-            let key = String(decoding: try encoder.encode(index.isMultiple(of: 2) ? .text("k\(index)") : SyncWireValue.blob(Data([UInt8(index)]))), as: UTF8.self)
+            let keyValue = index.isMultiple(of: 2) ? SyncWireValue.text("k\(index)") : .blob(Data([UInt8(index)]))
+            let key = String(decoding: try encoder.encode(keyValue), as: UTF8.self)
             if index.isMultiple(of: 5) { try writer.add(table: "items", key: key, column: nil, value: nil, hlc: .max, device: "d1") }
             let stored = String(decoding: try encoder.encode(value), as: UTF8.self)
             try writer.add(table: "items", key: key, column: "c", value: stored, hlc: Int64(index), device: "d0")

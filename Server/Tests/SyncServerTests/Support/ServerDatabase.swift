@@ -48,7 +48,7 @@ enum ServerDatabase {
 
     /// Runs `sql` as it is: a test's way to put into the log what no request would.
     static func execute(_ sql: String, in database: String) async throws {
-        try await withConnection(to: database) { connection, logger in
+        _ = try await withConnection(to: database) { connection, logger in
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
         }
     }
