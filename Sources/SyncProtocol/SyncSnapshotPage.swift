@@ -10,7 +10,8 @@
 ///
 /// Compact JSON: a row is an array `[table, key, deleted, cell, cell, …]`, a cell
 /// `[column, value, "hlc", device]` and `deleted` is `null` or `["hlc", device]`, where
-/// `device` indexes ``SyncSnapshotPage/devices``.
+/// `device` indexes ``SyncSnapshotPage/devices``; keys and values are spelled as pairs
+/// (``SyncWireValue/Compact``).
 public struct SyncSnapshotPage: Sendable, Hashable, Codable {
     /// The wire format.
     public var format: Int
@@ -104,14 +105,14 @@ public struct SyncSnapshotCell: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         column = try container.decode(String.self)
-        value = try container.decode(SyncWireValue.self)
+        value = try container.decode(SyncWireValue.Compact.self).value
         stamp = SyncSnapshotStamp(hlc: try SyncSnapshotStamp.decodeClock(from: &container), device: try container.decode(Int.self))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(column)
-        try container.encode(value)
+        try container.encode(SyncWireValue.Compact(value))
         try container.encode(String(stamp.hlc))
         try container.encode(stamp.device)
     }
@@ -140,7 +141,7 @@ public struct SyncSnapshotRow: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         table = try container.decode(String.self)
-        key = try container.decode(SyncWireValue.self)
+        key = try container.decode(SyncWireValue.Compact.self).value
         deleted = try container.decodeNil() ? nil : try container.decode(SyncSnapshotStamp.self)
         var cells: [SyncSnapshotCell] = []
         while !container.isAtEnd { cells.append(try container.decode(SyncSnapshotCell.self)) }
@@ -150,7 +151,7 @@ public struct SyncSnapshotRow: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(table)
-        try container.encode(key)
+        try container.encode(SyncWireValue.Compact(key))
         if let deleted { try container.encode(deleted) } else { try container.encodeNil() }
         for cell in cells { try container.encode(cell) }
     }

@@ -5,7 +5,8 @@ import Foundation
 /// JSON cannot say every value exactly, so each kind has its own spelling: `null`,
 /// `{"integer":"-42"}` (a string: JSON numbers lose 64-bit integers in many readers),
 /// `{"real":1.5}` (`"inf"`, `"-inf"` or `"nan"` where JSON has no number), `{"text":"…"}`
-/// and `{"blob":"<base64>"}`.
+/// and `{"blob":"<base64>"}`. Snapshot pages spell the same kind and payload as a pair,
+/// `["integer","-42"]` (see ``SyncWireValue/Compact``).
 public enum SyncWireValue: Sendable, Hashable, Codable {
     /// SQL `NULL`.
     case null
@@ -18,7 +19,13 @@ public enum SyncWireValue: Sendable, Hashable, Codable {
     /// Bytes.
     case blob(Data)
 
-    private enum Kind: String, CodingKey { case integer, real, text, blob }
+    enum Kind: String, CodingKey { case integer, real, text, blob }
+
+    /// A payload as JSON spells it: a string, or a number (a finite real's only).
+    enum Payload {
+        case string(String)
+        case number(Double)
+    }
 
     private static let nonFiniteReals: [String: Double] = ["inf": .infinity, "-inf": -.infinity, "nan": .nan]
 
@@ -32,46 +39,56 @@ public enum SyncWireValue: Sendable, Hashable, Codable {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "a value has exactly one of integer, real, text, blob"))
         }
-        switch kind {
-        case .integer:
-            let digits = try container.decode(String.self, forKey: .integer)
-            guard let value = Int64(digits) else {
-                throw DecodingError.dataCorruptedError(forKey: .integer, in: container, debugDescription: "not a 64-bit integer")
-            }
-            self = .integer(value)
-        case .real:
-            if let spelled = try? container.decode(String.self, forKey: .real) {
-                guard let value = Self.nonFiniteReals[spelled] else {
-                    throw DecodingError.dataCorruptedError(forKey: .real, in: container, debugDescription: "not inf, -inf or nan")
-                }
-                self = .real(value)
-            } else {
-                self = .real(try container.decode(Double.self, forKey: .real))
-            }
-        case .text: self = .text(try container.decode(String.self, forKey: .text))
-        case .blob:
-            guard let bytes = Data(base64Encoded: try container.decode(String.self, forKey: .blob)) else {
-                throw DecodingError.dataCorruptedError(forKey: .blob, in: container, debugDescription: "not base64")
-            }
-            self = .blob(bytes)
-        }
+        let payload =
+            try (try? container.decode(String.self, forKey: kind)).map(Payload.string)
+            ?? .number(container.decode(Double.self, forKey: kind))
+        self = try Self(kind, payload, codingPath: container.codingPath + [kind])
     }
 
     public func encode(to encoder: any Encoder) throws {
-        if case .null = self {
+        guard let (kind, payload) = spelled else {
             var container = encoder.singleValueContainer()
             try container.encodeNil()
             return
         }
         var container = encoder.container(keyedBy: Kind.self)
+        switch payload {
+        case .string(let string): try container.encode(string, forKey: kind)
+        case .number(let number): try container.encode(number, forKey: kind)
+        }
+    }
+
+    /// The value of `kind` that `payload` spells; throws when it spells none.
+    init(_ kind: Kind, _ payload: Payload, codingPath: [any CodingKey]) throws {
+        let value: SyncWireValue? =
+            switch (kind, payload) {
+            case (.integer, .string(let digits)): Int64(digits).map(SyncWireValue.integer)
+            case (.real, .number(let number)): .real(number)
+            case (.real, .string(let spelled)): Self.nonFiniteReals[spelled].map(SyncWireValue.real)
+            case (.text, .string(let text)): .text(text)
+            case (.blob, .string(let base64)): Data(base64Encoded: base64).map(SyncWireValue.blob)
+            default: nil
+            }
+        guard let value else {
+            let expected = [
+                Kind.integer: "a 64-bit integer in a string", .real: "a number, inf, -inf or nan", .text: "a string", .blob: "base64",
+            ]
+            let description = "\(kind.rawValue) is not \(expected[kind] ?? "")"
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: description))
+        }
+        self = value
+    }
+
+    /// The kind and payload that spell the value, `nil` for `NULL`.
+    var spelled: (kind: Kind, payload: Payload)? {
         switch self {
-        case .null: break
-        case .integer(let value): try container.encode(String(value), forKey: .integer)
-        case .real(let value) where value.isNaN: try container.encode("nan", forKey: .real)
-        case .real(let value) where value.isInfinite: try container.encode(value < 0 ? "-inf" : "inf", forKey: .real)
-        case .real(let value): try container.encode(value, forKey: .real)
-        case .text(let value): try container.encode(value, forKey: .text)
-        case .blob(let value): try container.encode(value.base64EncodedString(), forKey: .blob)
+        case .null: nil
+        case .integer(let value): (.integer, .string(String(value)))
+        case .real(let value) where value.isNaN: (.real, .string("nan"))
+        case .real(let value) where value.isInfinite: (.real, .string(value < 0 ? "-inf" : "inf"))
+        case .real(let value): (.real, .number(value))
+        case .text(let value): (.text, .string(value))
+        case .blob(let value): (.blob, .string(value.base64EncodedString()))
         }
     }
 }

@@ -3,7 +3,7 @@ import SQLiteStoreSyncProtocol
 
 /// Writes a ``SyncSnapshotPage``'s JSON from the snapshot query's rows, splicing in the keys
 /// and values as the change log stores them (JSON already, written by this server from decoded
-/// changes) instead of decoding and encoding every cell again.
+/// changes, turned into their compact pairs) instead of decoding and encoding every cell again.
 struct SnapshotPageWriter {
     private var rows: [UInt8] = []
     private var devices: [String: Int] = [:]
@@ -22,14 +22,29 @@ struct SnapshotPageWriter {
             try finishRow()
             current = (table, key)
         }
-        let stamp = Array("\"\(hlc)\",\(index(of: device))".utf8)
+        let device = index(of: device)
         if let column, let value {
-            cells +=
-                Array(",[".utf8) + (try quote(column)) + [UInt8(ascii: ",")] + Array(value.utf8) + [UInt8(ascii: ",")] + stamp
-                + [UInt8(ascii: "]")]
+            cells.append(contentsOf: ",[".utf8)
+            cells.append(contentsOf: try quote(column))
+            cells.append(UInt8(ascii: ","))
+            cells.append(contentsOf: try SyncWireValue.Compact.json(fromObjectJSON: value.utf8))
+            cells.append(UInt8(ascii: ","))
+            Self.appendStamp(hlc: hlc, device: device, to: &cells)
+            cells.append(UInt8(ascii: "]"))
         } else {
-            deleted = [UInt8(ascii: "[")] + stamp + [UInt8(ascii: "]")]
+            var stamp: [UInt8] = [UInt8(ascii: "[")]
+            Self.appendStamp(hlc: hlc, device: device, to: &stamp)
+            stamp.append(UInt8(ascii: "]"))
+            deleted = stamp
         }
+    }
+
+    /// `"hlc",device`: the clock as a decimal string, the device by its index in the page's list.
+    private static func appendStamp(hlc: Int64, device: Int, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: String(hlc).utf8)
+        bytes.append(contentsOf: "\",".utf8)
+        bytes.append(contentsOf: String(device).utf8)
     }
 
     /// The page's JSON: the rows added, at `cursor`, and `next` when more rows may follow.
@@ -51,9 +66,14 @@ struct SnapshotPageWriter {
     private mutating func finishRow() throws {
         guard let (table, key) = current else { return }
         if rowCount > 0 { rows.append(UInt8(ascii: ",")) }
-        rows += [UInt8(ascii: "[")] + (try quote(table)) + [UInt8(ascii: ",")] + Array(key.utf8) + [UInt8(ascii: ",")]
-        rows += deleted ?? Array("null".utf8)
-        rows += cells + [UInt8(ascii: "]")]
+        rows.append(UInt8(ascii: "["))
+        rows.append(contentsOf: try quote(table))
+        rows.append(UInt8(ascii: ","))
+        rows.append(contentsOf: try SyncWireValue.Compact.json(fromObjectJSON: key.utf8))
+        rows.append(UInt8(ascii: ","))
+        rows.append(contentsOf: deleted ?? Array("null".utf8))
+        rows.append(contentsOf: cells)
+        rows.append(UInt8(ascii: "]"))
         rowCount += 1
         current = nil
         deleted = nil

@@ -1,7 +1,7 @@
 /// The benchmark's command line (see Benchmarks/README.md, "Sync"):
 ///
 ///     SyncBenchmark [latency] [initial] [load] [--rows 10000,1000000] [--iterations 200]
-///         [--initial-rows 100000] [--batch 1000] [--clients 50] [--seconds 10] [--servers 1,2]
+///         [--initial-rows 100000] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2]
 ///         [--changes-per-push 10] [--accounts N]
 ///
 /// Without a part named, all three run.
@@ -19,7 +19,7 @@ struct BenchmarkArguments {
     var rows = [10_000, 1_000_000]
     var iterations = 200
     var initialRows = 100_000
-    var batchSize = 1_000
+    var batchSize = 5_000
     var clients = 50
     var seconds = 10
     var serverCounts = [1, 2]
@@ -71,7 +71,7 @@ private func usage(_ problem: String) -> UsageError {
         description: """
             \(problem)
             usage: SyncBenchmark [latency] [initial] [load] [--rows 10000,1000000] [--iterations 200] \
-            [--initial-rows 100000] [--batch 1000] [--clients 50] [--seconds 10] [--servers 1,2] \
+            [--initial-rows 100000] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2] \
             [--changes-per-push 10] [--accounts N]
             """)
 }

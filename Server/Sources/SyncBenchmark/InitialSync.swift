@@ -5,10 +5,10 @@ import SyncServerHarness
 /// A new device's first sync of `rows` notes, against the time to insert them locally.
 ///
 /// Device A inserts the notes with sync on and pushes them; a new device, migrated and empty,
-/// then runs `synchronize()`: pulls in batches of `batchSize` changes (one per cell: three a
-/// note), each applied in one transaction. The local insert is the same notes inserted as
-/// models in one transaction into an empty database, without sync and with it (recording the
-/// outbox).
+/// then runs `synchronize()`: reads the account's snapshot in pages of `batchSize` rows, each
+/// applied in one transaction while the next is fetched. The local insert is the same notes
+/// inserted as models in one transaction into an empty database, without sync and with it
+/// (recording the outbox).
 @MainActor
 struct InitialSync {
     let rows: Int
@@ -27,7 +27,7 @@ struct InitialSync {
         var description: String {
             let ratio = { (baseline: Duration) in String(format: "%.2f×", initialSync.seconds / baseline.seconds) }
             return """
-                initial sync of \(rows) rows (\(changes) changes, batches of \(batchSize)): \(format(initialSync)) = \
+                initial sync of \(rows) rows (\(changes) changes, pages of \(batchSize) rows): \(format(initialSync)) = \
                 \(ratio(localInsert)) the local insert without sync (\(format(localInsert))), \
                 \(ratio(recordedInsert)) the insert with sync on (\(format(recordedInsert)))
                     A's push of them: \(format(push))

@@ -112,6 +112,35 @@ struct SyncSnapshotTests {
         #expect(stored.allSatisfy { $0.account == "alice" })
     }
 
+    @Test("A snapshot page with a value that is not the format is a clear error, and the device stores nothing of it")
+    func malformedPage() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 2)
+        let (a, b) = (clients.stores[0], clients.stores[1])
+        try await a.write { db in try db.execute(sql: "INSERT INTO items(id, title, n) VALUES ('k1', 'one', 1), ('k2', 'two', 2)") }
+        try await SyncClient(store: a, server: server.url, token: token).synchronize()
+        // The server splices stored values into the page as they are: a number where the kind says text.
+        try await ServerDatabase.execute(
+            #"UPDATE sync_changes SET value = '{"text":1}' WHERE pk = '{"text":"k2"}' AND col = 'title'"#, in: fixture.database)
+        do {
+            try await SyncClient(store: b, server: server.url, token: token).synchronize()
+            Issue.record("a malformed snapshot page was applied")
+        } catch let error as SyncServerError {
+            #expect(error.reason == .unexpectedResponse && error.message.contains("not the sync protocol's"), "\(error)")
+        }
+        let stored = try await b.read { db in
+            try db.fetchValue(
+                Int.self,
+                sql: """
+                    SELECT (SELECT count(*) FROM items) + (SELECT count(*) FROM store_sync_cells)
+                        + (SELECT count(*) FROM store_sync_meta WHERE key LIKE 'snapshot %' OR key LIKE 'cursor %')
+                    """)
+        }
+        #expect(stored == 0)
+    }
+
     // MARK: Support
 
     /// 60 items written on `a` (every third with a tag), then on `b`: 20 titles changed and

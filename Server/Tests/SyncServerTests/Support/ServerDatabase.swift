@@ -46,6 +46,13 @@ enum ServerDatabase {
         }
     }
 
+    /// Runs `sql` as it is: a test's way to put into the log what no request would.
+    static func execute(_ sql: String, in database: String) async throws {
+        _ = try await withConnection(to: database) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        }
+    }
+
     private static func withConnection<T>(
         to database: String, _ body: (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
