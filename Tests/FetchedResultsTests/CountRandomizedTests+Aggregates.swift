@@ -12,7 +12,7 @@ import Testing
 /// those that meet a condition, those they own): after every transaction, each controller's
 /// change sets must replay its previous results into a fresh read by SQL written here
 /// (`LEFT JOIN … GROUP BY` and correlated subqueries). `FRC_SEED` replays a seed;
-/// `FRC_COUNT_TRANSACTIONS` sets the number of transactions (1,500).
+/// `FRC_COUNT_TRANSACTIONS` sets the number of transactions (500).
 extension CountRandomizedTests {
     /// Each request with the SQL that reads its results without the library.
     static let aggregateCases: [(request: StoreRequest<TodoList>, oracle: CountOracle)] = [
