@@ -70,6 +70,16 @@ awk -F, '
             printf format, workload, rows, show(ours, kind), show(macro, kind), show(grdb, kind), show(raw, kind), \
                 ratio(ours, grdb), ratio(ours, raw), ratio(macro, raw), ratio(grdb, raw)
         }
+        printf "\nLive values on any actor, every value in hand: LiveValues beside GRDB'"'"'s ValueObservation\n"
+        printf "%-15s %5s %12s %12s %10s %10s\n", "workload", "rows", "LiveValues", "GRDB", "/GRDB", "/rawC"
+        for (w = 5; w <= 9; w++) for (s = 1; s <= 3; s++) {
+            workload = workloads[w]; rows = sizes[s]
+            values = median[workload, rows, "SQLiteStoreValues"]
+            if (values == "") continue
+            grdb = median[workload, rows, "GRDB"]; raw = median[workload, rows, "rawC"]
+            printf "%-15s %5s %12s %12s %10s %10s\n", workload, rows, show(values, "time"), show(grdb, "time"), \
+                ratio(values, grdb), ratio(values, raw)
+        }
         printf "\nSubscriber overhead: notifyOverhead / insert, per library\n"
         printf "%5s %12s %12s %12s\n", "rows", "SQLiteStore", "GRDB", "rawC"
         for (s = 1; s <= 3; s++) {
