@@ -203,7 +203,7 @@ enum IncludedJoins {
 
 /// The random statements of one transaction over lists, items, labels and pairs.
 enum IncludedStatements {
-    private static let names: [String?] = ["a", "b", "B", nil, "Caf\u{E9}"]
+    private static let names: [String?] = ["a", "b", "B", nil, "Caf\u{E9}", "Cafe\u{301}"]
     private static let resolutions = ["", "OR IGNORE", "OR REPLACE", "OR ABORT", "OR FAIL", "OR ROLLBACK"]
 
     static func random(_ random: inout SplitMix64) -> [RandomStatement] {
