@@ -80,6 +80,39 @@ import Testing
         #expect(checker.delivered.count == 1 && change.moves.count == 1 && change.inserts.isEmpty && change.deletes.isEmpty)
     }
 
+    @Test func aPredicateOnTheItemsReadsOnlyTheChangedItemsListsAgain() async throws {
+        try await write(
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+            INSERT INTO list(id, name) SELECT i, printf('l%04d', i) FROM n;
+            INSERT INTO item(title, list_id, score) SELECT 't', id, 2 FROM list WHERE id % 3 = 0;
+            """)
+        let requests = [
+            StoreRequest<TodoList>().filter(TodoList.items.any { $0.score >= 2 }).order(TodoList.columns.name.ascending),
+            StoreRequest<TodoList>().filter(TodoList.items.count { $0.score >= 2 } >= 1 && TodoList.columns.name.isNotNull),
+            StoreRequest<TodoList>().filter(TodoList.items.sum(\.score) > 1),
+        ]
+        for request in requests {
+            let controller = FetchedResultsController(store: store, request: request)
+            try controller.performFetch()
+            try await controller.waitUntilCurrent()
+            let checker = ReplayChecker(controller)
+            let before = controller.rowsRead
+            var delivered: [[Int]] = []
+            for write in [
+                "INSERT INTO item(id, title, list_id, score) VALUES (9999, 'new', 7, 3)",  // list 7 enters
+                "UPDATE item SET list_id = 8 WHERE id = 9999",  // 7 leaves, 8 enters
+                "DELETE FROM item WHERE id = 9999",  // 8 leaves
+            ] {
+                try await self.write(write)
+                #expect(try await checker.check(store, write))
+                delivered += checker.delivered.map { [$0.inserts.count, $0.deletes.count] }
+            }
+            #expect(controller.rowsRead - before <= 4, "\(controller.rowsRead - before) rows read: the results were read again")
+            #expect(delivered == [[1, 0], [1, 1], [0, 1]])
+        }
+    }
+
     @Test func rowsPastTheFirstPageAreFoundWithTheCountsBoundValues() async throws {
         try await write(
             """

@@ -55,16 +55,22 @@ import Testing
     static let showingCounts = StoreRequest<TodoList>().order(TodoList.items.count { $0.score >= 2 }.descending)
         .including(TodoList.items.count { $0.score >= 2 }, as: "scored").including(TodoList.owned.count, as: "owned").batchSize(3)
 
+    /// Every list with its number of items scoring 2 or more and of items it owns: what
+    /// `showingCounts` shows, by SQL.
+    static let shownCounts = """
+        SELECT list.id, list.name, count(DISTINCT scored.id), count(DISTINCT owned.id) FROM list
+        LEFT JOIN item scored ON scored.list_id = list.id AND scored.score >= 2
+        LEFT JOIN item owned ON owned.owner_id = list.id GROUP BY list.id
+        """
+
+    /// A row of `showingCounts` as `ShownValues` renders the rows of `shownCounts`.
+    static func renderCounts(_ row: FetchedRow<TodoList>) -> String {
+        "\(row.name ?? "nil")|\(row.count(named: "scored"))|\(row.count(named: "owned"))"
+    }
+
     @Test func changeSetsReplayIntoFreshCountsOfTheChildren() async throws {
-        // Every list with its number of items scoring 2 or more and of items it owns.
-        let counts = """
-            SELECT list.id, list.name, count(DISTINCT scored.id), count(DISTINCT owned.id) FROM list
-            LEFT JOIN item scored ON scored.list_id = list.id AND scored.score >= 2
-            LEFT JOIN item owned ON owned.owner_id = list.id GROUP BY list.id
-            """
-        try await replayRandomTransactions(into: Self.cases, showing: Self.showingCounts, freshSQL: counts) { row in
-            "\(row.name ?? "nil")|\(row.count(named: "scored"))|\(row.count(named: "owned"))"
-        }
+        try await replayRandomTransactions(
+            into: Self.cases, showing: Self.showingCounts, freshSQL: Self.shownCounts, render: Self.renderCounts)
     }
 
     /// Runs random transactions (`FRC_SEED`, `FRC_COUNT_TRANSACTIONS`) and after each one checks
@@ -114,11 +120,13 @@ enum ShownValues {
 
 /// The lists and their counts (or another aggregate of their items) as a test reads them:
 /// `SELECT list.id, <value> AS n FROM list LEFT JOIN item ON <join> [WHERE <where>] GROUP BY
-/// list.id ORDER BY <order>, list.id`, in sections of equal values when sectioned (named by
-/// the value, as the controller names them: a NULL sum, least or greatest value as `nil`).
+/// list.id [HAVING <having>] ORDER BY <order>, list.id`, in sections of equal values when
+/// sectioned (named by the value, as the controller names them: a NULL sum, least or
+/// greatest value as `nil`).
 struct CountOracle: Sendable {
     let join: String
     var `where`: String?
+    var having: String?
     let order: String
     var isSectioned = false
     /// The aggregate of the joined items: their number by default, `sum(item.score)`, ….
@@ -127,7 +135,8 @@ struct CountOracle: Sendable {
     @Sendable func read(_ db: Database) throws -> SectionedSnapshot<ObjectID> {
         let sql = """
             SELECT list.id, \(value) AS n FROM list LEFT JOIN item ON \(join)
-            \(`where`.map { "WHERE \($0)" } ?? "") GROUP BY list.id ORDER BY \(order), list.id
+            \(`where`.map { "WHERE \($0)" } ?? "") GROUP BY list.id \(having.map { "HAVING \($0)" } ?? "")
+            ORDER BY \(order), list.id
             """
         let rows = try db.fetchRows(sql: sql).map { (id: ObjectID(table: "list", rowID: $0[0].integer), value: $0[1]) }
         guard isSectioned else { return SectionedSnapshot(ids: rows.map(\.id)) }

@@ -15,9 +15,11 @@ import SQLiteStoreCore
 /// (`Database.findsChildrenByParentRowID`): a changed parent row's children are read again
 /// by their foreign key and merged like changed rows of their own.
 ///
-/// A key counting the row's children (`TodoList.items.count { $0.done == false }`) stays
-/// incremental too: the rows whose count a change of the child table may alter (the old and
-/// new parents of each changed child, see `countedChildren`) are read again like changed rows.
+/// A key or predicate reading the row's children by their own columns
+/// (`TodoList.items.count { $0.done == false }`, `TodoList.items.any { $0.done == false }`,
+/// `TodoList.items.sum(\.score) > 10`) stays incremental too: the rows whose key or match a
+/// change of the child table may alter (the old and new parents of each changed child, see
+/// `followedChildren`) are read again like changed rows.
 struct FetchPlan<M: StoreModel>: Sendable {
     let request: StoreRequest<M>
     let order: KeyOrder
@@ -40,13 +42,14 @@ struct FetchPlan<M: StoreModel>: Sendable {
     private let valueColumns: Int
     /// The to-one links the predicate, the orderings or the section key read.
     let links: [ToOneLink]
-    /// The links of the children that the keys count (child to the request's table), when a
-    /// count reads its children's own columns only: a changed child changes its parents' keys.
-    let countedChildren: [ToOneLink]
+    /// The links of the children (child to the request's table) whose own columns the keys
+    /// (a count, a sum) or the predicate (`any`, a compared count) read: a changed child
+    /// changes its old and new parents' keys or match.
+    let followedChildren: [ToOneLink]
     /// The tables other than the request's own and its links' parents whose change means
-    /// reading the results again: those the predicate reads in subqueries (to-many and
-    /// many-to-many conditions) and those of keys computed from related rows not counted by
-    /// a foreign key alone.
+    /// reading the results again: those the predicate reads in subqueries it cannot trace
+    /// (many-to-many conditions, conditions on further tables) and those of keys computed
+    /// from related rows not found by a foreign key alone.
     let unfollowedTables: Set<String>
     /// Whether the predicate reads a related row (a parent's change can make its children enter or leave).
     private let predicateReadsLinks: Bool
@@ -106,8 +109,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
         let firstValueColumn = 1 + keyColumns.count + (ranksInSQL && request.sectionKey != nil ? 1 : 0)
         links = Array(request.referencedLinks)
         let aggregates = request.orderings.compactMap(\.column.aggregate)
-        countedChildren = Array(Set(aggregates.compactMap(\.children)))
-        let predicateTables = (request.predicate?.relatedTables ?? []).subtracting(links.map(\.parentTable))
+        followedChildren = Array(Set(aggregates.compactMap(\.children)).union(request.predicate?.childLinks ?? []))
+        let predicateTables = (request.predicate?.untracedTables ?? []).subtracting(links.map(\.parentTable))
         unfollowedTables = predicateTables.union(aggregates.filter { $0.children == nil }.flatMap(\.tables))
         valueColumns = firstValueColumn
         // A key read from other rows changes while the row's own values stay the same.

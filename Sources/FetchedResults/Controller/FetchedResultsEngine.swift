@@ -20,8 +20,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     private var lastPosted: ResultIndex?
     /// Finds the rows whose included related objects a transaction changed, when the request includes any.
     private var included: RelatedRowsTracker?
-    /// Finds the rows whose keys count children a transaction changed, when the keys count any.
-    private var counted: RelatedRowsTracker?
+    /// Finds the rows whose keys or match read children a transaction changed, when they read any.
+    private var children: RelatedRowsTracker?
     private var observation: ChangeObservation?
     /// The (lowercased) tables `observation` follows.
     private var observedTables: Set<String> = []
@@ -163,10 +163,10 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     }
 
     /// Reads, in the results' snapshot `db`, what the trackers of `plan`'s related rows
-    /// remember: its included objects' and its counted children's owners.
+    /// remember: its included objects' and its followed children's owners.
     private func trackRelatedRows(of plan: FetchPlan<M>, _ db: Database) throws {
         included = try RelatedRowsTracker.inclusions(of: plan.request, db: db)
-        counted = try RelatedRowsTracker.countedChildren(of: plan, db: db)
+        children = try RelatedRowsTracker.followedChildren(of: plan, db: db)
     }
 
     /// Reads the whole index a first page leads, in the page's transaction, answering the
@@ -226,7 +226,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
 
     /// Follows the changes of `request`'s table, of every table its links read, of every
     /// other table its predicate reads (to-many and many-to-many conditions), of every table
-    /// its keys count rows of, and of every table its included objects come from.
+    /// its keys aggregate rows of, and of every table its included objects come from.
     private func subscribe(to request: StoreRequest<M>) {
         let read =
             [request.tableName] + request.referencedLinks.map(\.parentTable) + (request.predicate?.relatedTables ?? [])
@@ -250,17 +250,17 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let rows = changes.changes(in: plan.table)
         let parents = plan.changedParents(in: changes)
         let unfollowed = plan.unfollowedTables.contains { !changes.changes(in: $0).isEmpty }
-        let changesCounts = counted?.isAffected(by: changes) ?? false
+        let changesChildren = children?.isAffected(by: changes) ?? false
         let changesIncluded = included?.isAffected(by: changes) ?? false
-        guard !rows.isEmpty || !parents.isEmpty || unfollowed || changesCounts || changesIncluded else { return }
+        guard !rows.isEmpty || !parents.isEmpty || unfollowed || changesChildren || changesIncluded else { return }
         do {
-            if !rows.isEmpty || !parents.isEmpty || unfollowed || changesCounts {
+            if !rows.isEmpty || !parents.isEmpty || unfollowed || changesChildren {
                 let canApply =
                     plan.isIncremental && !unfollowed && !rows.isWhollyChanged && !changes.isExternal
                     && !parents.contains { $0.changes.isWhollyChanged }
                 let applied =
                     try canApply
-                    && apply(rows.allRowIDs, parents: parents, counting: changesCounts ? changes : nil, to: index, plan)
+                    && apply(rows.allRowIDs, parents: parents, children: changesChildren ? changes : nil, to: index, plan)
                 if !applied {
                     let (fresh, freshIndex, objects) = try fetch(plan.request)
                     self.plan = fresh
@@ -296,23 +296,23 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     }
 
     /// Re-reads only the `changed` rows, the children of the changed `parents` and, when
-    /// `counting` changed counted children, their old and new parents (with their objects,
+    /// `children` changed followed children, their old and new parents (with their objects,
     /// in the same statements), and merges those whose values changed into the index by sort
-    /// key. Returns `false`, changing nothing but the counted children's owners, when the
+    /// key. Returns `false`, changing nothing but the followed children's owners, when the
     /// index turns out inconsistent with its order or those parents cannot be known (the
     /// caller then reads everything again).
     private func apply(
-        _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], counting: StoreChanges?,
+        _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], children changes: StoreChanges?,
         to index: ResultIndex, _ plan: FetchPlan<M>
     ) throws -> Bool {
         var count = 0
         // Taken, not copied: the tracker's owners then change in place.
-        var counted = counted.take()
-        defer { self.counted = counted }
+        var children = children.take()
+        defer { self.children = children }
         let read = try store.read { db -> (Set<Int64>, RereadRows<M>)? in
             var changed = changed
-            if let counting, counted != nil {
-                guard let owners = try counted?.changedRows(by: counting, db: db) else { return nil }
+            if let changes, children != nil {
+                guard let owners = try children?.changedRows(by: changes, db: db) else { return nil }
                 changed.formUnion(owners)
             }
             var reread = try plan.fetchRows(db, rowIDs: changed, rowsRead: &count)

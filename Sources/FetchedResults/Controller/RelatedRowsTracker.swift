@@ -3,8 +3,8 @@ import SQLiteStoreCore
 /// Finds the rows of a controller's table whose related rows a committed transaction may
 /// have changed: those whose included related objects (`StoreRequest.including`) changed,
 /// which the engine reports as updated so that their consumers read them again, and those
-/// whose counted children changed (`RelatedCount.column` as a sort key), whose keys the
-/// engine reads again.
+/// whose followed children changed (counted, summed, or tested by the predicate: see
+/// `FetchPlan.followedChildren`), whose keys and match the engine reads again.
 ///
 /// A relationship whose keys are rowids (`Database.findsChildrenByParentRowID`) is followed
 /// row by row:
@@ -42,10 +42,11 @@ struct RelatedRowsTracker: Sendable {
         request.inclusions.isEmpty ? nil : try Self(table: request.tableName, following: request.inclusions.map(\.kind), db: db)
     }
 
-    /// The tracker of the children `plan`'s keys count (one statement per relationship);
-    /// `nil` when its keys count none.
-    static func countedChildren<M>(of plan: FetchPlan<M>, db: Database) throws -> Self? {
-        plan.countedChildren.isEmpty ? nil : try Self(table: plan.table, following: plan.countedChildren.map { .toMany($0) }, db: db)
+    /// The tracker of the children `plan`'s keys and predicate read (one statement per
+    /// relationship); `nil` when they read none.
+    static func followedChildren<M>(of plan: FetchPlan<M>, db: Database) throws -> Self? {
+        plan.followedChildren.isEmpty
+            ? nil : try Self(table: plan.table, following: plan.followedChildren.map { .toMany($0) }, db: db)
     }
 
     /// The tracker of the relationships of `kinds` from `table`, reading in `db` what it remembers.

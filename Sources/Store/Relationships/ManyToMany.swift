@@ -51,7 +51,7 @@ public struct ManyToMany<Source: StoreModel, Target: StoreModel>: Sendable, Hash
     }
 
     /// How many targets the source has, to compare with a number: `Item.tags.count >= 2`.
-    public var count: RelatedCount<Source> { RelatedCount(targetRows.count(where: nil), relationship: name, from: source, isToMany: false) }
+    public var count: RelatedCount<Source> { RelatedCount(targetRows.count(where: nil), relationship: name, from: source) }
 }
 
 extension ManyToMany where Target: TypedStoreModel {
@@ -62,6 +62,6 @@ extension ManyToMany where Target: TypedStoreModel {
 
     /// How many targets meet `condition`: `Item.tags.count { $0.name != "someday" } >= 2`.
     public func count(_ condition: (Target.Columns) -> ModelPredicate<Target>) -> RelatedCount<Source> {
-        RelatedCount(targetRows.count(where: condition(Target.columns).expression), relationship: name, from: source, isToMany: false)
+        RelatedCount(targetRows.count(where: condition(Target.columns).expression), relationship: name, from: source)
     }
 }

@@ -24,8 +24,15 @@ extension RelatedAggregate {
     }
 
     /// `link` when `expression`, a subquery over the children that `link` ties to the row,
-    /// reads nothing but them; `nil` otherwise.
+    /// reads nothing but their own columns; `nil` otherwise.
     static func children(of expression: SQLExpression, through link: ToOneLink) -> ToOneLink? {
-        expression.relatedTables == [link.childTable] ? link : nil
+        expression.childLinks == [link] && expression.relatedTables == [link.childTable] ? link : nil
+    }
+
+    /// What the value reads, for an expression built around it: its children's own columns
+    /// (and the key they point at), else tables that cannot be traced to the rows they change.
+    var dependencies: SQLExpression {
+        guard let children else { return SQLExpression(sql: sql, arguments: arguments, columns: nil, tables: tables) }
+        return SQLExpression(sql: sql, arguments: arguments, columns: [children.referencedKey], children: [children])
     }
 }

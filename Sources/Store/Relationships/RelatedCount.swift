@@ -17,11 +17,11 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
     /// count it changes.
     let children: ToOneLink?
 
-    init(_ expression: SQLExpression, relationship: String, from link: ToOneLink, isToMany: Bool) {
+    init(_ expression: SQLExpression, relationship: String, from link: ToOneLink) {
         self.expression = expression
         self.name = relationship + ".count"
         self.link = link
-        children = isToMany ? RelatedAggregate.children(of: expression, through: link) : nil
+        children = RelatedAggregate.children(of: expression, through: link)
     }
 
     public var description: String { expression.sql }
@@ -40,8 +40,7 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
     private func compared(_ op: String, _ number: Int) -> ModelPredicate<Model> {
         ModelPredicate(
             SQLExpression(
-                sql: "\(expression.sql) \(op) ?", arguments: expression.arguments + [.integer(Int64(number))],
-                columns: nil, tables: expression.relatedTables))
+                sql: "\(expression.sql) \(op) ?", arguments: expression.arguments + [.integer(Int64(number))], readingAs: expression))
     }
 
     /// Exactly `number` related rows.

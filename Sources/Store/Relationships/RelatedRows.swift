@@ -10,6 +10,10 @@ struct RelatedRows {
     let correlation: String
     /// A join table the correlation reads, if any.
     var joinTable: String?
+    /// The link of the related rows to the outer row when they are its children (a to-many
+    /// relationship): a condition on their own columns then makes an expression whose value
+    /// a changed child changes for its old and new parent only (`SQLExpression.childLinks`).
+    var childLink: ToOneLink?
 
     /// `EXISTS (SELECT 1 FROM table WHERE correlation AND (condition))`.
     func exists(where condition: SQLExpression?) -> SQLExpression {
@@ -34,9 +38,14 @@ struct RelatedRows {
         return ("SELECT \(result) FROM \(SQLIdentifier.quote(table)) WHERE \(correlation)\(filter)", condition?.arguments ?? [])
     }
 
-    /// An expression the fetched-results controller cannot analyse (it reads other tables'
-    /// rows), which names the tables it reads: these, and those `condition` reads.
+    /// The expression over the related rows: over children read by their own columns only,
+    /// one whose changes the fetched-results controller traces to their parents; otherwise
+    /// one it cannot analyse, which names the tables it reads (these, and those `condition` reads).
     private func expression(sql: String, arguments: [DatabaseValue], condition: SQLExpression?) -> SQLExpression {
+        let readsOwnColumnsOnly = condition.map { $0.referencedColumns != nil && $0.relatedTables.isEmpty } ?? true
+        if let childLink, joinTable == nil, readsOwnColumnsOnly {
+            return SQLExpression(sql: sql, arguments: arguments, columns: [childLink.referencedKey], children: [childLink])
+        }
         let tables = Set([table] + (joinTable.map { [$0] } ?? [])).union(condition?.relatedTables ?? [])
         return SQLExpression(sql: sql, arguments: arguments, columns: nil, tables: tables)
     }

@@ -1,8 +1,9 @@
 /// A value computed from the children of a row of `Model`: the sum, the least or the
 /// greatest value of one of their columns (`TodoList.items.sum(\.score)`), of all of them or
 /// of those that meet a condition, read like a column to sort and section live results by
-/// (`TodoList.items.max(\.score).descending`) and read with each row
-/// (``StoreRequest/including(_:as:)-(RelatedValue<M>,_)``).
+/// (`TodoList.items.max(\.score).descending`), read with each row
+/// (``StoreRequest/including(_:as:)-(RelatedValue<M>,_)``) and compared with a value to
+/// filter by (`TodoList.items.sum(\.score) > 10`).
 ///
 /// Written as a correlated `(SELECT sum(…) …)` subquery and computed as SQLite computes it:
 /// NULLs are ignored, and over no rows (or NULLs only) each is NULL, not 0 (sorted first in
@@ -37,6 +38,32 @@ public struct RelatedValue<Model: StoreModel>: Sendable, CustomStringConvertible
     public var ascending: Ordering { column.ascending }
     /// Orders by the value, largest first (NULL last).
     public var descending: Ordering { column.descending }
+
+    /// The value is `value` (`IS`: a NULL value, over no children, matches `nil`).
+    public static func == (lhs: Self, value: some DatabaseValueConvertible) -> ModelPredicate<Model> {
+        ModelPredicate(lhs.column == value)
+    }
+    /// The value is not `value` (`IS NOT`).
+    public static func != (lhs: Self, value: some DatabaseValueConvertible) -> ModelPredicate<Model> {
+        ModelPredicate(lhs.column != value)
+    }
+    /// The value is less than `value` (never true for a NULL value).
+    public static func < (lhs: Self, value: some DatabaseValueConvertible) -> ModelPredicate<Model> {
+        ModelPredicate(lhs.column < value)
+    }
+    /// The value is at most `value` (never true for a NULL value).
+    public static func <= (lhs: Self, value: some DatabaseValueConvertible) -> ModelPredicate<Model> {
+        ModelPredicate(lhs.column <= value)
+    }
+    /// The value is greater than `value` (never true for a NULL value):
+    /// `TodoList.items.sum(\.score) > 10`.
+    public static func > (lhs: Self, value: some DatabaseValueConvertible) -> ModelPredicate<Model> {
+        ModelPredicate(lhs.column > value)
+    }
+    /// The value is at least `value` (never true for a NULL value).
+    public static func >= (lhs: Self, value: some DatabaseValueConvertible) -> ModelPredicate<Model> {
+        ModelPredicate(lhs.column >= value)
+    }
 }
 
 extension ToMany where Child: TypedStoreModel {

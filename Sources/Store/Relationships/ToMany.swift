@@ -29,7 +29,7 @@ public struct ToMany<Parent: StoreModel, Child: StoreModel>: Sendable, Hashable 
 
     /// The parent's children, as rows correlated to the parent's row in a subquery.
     var childRows: RelatedRows {
-        RelatedRows(table: link.childTable, correlation: link.childCorrelation)
+        RelatedRows(table: link.childTable, correlation: link.childCorrelation, childLink: link)
     }
 
     /// Whether the parent has at least one child: `EXISTS (SELECT 1 FROM child WHERE …)`.
@@ -41,7 +41,7 @@ public struct ToMany<Parent: StoreModel, Child: StoreModel>: Sendable, Hashable 
     public var isEmpty: ModelPredicate<Parent> { !any() }
 
     /// How many children the parent has, to compare with a number: `TodoList.items.count > 3`.
-    public var count: RelatedCount<Parent> { RelatedCount(childRows.count(where: nil), relationship: name, from: link, isToMany: true) }
+    public var count: RelatedCount<Parent> { RelatedCount(childRows.count(where: nil), relationship: name, from: link) }
 }
 
 extension ToMany where Child: TypedStoreModel {
@@ -53,6 +53,6 @@ extension ToMany where Child: TypedStoreModel {
 
     /// How many children meet `condition`: `TodoList.items.count { $0.done == false } >= 2`.
     public func count(_ condition: (Child.Columns) -> ModelPredicate<Child>) -> RelatedCount<Parent> {
-        RelatedCount(childRows.count(where: condition(Child.columns).expression), relationship: name, from: link, isToMany: true)
+        RelatedCount(childRows.count(where: condition(Child.columns).expression), relationship: name, from: link)
     }
 }

@@ -14,12 +14,20 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
     public let referencedColumns: Set<String>?
     /// The to-one relationships whose related rows the expression reads.
     public let referencedLinks: Set<ToOneLink>
+    /// The links of the children whose own columns the expression reads in subqueries (a
+    /// to-many relationship's `any`, `count`, `sum`…, the child's foreign key to the row):
+    /// a changed child can change the expression's value for its old and new parent only.
+    package let childLinks: Set<ToOneLink>
     /// The tables other than the request's own whose rows the expression reads: the parent
-    /// tables of `referencedLinks`, and the tables that predicates across to-many and
-    /// many-to-many relationships read in subqueries (`EXISTS`, counts).
-    public var relatedTables: Set<String> { otherTables.union(referencedLinks.map(\.parentTable)) }
-    /// Tables read in subqueries, besides the links' parent tables.
-    private let otherTables: Set<String>
+    /// tables of `referencedLinks`, the child tables of `childLinks`, and the tables that
+    /// other predicates across relationships read in subqueries (`EXISTS`, counts).
+    public var relatedTables: Set<String> {
+        untracedTables.union(referencedLinks.map(\.parentTable)).union(childLinks.map(\.childTable))
+    }
+    /// The tables read in subqueries whose rows cannot be traced to the rows of the request's
+    /// table they change (a many-to-many relationship, a condition reading further tables):
+    /// the fetched-results controller reads everything again when they change.
+    package let untracedTables: Set<String>
 
     /// An SQL fragment with `?` placeholders and their arguments, such as
     /// `SQLExpression(sql: "length(title) > ?", arguments: [3])`.
@@ -27,23 +35,35 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
         self.init(sql: sql, arguments: arguments.map(\.databaseValue), columns: nil)
     }
 
-    init(sql: String, arguments: [DatabaseValue], columns: Set<String>?, links: Set<ToOneLink> = [], tables: Set<String> = []) {
+    init(
+        sql: String, arguments: [DatabaseValue], columns: Set<String>?, links: Set<ToOneLink> = [], children: Set<ToOneLink> = [],
+        tables: Set<String> = []
+    ) {
         self.sql = sql
         self.arguments = arguments
         self.referencedColumns = columns
         self.referencedLinks = links
-        self.otherTables = tables
+        self.childLinks = children
+        self.untracedTables = tables
+    }
+
+    /// An expression reading what `dependencies` reads: `sql`, with `arguments`, built around it.
+    init(sql: String, arguments: [DatabaseValue], readingAs dependencies: SQLExpression) {
+        self.init(
+            sql: sql, arguments: arguments, columns: dependencies.referencedColumns, links: dependencies.referencedLinks,
+            children: dependencies.childLinks, tables: dependencies.untracedTables)
     }
 
     /// An expression reading `column` only (through its link, if it has one), whose `sql`
     /// starts with the column's: the column's own arguments (a related count's) come first.
-    /// A related count reads other tables, which the controller follows by reading again.
+    /// A related count or value reads its children, or other tables the controller follows
+    /// by reading everything again.
     init(sql: String, arguments: [DatabaseValue], reading column: Column) {
         guard let aggregate = column.aggregate else {
             self.init(sql: sql, arguments: arguments, columns: [column.ownColumn], links: Set(column.path))
             return
         }
-        self.init(sql: sql, arguments: aggregate.arguments + arguments, columns: nil, tables: aggregate.tables)
+        self.init(sql: sql, arguments: aggregate.arguments + arguments, readingAs: aggregate.dependencies)
     }
 
     public var description: String { sql }
@@ -56,7 +76,8 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
         SQLExpression(
             sql: "(\(lhs.sql)) \(op) (\(rhs.sql))", arguments: lhs.arguments + rhs.arguments,
             columns: lhs.referencedColumns.flatMap { left in rhs.referencedColumns.map { left.union($0) } },
-            links: lhs.referencedLinks.union(rhs.referencedLinks), tables: lhs.otherTables.union(rhs.otherTables))
+            links: lhs.referencedLinks.union(rhs.referencedLinks), children: lhs.childLinks.union(rhs.childLinks),
+            tables: lhs.untracedTables.union(rhs.untracedTables))
     }
 
     /// Both conditions hold.
@@ -71,9 +92,7 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
 
     /// The condition does not hold (`NOT`; as in SQL, NOT NULL is NULL, which no row matches).
     public static prefix func ! (expression: SQLExpression) -> SQLExpression {
-        SQLExpression(
-            sql: "NOT (\(expression.sql))", arguments: expression.arguments, columns: expression.referencedColumns,
-            links: expression.referencedLinks, tables: expression.otherTables)
+        SQLExpression(sql: "NOT (\(expression.sql))", arguments: expression.arguments, readingAs: expression)
     }
 }
 

@@ -57,6 +57,17 @@ struct RelationshipPredicateTests {
         #expect(try lists(TodoList.chores.count <= 1 && TodoList.chores.count != 0) == ["list 2"])
     }
 
+    @Test("To-many: lists by the sum of their chores' column, NULL over none matching no order")
+    func toManyValues() throws {
+        let doneChores = TodoList.chores.sum(\.done)  // NULL, 1, 1, 2
+        #expect(try lists(doneChores == 1) == ["list 2", "list 3"])
+        #expect(try lists(doneChores != 1) == ["list 1", "list 4"])
+        #expect(try lists(doneChores < 2) == ["list 2", "list 3"])
+        #expect(try lists(doneChores <= 2) == ["list 2", "list 3", "list 4"])
+        #expect(try lists(doneChores > 1) == ["list 4"])
+        #expect(try lists(doneChores >= 1 && TodoList.chores.max(\.done) { $0.done == false } == 0) == ["list 3", "list 4"])
+    }
+
     @Test("Many-to-many: chores tagged X, chores with two tags or more, or with n tags of some kind")
     func manyToMany() throws {
         #expect(try chores(Chore.tags.any { $0.name == "urgent" }) == ["chore 2.0", "chore 4.0"])
@@ -67,7 +78,7 @@ struct RelationshipPredicateTests {
         #expect(try chores(Chore.tags.count { $0.name == "urgent" || $0.name == "home" } >= 2) == ["chore 2.0"])
     }
 
-    @Test("Values are bound, identifiers quoted, and the predicates name the tables they read")
+    @Test("Values are bound, identifiers quoted, and the predicates name the tables they read and how")
     func boundAndAnalysed() throws {
         let hostile = "'); DROP TABLE list; --"
         let predicate = TodoList.chores.any { $0.title == hostile } && TodoList.chores.count > 3
@@ -75,9 +86,14 @@ struct RelationshipPredicateTests {
         #expect(predicate.expression.sql.contains("EXISTS (SELECT 1 FROM \"chore\" WHERE \"chore\".\"list_id\" = \"list\".\"id\""))
         #expect(predicate.expression.arguments == [.text(hostile), .integer(3)])
         #expect(try lists(predicate).isEmpty)
-        #expect(predicate.expression.referencedColumns == nil, "not maintainable row by row: the controller must re-fetch")
-        #expect(predicate.expression.relatedTables == ["chore"])
-        #expect(Chore.tags.any { $0.name == "x" }.expression.relatedTables == ["tag", "chore_tag"])
+        // Children read by their own columns: a changed chore changes its old and new list only.
+        #expect(predicate.expression.referencedColumns == ["id"] && predicate.expression.childLinks == [TodoList.chores.link])
+        #expect(predicate.expression.relatedTables == ["chore"] && predicate.expression.untracedTables.isEmpty)
+        // Across a join table, or reading the child's list: traced to no row, read again.
+        let tagged = Chore.tags.any { $0.name == "x" }.expression
+        #expect(tagged.relatedTables == ["tag", "chore_tag"] && tagged.referencedColumns == nil && tagged.childLinks.isEmpty)
+        let throughParent = TodoList.chores.any { _ in Chore.list.name == "x" }.expression
+        #expect(throughParent.referencedColumns == nil && throughParent.untracedTables == ["chore", "list"])
         #expect((Chore.list.name == "x").expression.relatedTables == ["list"])
     }
 }
