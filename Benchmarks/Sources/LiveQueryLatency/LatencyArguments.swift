@@ -14,8 +14,9 @@ struct LatencyArguments {
             /// under the `included` one (rows that include their list).
             case listRename(included: Bool)
             /// Adds one flagged item to a random list under the `counted` query (lists
-            /// ordered by their number of flagged items).
-            case countedChildInsert
+            /// ordered by their number of flagged items), or under the `filtered` one (the
+            /// same, filtered by their items).
+            case countedChildInsert(filtered: Bool)
         }
         let name: String
         let kind: Kind
@@ -38,7 +39,8 @@ struct LatencyArguments {
         Workload(name: "delete", kind: .items(.deleteOne)), Workload(name: "bulk", kind: .items(.updateMany(count: 1_000))),
         Workload(name: "related", kind: .listRename(included: false)),
         Workload(name: "included", kind: .listRename(included: true)),
-        Workload(name: "counted", kind: .countedChildInsert),
+        Workload(name: "counted", kind: .countedChildInsert(filtered: false)),
+        Workload(name: "filtered", kind: .countedChildInsert(filtered: true)),
     ]
 
     var rows: [Int] = []

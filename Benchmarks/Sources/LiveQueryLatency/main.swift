@@ -21,7 +21,8 @@ import StoreContender
 // 100 items under a query ordered and sectioned by the list's name; `included` renames a list
 // of 100 items under a query ordered by score whose rows include their list; `counted` adds
 // one flagged item to a list under a query of the lists ordered by their number of flagged
-// items (rows / 100 lists).
+// items (rows / 100 lists); `filtered` does the same under that query filtered by the lists'
+// items (`items.any()`).
 
 let arguments = LatencyArguments(CommandLine.arguments.dropFirst())
 Task { @MainActor in
@@ -57,7 +58,9 @@ func runWorkloads(_ arguments: LatencyArguments) async throws {
                 case .listRename(let included):
                     try await run.measureRenames(
                         rows: rows, request: included ? IncludedListQuery.request : StoreRelatedLiveQuery.request, in: directory)
-                case .countedChildInsert: try await run.measureChildInserts(rows: rows, in: directory)
+                case .countedChildInsert(let filtered):
+                    try await run.measureChildInserts(
+                        rows: rows, request: filtered ? CountedListQuery.filteredRequest : CountedListQuery.request, in: directory)
                 }
             let store = samples.measured.map(\.store)
             let libraryPart = samples.measured.map { $0.store.receipt - $0.rawWrite }
@@ -122,14 +125,16 @@ struct LatencyRun {
         }
     }
 
-    /// The `counted` workload: each insert of a flagged item into a random list, through the
-    /// store then the C API.
-    func measureChildInserts(rows: Int, in directory: TemporaryDirectory) async throws -> PairedSamples {
+    /// The `counted` and `filtered` workloads: each insert of a flagged item into a random
+    /// list under `request`, through the store then the C API.
+    func measureChildInserts(
+        rows: Int, request: StoreRequest<CountedListQuery.List>, in directory: TemporaryDirectory
+    ) async throws -> PairedSamples {
         var generator = ItemGenerator(seed: 0xC0_017ED)
         let lists = rows / Fixtures.itemsPerList
         let probe = try StreamLatencyProbe(
             databasePath: Fixtures.makeRelatedDatabase(rows: rows, named: "store.sqlite", in: directory),
-            request: CountedListQuery.request, consumer: consumer)
+            request: request, consumer: consumer)
         let writer = try SQLiteConnection(path: Fixtures.makeRelatedDatabase(rows: rows, named: "raw.sqlite", in: directory))
         let statement = try writer.prepare(CountedListQuery.addItem)
         return try await measurePairs {
