@@ -192,6 +192,44 @@ import Testing
         #expect(try checkpointSucceeds())
     }
 
+    @Test func moreListsThanReadersOpenInTurnAndFollowTheStore() async throws {
+        // One reader: each first fetch waits for the one the build before it holds.
+        var configuration = StoreConfiguration()
+        configuration.readerCount = 1
+        let store = try directory.makeStore(named: "one-reader.sqlite", configuration: configuration, schema: Note.schema)
+        try await store.write { db in
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+                    INSERT INTO note(title, grp, score) SELECT 't' || i, printf('g%03d', i % 50), i FROM n
+                    """)
+        }
+        let requests = [
+            Self.byGroup, StoreRequest<Note>().order(Column("title").descending),
+            StoreRequest<Note>().filter(Column("score") > 500).order(Column("score").ascending).batchSize(50),
+            StoreRequest<Note>().order(Column("grp").ascending, Column("title").ascending).batchSize(20),
+        ]
+        let controllers = requests.map { FetchedResultsController(store: store, request: $0) }
+        for controller in controllers { try controller.performFetch() }
+        let checkers = controllers.map { ReplayChecker($0) }
+        try await store.write { db in
+            try db.execute(
+                script: """
+                    UPDATE note SET score = -score, grp = 'g999' WHERE id % 7 = 0;
+                    DELETE FROM note WHERE id % 11 = 0;
+                    INSERT INTO note(title, grp, score) VALUES ('a new one', 'g000', 600);
+                    """)
+        }
+        for (number, checker) in checkers.enumerated() {
+            #expect(try await checker.check(store, "controller \(number)"))
+            #expect(controllers[number].isComplete)
+        }
+        #expect(try await store.read { db in try db.fetchCount(StoreRequest<Note>()) } == 20_000 - 20_000 / 11 + 1)
+        try await store.write { db in try db.execute(sql: "UPDATE note SET title = title WHERE id = 1") }
+        let checkpoint = try store.writeWithoutTransaction { db in try db.fetchRows(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        #expect(checkpoint.first?[0] == .integer(0), "a held read was never ended")
+    }
+
     @Test func anInvalidRequestThrowsBeforeReadingAnything() {
         let controller = FetchedResultsController(
             store: store, request: StoreRequest<Note>().order(Column("score").ascending).sectioned(by: Column("grp")))
