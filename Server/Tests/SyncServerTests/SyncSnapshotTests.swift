@@ -37,6 +37,41 @@ struct SyncSnapshotTests {
         try await Self.expectConverged([a, b, c], database: fixture.database)
     }
 
+    @Test("A controller on a device reading its snapshot delivers, page after page, the change sets its results imply")
+    @MainActor func controllerDuringSnapshot() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 3)
+        let (a, b, c) = (clients.stores[0], clients.stores[1], clients.stores[2])
+        try await Self.writeHistory(a, b, server: server.url, token: token)
+        // Rows the device had before it synced: one of its own, one that the snapshot's k5 meets.
+        try await c.write { db in
+            try db.execute(sql: "INSERT INTO items(id, title, n) VALUES ('c1', 'only on c', 7), ('k5', 'c''s k5', 0)")
+        }
+        let controller = FetchedResultsController(store: c, request: StoreRequest<Item>().order(Column("title").ascending))
+        try controller.performFetch()
+        let shownIDs = { SectionedSnapshot(ids: ((try? controller.fetchedObjects) ?? []).map(\.id)) }
+        var shown = shownIDs()
+        var changes = controller.changes().makeAsyncIterator()
+        var joining = SyncClient(store: c, server: server.url, token: token)
+        joining.batchSize = 7
+        try await joining.synchronize()
+        let expected = SectionedSnapshot(
+            ids: try await c.read { db in try db.fetchRows(sql: "SELECT id FROM items ORDER BY title, rowid") }.map { row in
+                if case .text(let id) = row[0] { id } else { "" }
+            })
+        var deliveries = 0
+        while shown != expected {
+            let change = try #require(try await changes.next())
+            let now = shownIDs()
+            #expect(try change.changeSet.applied(to: shown, new: now) == now)
+            shown = now
+            deliveries += 1
+        }
+        #expect(deliveries > 0 && shown == expected)
+    }
+
     @Test("A snapshot cut by a killed server resumes where its last applied page ended; one restarted from scratch converges too")
     func interruptedSnapshot() async throws {
         let fixture = try ServerFixture()
