@@ -12,12 +12,9 @@ import Testing
 struct SyncSnapshotTests {
     @Test("A new device joining a store with history converges byte-identically, including changes pushed while it reads the snapshot")
     func newDeviceDuringWrites() async throws {
-        let fixture = try ServerFixture()
-        let server = try await fixture.startServer()
-        let token = try fixture.token(for: "alice")
-        let clients = try SyncedStores(count: 3)
-        let (a, b, c) = (clients.stores[0], clients.stores[1], clients.stores[2])
-        try await Self.writeHistory(a, b, server: server.url, token: token)
+        let history = try await History()
+        let (fixture, server, token) = (history.fixture, history.server, history.token)
+        let (a, b, c) = (history.clients.stores[0], history.clients.stores[1], history.clients.stores[2])
 
         var joining = SyncClient(store: c, server: server.url, token: token)
         joining.batchSize = 2
@@ -35,6 +32,37 @@ struct SyncSnapshotTests {
 
         for store in [a, b, c, a] { try await SyncClient(store: store, server: server.url, token: token).synchronize() }
         try await Self.expectConverged([a, b, c], database: fixture.database)
+    }
+
+    @Test("A controller on a device reading its snapshot delivers, page after page, the change sets its results imply")
+    @MainActor func controllerDuringSnapshot() async throws {
+        let history = try await History()
+        let (server, token, c) = (history.server, history.token, history.clients.stores[2])
+        // Rows the device had before it synced: one of its own, one that the snapshot's k5 meets.
+        try await c.write { db in
+            try db.execute(sql: "INSERT INTO items(id, title, n) VALUES ('c1', 'only on c', 7), ('k5', 'c''s k5', 0)")
+        }
+        let controller = FetchedResultsController(store: c, request: StoreRequest<Item>().order(Column("title").ascending))
+        try controller.performFetch()
+        let shownIDs = { SectionedSnapshot(ids: ((try? controller.fetchedObjects) ?? []).map(\.id)) }
+        var shown = shownIDs()
+        var changes = controller.changes().makeAsyncIterator()
+        var joining = SyncClient(store: c, server: server.url, token: token)
+        joining.batchSize = 7
+        try await joining.synchronize()
+        let expected = SectionedSnapshot(
+            ids: try await c.read { db in try db.fetchRows(sql: "SELECT id FROM items ORDER BY title, rowid") }.map { row in
+                if case .text(let id) = row[0] { id } else { "" }
+            })
+        var deliveries = 0
+        while shown != expected {
+            let change = try #require(try await changes.next())
+            let now = shownIDs()
+            #expect(try change.changeSet.applied(to: shown, new: now) == now)
+            shown = now
+            deliveries += 1
+        }
+        #expect(deliveries > 0 && shown == expected)
     }
 
     @Test("A snapshot cut by a killed server resumes where its last applied page ended; one restarted from scratch converges too")
@@ -142,6 +170,22 @@ struct SyncSnapshotTests {
     }
 
     // MARK: Support
+
+    /// A server, alice's token and three stores, the first two with ``writeHistory(_:_:server:token:)`` pushed.
+    struct History {
+        let fixture: ServerFixture
+        let server: SyncServerProcess
+        let token: String
+        let clients: SyncedStores
+
+        init() async throws {
+            fixture = try ServerFixture()
+            server = try await fixture.startServer()
+            token = try fixture.token(for: "alice")
+            clients = try SyncedStores(count: 3)
+            try await SyncSnapshotTests.writeHistory(clients.stores[0], clients.stores[1], server: server.url, token: token)
+        }
+    }
 
     /// 60 items written on `a` (every third with a tag), then on `b`: 20 titles changed and
     /// items 20–29 deleted with their tags, and on `a`, before it hears of the delete, item 25

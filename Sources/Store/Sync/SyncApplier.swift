@@ -35,7 +35,7 @@ struct SyncApplier {
             }
             let current = try SyncStorage.cells(of: table.name, key: change.key, in: db)[column]?.stamp
             guard current.map({ $0 < change.stamp }) ?? true else { return false }
-            try SyncStorage.setCell(table.name, key: change.key, column: column, .init(value: value, stamp: change.stamp), in: db)
+            try SyncStorage.setCell(table, key: change.key, column: column, .init(value: value, stamp: change.stamp), in: db)
         case .delete:
             let current = try SyncStorage.tombstone(of: table.name, key: change.key, in: db)
             guard current.map({ $0 < change.stamp }) ?? true else { return false }

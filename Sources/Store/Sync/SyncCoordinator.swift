@@ -17,6 +17,7 @@ final class SyncCoordinator {
         try db.begin(.immediate)
         do {
             try db.execute(script: SyncStorage.schema)
+            try SyncStorage.upgradeCells(in: db)
             if case .text(let device)? = try SyncStorage.meta("device", in: db) {
                 deviceID = device
             } else {
@@ -24,6 +25,7 @@ final class SyncCoordinator {
                 try SyncStorage.setMeta("device", .text(deviceID), in: db)
             }
             tables = try Self.load(tableNames, from: db)
+            try SyncStorage.markLinks(of: tables, in: db)
             try db.commit()
         } catch {
             db.rollback()
@@ -36,6 +38,7 @@ final class SyncCoordinator {
         let generation = try db.changeCapture?.currentFactsGeneration() ?? 0
         if generation != tablesGeneration {
             tables = try Self.load(tableNames, from: db)
+            try SyncStorage.markLinks(of: tables, in: db)
             tablesGeneration = generation
         }
         return tables

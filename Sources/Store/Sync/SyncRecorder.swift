@@ -65,7 +65,7 @@ struct SyncRecorder {
             let value = row[index + 1]
             if let merged, merged[column]?.isIdentical(to: value) == true { continue }
             let stamp = try transactionStamp()
-            try SyncStorage.setCell(table.name, key: key, column: column, .init(value: value, stamp: stamp), in: db)
+            try SyncStorage.setCell(table, key: key, column: column, .init(value: value, stamp: stamp), in: db)
             try appendToOutbox(table, key: key, column: column, value: value)
         }
         if isNewHere {

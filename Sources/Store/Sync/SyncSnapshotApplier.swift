@@ -19,7 +19,8 @@ struct SyncSnapshotApplier {
 
     private static let scratch = """
         CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming(
-            tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL, device TEXT NOT NULL);
+            tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL, device TEXT NOT NULL,
+            link INTEGER NOT NULL DEFAULT 0);
         CREATE INDEX IF NOT EXISTS temp.store_sync_incoming_by_row ON store_sync_incoming(tbl, pk);
         CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming_rows(
             tbl TEXT NOT NULL, pk NOT NULL, won INTEGER NOT NULL DEFAULT 0, fast INTEGER NOT NULL DEFAULT 0,
@@ -50,7 +51,7 @@ struct SyncSnapshotApplier {
     /// Checks the page and copies it into the temporary tables; returns the tables it touches.
     private func stage(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
         let cellInsert = try db.cachedStatement(
-            sql: "INSERT INTO temp.store_sync_incoming(tbl, pk, col, value, clock, device) VALUES (?, ?, ?, ?, ?, ?)")
+            sql: "INSERT INTO temp.store_sync_incoming(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)")
         let rowInsert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.store_sync_incoming_rows(tbl, pk) VALUES (?, ?)")
         var touched: [String: SyncedTable] = [:]
         var newest: Int64 = 0
@@ -62,7 +63,9 @@ struct SyncSnapshotApplier {
             let key = DatabaseValue(row.key)
             try run(rowInsert, [.text(table.name), key])
             if let deleted = row.deleted {
-                try run(cellInsert, [.text(table.name), key, .null, .null, .integer(deleted.hlc), .text(try device(deleted, in: page))])
+                try run(
+                    cellInsert,
+                    [.text(table.name), key, .null, .null, .integer(deleted.hlc), .text(try device(deleted, in: page)), .integer(0)])
                 newest = max(newest, deleted.hlc)
             }
             for cell in row.cells {
@@ -72,7 +75,10 @@ struct SyncSnapshotApplier {
                 let device = try device(cell.stamp, in: page)
                 try run(
                     cellInsert,
-                    [.text(table.name), key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(device)])
+                    [
+                        .text(table.name), key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(device),
+                        .integer(table.linkColumns.contains(cell.column) ? 1 : 0),
+                    ])
                 newest = max(newest, cell.stamp.hlc)
             }
         }
@@ -113,8 +119,8 @@ struct SyncSnapshotApplier {
                 """)
         try db.execute(
             sql: """
-                INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device)
-                SELECT tbl, pk, col, value, clock, device FROM temp.store_sync_incoming WHERE col IS NOT NULL
+                INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device, link)
+                SELECT tbl, pk, col, value, clock, device, link FROM temp.store_sync_incoming WHERE col IS NOT NULL
                 ON CONFLICT (tbl, pk, col) DO UPDATE SET value = excluded.value, clock = excluded.clock, device = excluded.device
                 WHERE (excluded.clock, excluded.device) > (store_sync_cells.clock, store_sync_cells.device)
                 """)

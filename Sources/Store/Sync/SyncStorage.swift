@@ -3,6 +3,8 @@
 /// - `store_sync_meta`: the device id and the hybrid clock's last reading.
 /// - `store_sync_cells`: each synced cell's winning value and its stamp: the state that every
 ///   device converges to, kept for deleted rows too (an update later than a delete revives the row).
+///   The cells of foreign key columns (`link`) are indexed by value, to find a parent's
+///   children; only those: an index of every cell by value costs most of a large write.
 /// - `store_sync_rows`: each synced row's tombstone (the latest delete) and the rowid it has
 ///   in its table here (`NULL` when absent), so that a row the capture reports deleted by rowid
 ///   is found by key.
@@ -17,8 +19,7 @@ enum SyncStorage {
         CREATE TABLE IF NOT EXISTS store_sync_meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS store_sync_cells(
             tbl TEXT NOT NULL, pk NOT NULL, col TEXT NOT NULL, value, clock INTEGER NOT NULL, device TEXT NOT NULL,
-            PRIMARY KEY (tbl, pk, col)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS store_sync_cells_by_value ON store_sync_cells(tbl, col, value);
+            link INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (tbl, pk, col)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS store_sync_rows(
             tbl TEXT NOT NULL, pk NOT NULL, rid INTEGER, deleted_clock INTEGER, deleted_device TEXT,
             PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
@@ -27,6 +28,34 @@ enum SyncStorage {
             sequence INTEGER PRIMARY KEY AUTOINCREMENT, schema_version INTEGER NOT NULL,
             tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL);
         """
+
+    /// Brings `store_sync_cells` of a database made before it had `link` up to date: the
+    /// column, and the index of linked cells instead of the index of every cell by value.
+    static func upgradeCells(in db: Database) throws {
+        let hasLink = try db.fetchValue(
+            Bool.self, sql: "SELECT count(*) > 0 FROM pragma_table_info('store_sync_cells') WHERE name = 'link'")
+        if hasLink != true { try db.execute(sql: "ALTER TABLE store_sync_cells ADD COLUMN link INTEGER NOT NULL DEFAULT 0") }
+        try db.execute(
+            script: """
+                DROP INDEX IF EXISTS store_sync_cells_by_value;
+                CREATE INDEX IF NOT EXISTS store_sync_cells_by_link ON store_sync_cells(tbl, col, value) WHERE link;
+                """)
+    }
+
+    /// Marks the cells of `tables`' foreign key columns as links, and no others, unless they
+    /// were marked for the same columns already.
+    static func markLinks(of tables: [String: SyncedTable], in db: Database) throws {
+        let links = tables.values.flatMap { table in table.linkColumns.map { "\(table.name).\($0)" } }.sorted()
+        let signature = DatabaseValue.text(links.joined(separator: "\n"))
+        guard try meta("links", in: db) != signature else { return }
+        try db.execute(sql: "UPDATE store_sync_cells SET link = 0 WHERE link")
+        for table in tables.values {
+            for column in table.linkColumns {
+                try db.execute(sql: "UPDATE store_sync_cells SET link = 1 WHERE tbl = ? AND col = ?", arguments: [table.name, column])
+            }
+        }
+        try setMeta("links", signature, in: db)
+    }
 
     /// A cell's value and stamp.
     struct Cell {
@@ -70,16 +99,21 @@ enum SyncStorage {
         return cells
     }
 
-    static func setCell(_ table: String, key: DatabaseValue, column: String, _ cell: Cell, in db: Database) throws {
+    static func setCell(_ table: SyncedTable, key: DatabaseValue, column: String, _ cell: Cell, in db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO store_sync_cells(tbl, pk, col, value, clock, device) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [table, key, column, cell.value, cell.stamp.timestamp.rawValue, cell.stamp.device])
+            sql: "INSERT OR REPLACE INTO store_sync_cells(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                table.name, key, column, cell.value, cell.stamp.timestamp.rawValue, cell.stamp.device, table.linkColumns.contains(column),
+            ])
     }
 
-    /// The keys of `table`'s rows whose cell `column` holds `value` (the children of a parent row).
+    /// The keys of `table`'s rows whose cell `column`, a link, holds `value` (the children of a parent row).
     static func keys(of table: String, column: String, equalTo value: DatabaseValue, in db: Database) throws -> [DatabaseValue] {
         try db.fetchRows(
-            sql: "SELECT pk FROM store_sync_cells WHERE tbl = ? AND col = ? AND value = ? ORDER BY pk",
+            sql: """
+                SELECT pk FROM store_sync_cells INDEXED BY store_sync_cells_by_link
+                WHERE tbl = ? AND col = ? AND value = ? AND link ORDER BY pk
+                """,
             arguments: [table, column, value]
         ).map { $0[0] }
     }

@@ -19,6 +19,9 @@ struct SyncedTable {
     /// their cells (an update that arrived before the row's insert).
     let requiredColumns: [String]
     let foreignKeys: [ForeignKey]
+    /// The columns that hold a foreign key: their cells are indexed by value, to find the rows
+    /// that wait for a parent (`store_sync_cells.link`).
+    let linkColumns: Set<String>
 
     /// Reads and checks `table`: a rowid table with one `TEXT` or `BLOB` key column.
     static func load(_ table: String, from db: Database) throws -> SyncedTable {
@@ -50,8 +53,10 @@ struct SyncedTable {
             else { return nil }
             return column
         }
+        let foreignKeys = try foreignKeys(of: name, in: db)
+        let linkColumns = Set(columns.filter { column in foreignKeys.contains { $0.column.lowercased() == column.lowercased() } })
         return SyncedTable(
-            name: name, key: key, columns: columns, requiredColumns: requiredColumns, foreignKeys: try foreignKeys(of: name, in: db))
+            name: name, key: key, columns: columns, requiredColumns: requiredColumns, foreignKeys: foreignKeys, linkColumns: linkColumns)
     }
 
     /// SQLite's affinity rules (<https://www.sqlite.org/datatype3.html>): TEXT or BLOB, not a number.

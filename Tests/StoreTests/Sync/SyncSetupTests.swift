@@ -137,4 +137,39 @@ struct SyncSetupTests {
         #expect(second.timestamp > first)
         #expect(second.id.sequence == 3)
     }
+
+    @Test(
+        "A database synced before linked cells were indexed apart is upgraded at open: an item waiting there for its list appears with it")
+    func upgradeOfCellsIndexedByValue() throws {
+        let fixture = try SyncFixture(stores: 2)
+        let path = fixture.directory.path("device0.sqlite")
+        try Store(path: path).write { db in
+            try db.execute(script: SyncFixture.schema)
+            try db.execute(
+                script: """
+                    CREATE TABLE store_sync_cells(
+                        tbl TEXT NOT NULL, pk NOT NULL, col TEXT NOT NULL, value, clock INTEGER NOT NULL, device TEXT NOT NULL,
+                        PRIMARY KEY (tbl, pk, col)) WITHOUT ROWID;
+                    CREATE INDEX store_sync_cells_by_value ON store_sync_cells(tbl, col, value);
+                    INSERT INTO store_sync_cells VALUES ('items', 'I1', 'list_id', 'L1', 1, 'old'), ('items', 'I1', 'title', 'waits', 1, 'old');
+                    """)
+        }
+        let upgraded = try fixture.open(0)
+        let other = try fixture.open(1)
+        try other.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('L1', 'Home')") }
+        try SyncFixture.exchange(from: other, to: upgraded)
+        #expect(try SyncFixture.rows(of: "items", in: upgraded)["I1"]?["title"] == .text("waits"))
+        let indexes = try upgraded.read { db in
+            try db.fetchRows(
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'store_sync_cells' AND sql IS NOT NULL ORDER BY name"
+            )
+            .map { $0[0] }
+        }
+        #expect(indexes == [.text("store_sync_cells_by_link")])
+        let links = try upgraded.read { db in
+            try db.fetchRows(sql: "SELECT tbl || '.' || col FROM store_sync_cells WHERE link ORDER BY 1").map { $0[0] }
+        }
+        #expect(links == [.text("items.list_id")])
+    }
 }

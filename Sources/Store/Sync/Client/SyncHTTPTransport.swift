@@ -32,7 +32,7 @@ struct SyncHTTPTransport: Sendable {
         guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         var request = URLRequest(url: url)
         request.timeoutInterval = TimeInterval(wait + 30)
-        return try await send(request, expecting: SyncPullResponse.self)
+        return try await send(request, expecting: SyncPullResponse.self).checked(limit: limit, since: cursor)
     }
 
     /// A snapshot page: the first (`progress` nil) or the one after `progress`.
@@ -54,7 +54,7 @@ struct SyncHTTPTransport: Sendable {
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         components.percentEncodedQuery = query
         guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
-        return try await send(URLRequest(url: url), expecting: SyncSnapshotPage.self)
+        return try await send(URLRequest(url: url), expecting: SyncSnapshotPage.self).checked(limit: limit, cursor: progress?.cursor)
     }
 
     private func send<Answer: Decodable>(_ request: URLRequest, expecting: Answer.Type) async throws -> Answer {

@@ -1,0 +1,126 @@
+import Foundation
+import SQLiteStoreSyncProtocol
+import Testing
+
+@testable import SQLiteStoreCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A server that answers every request to its host with the same canned JSON, through
+/// `URLSession`'s own protocol machinery: the answers a real server never gives.
+private final class CannedServer: URLProtocol {
+    private static let answers = Locked<[String: Data]>([:])
+
+    /// A session whose requests to `host` get `answer`.
+    static func session(host: String, answer: Data) -> URLSession {
+        answers.withLock { $0[host] = answer }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [CannedServer.self]
+        return URLSession(configuration: configuration)
+    }
+
+    override class func canInit(with request: URLRequest) -> Bool {
+        request.url?.host.map { host in answers.withLock { $0[host] != nil } } ?? false
+    }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        guard let url = request.url, let host = url.host, let answer = Self.answers.withLock({ $0[host] }),
+            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)
+        else { return }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: answer)
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    override func stopLoading() {}
+}
+
+/// A client holds a server to the page size it asked for and to the protocol's shape: an
+/// oversized or malformed snapshot page or pull answer is a typed error, and stores nothing.
+@Suite("Sync answer checks", .timeLimit(.minutes(1)))
+struct SyncAnswerCheckTests {
+    static func row(_ key: String) -> SyncSnapshotRow {
+        SyncSnapshotRow(
+            table: "lists", key: .text(key), deleted: nil,
+            cells: [SyncSnapshotCell(column: "name", value: .text("list \(key)"), stamp: SyncSnapshotStamp(hlc: 1 << 20, device: 0))])
+    }
+
+    static let pages: [(String, SyncSnapshotPage)] = [
+        (
+            "3 rows for a limit of 2",
+            SyncSnapshotPage(schemaVersion: 0, cursor: 9, devices: ["d"], rows: ["a", "b", "c"].map(row), next: nil)
+        ),
+        ("a row twice", SyncSnapshotPage(schemaVersion: 0, cursor: 9, devices: ["d"], rows: ["a", "a"].map(row), next: nil)),
+        (
+            "no rows, and more to follow",
+            SyncSnapshotPage(
+                schemaVersion: 0, cursor: 9, devices: ["d"], rows: [], next: SyncSnapshotPosition(table: "lists", key: "a"))
+        ),
+    ]
+
+    @Test("An oversized or malformed snapshot page is an unexpected response, and the store keeps nothing of it", arguments: 0..<3)
+    func refusedSnapshotPage(_ index: Int) async throws {
+        let (what, page) = Self.pages[index]
+        let fixture = try SyncFixture(stores: 1)
+        let store = try fixture.open(0)
+        let host = "canned-\(UUID().uuidString.lowercased()).invalid"
+        let session = CannedServer.session(host: host, answer: try JSONEncoder().encode(page))
+        var client = SyncClient(store: store, server: try #require(URL(string: "http://\(host)")), token: "t", session: session)
+        client.batchSize = 2
+        do {
+            try await client.synchronize()
+            Issue.record("\(what): the page was applied")
+        } catch let error as SyncServerError {
+            #expect(error.reason == .unexpectedResponse && error.message.contains("snapshot page"), "\(what): \(error)")
+        }
+        #expect(try Self.storedSyncState(store) == 0, "\(what): something was stored")
+    }
+
+    @Test("A pull answer with more changes than asked for, or a cursor that does not move on, is refused before it is applied")
+    func refusedPullAnswer() async throws {
+        let fixture = try SyncFixture(stores: 1)
+        let store = try fixture.open(0)
+        let change = { (key: String, sequence: Int64) in
+            SyncWireChange(
+                device: "d", sequence: sequence, table: "lists", key: .text(key),
+                operation: .set(column: "name", value: .text(key)), hlc: 1 << 20)
+        }
+        let answers = [
+            SyncPullResponse(schemaVersion: 0, changes: (1...3).map { change("k\($0)", Int64($0)) }, cursor: 12, more: true),
+            SyncPullResponse(schemaVersion: 0, changes: [change("k", 1)], cursor: 9, more: true),
+        ]
+        for answer in answers {
+            let host = "canned-\(UUID().uuidString.lowercased()).invalid"
+            let server = try #require(URL(string: "http://\(host)"))
+            try await store.write { db in try SyncStorage.setMeta("cursor " + server.absoluteString, .integer(9), in: db) }
+            let session = CannedServer.session(host: host, answer: try JSONEncoder().encode(answer))
+            var client = SyncClient(store: store, server: server, token: "t", session: session)
+            client.batchSize = 2
+            await #expect(throws: SyncServerError(reason: .unexpectedResponse, message: "")) {
+                do { try await client.synchronize() } catch let error as SyncServerError {
+                    #expect(error.message.contains("pull answer"), "\(error)")
+                    throw SyncServerError(reason: error.reason, message: "")
+                }
+            }
+            let cursor = try await store.read { db in try SyncStorage.meta("cursor " + server.absoluteString, in: db) }
+            #expect(cursor == .integer(9))
+        }
+        #expect(try Self.storedSyncState(store) == 0)
+    }
+
+    /// The rows, cells and snapshot progress a store holds.
+    static func storedSyncState(_ store: Store) throws -> Int {
+        try store.read { db in
+            try db.fetchValue(
+                Int.self,
+                sql: """
+                    SELECT (SELECT count(*) FROM lists) + (SELECT count(*) FROM store_sync_cells)
+                        + (SELECT count(*) FROM store_sync_meta WHERE key LIKE 'snapshot %')
+                    """) ?? -1
+        }
+    }
+}
