@@ -5,4 +5,9 @@
 // libsqlite3 that GRDB and SQLiteStore link.
 #include <sqlite3.h>
 
+// FirstScreen's memory probe reads malloc's statistics (glibc).
+#if defined(__linux__)
+#include <malloc.h>
+#endif
+
 #endif

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import Foundation
 import GRDBContender
 import RawSQLiteContender
 import StoreContender
@@ -21,14 +22,60 @@ import StoreContender
 // background work does not land in the next contender's time. Prints medians in milliseconds
 // and the ratios. `--complete-only` times the complete results alone (for profiling them, and
 // for alternating two builds without the first screens' minutes). `--order score|sectioned|unindexed`
-// times that order's first screens and the complete results alone.
+// times that order's first screens and the complete results alone. `--contender NAME`
+// (SQLiteStore, GRDB, rawC, before27) times that contender alone, for `perf stat` or
+// `perf record` of one. Beside each median wall time it prints two CPU times over the same
+// span, which move less than wall time when other processes share the cores: the process's
+// (user and system, every thread: the engine's background read included; the figure for the
+// complete results) and the calling thread's (the main thread, which reads the first page: the
+// figure for a first screen, since the process's then counts the background read going on
+// beside it; GRDB's work runs on its own queues, so its caller's figure means nothing).
+// `--memory` measures where a list over every row holds its memory instead (MemoryProbe.swift).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[$0 + 1]) } ?? 5
 let sizes = arguments.compactMap { Int($0) }.filter { $0 >= 1_000 }
 let onlyOrder = arguments.firstIndex(of: "--order").flatMap { FirstScreenOrder(rawValue: arguments[$0 + 1]) }
 let orders = arguments.contains("--complete-only") ? [] : onlyOrder.map { [$0] } ?? FirstScreenOrder.allCases
+let onlyContender = arguments.firstIndex(of: "--contender").map { arguments[$0 + 1] }
 let screen = 50
+
+/// What a sample measures.
+enum Measure: CaseIterable {
+    /// Wall time.
+    case wall
+    /// CPU time (user and system) of every thread of the process.
+    case processCPU
+    /// CPU time of the calling thread.
+    case callerCPU
+
+    /// How the printed line names the measure.
+    var label: String {
+        switch self {
+        case .wall: ""
+        case .processCPU: ", process CPU"
+        case .callerCPU: ", caller's CPU"
+        }
+    }
+
+    /// The reading of this clock now.
+    func now() -> Duration {
+        switch self {
+        case .wall: return wallOrigin.duration(to: .now)
+        case .processCPU: return Self.cpuTime(CLOCK_PROCESS_CPUTIME_ID)
+        case .callerCPU: return Self.cpuTime(CLOCK_THREAD_CPUTIME_ID)
+        }
+    }
+
+    private static func cpuTime(_ clock: clockid_t) -> Duration {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+}
+
+/// Where wall readings start.
+let wallOrigin = ContinuousClock.now
 
 @MainActor
 func measure(rows: Int) async throws {
@@ -38,17 +85,21 @@ func measure(rows: Int) async throws {
     let store = try await StoreFirstScreen(databasePath: path)
     let grdb = try GRDBFirstScreen(databasePath: path)
     let raw = try RawCFirstScreen(databasePath: path)
-    var samples: [String: [Duration]] = [:]
+    var samples: [String: [Measure: [Duration]]] = [:]
     func time(_ label: String, run: Int, _ body: () async throws -> Int) async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
+        if let onlyContender, !label.hasSuffix(" \(onlyContender)") { return }
+        let start = Measure.allCases.map { $0.now() }
         let count = try await body()
-        let elapsed = clock.now - start
+        let elapsed = zip(Measure.allCases, start).map { $0.now() - $1 }
         guard count > 0 else { throw NoRows(workload: label) }
-        if run > 0 { samples[label, default: []].append(elapsed) }
+        if run > 0 {
+            for (measure, duration) in zip(Measure.allCases, elapsed) {
+                samples[label, default: [:]][measure, default: []].append(duration)
+            }
+        }
         // GRDB's observation goes on in the background after its first value (it starts
         // observing the writer, which may fetch again): let it end before the next contender.
-        if label.hasSuffix("GRDB") { try await Task.sleep(for: elapsed) }
+        if label.hasSuffix("GRDB") { try await Task.sleep(for: elapsed[0]) }
     }
     for run in 0...runs {
         for order in orders {
@@ -65,24 +116,34 @@ func measure(rows: Int) async throws {
         try await time("complete GRDB", run: run) { try await grdb.completeResults() }
         try await time("complete rawC", run: run) { try raw.completeResults() }
     }
-    func median(_ label: String) -> Double {
-        let sorted = (samples[label] ?? []).map { Double($0.components.attoseconds) * 1e-15 + Double($0.components.seconds) * 1e3 }.sorted()
+    func median(_ label: String, _ measure: Measure = .wall) -> Double {
+        let sorted = (samples[label]?[measure] ?? []).map {
+            Double($0.components.attoseconds) * 1e-15 + Double($0.components.seconds) * 1e3
+        }.sorted()
         return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
     }
-    func format(_ value: Double) -> String { value < 10 ? format3(value) : String(Int(value.rounded())) }
+    func format(_ value: Double) -> String { !value.isFinite || value < 10 ? format3(value) : String(Int(value.rounded())) }
     for order in orders.map(\.rawValue) {
-        let (store, grdb, raw) = (median("\(order) SQLiteStore"), median("\(order) GRDB"), median("\(order) rawC"))
-        print(
-            "\(rows)\tfirst 50, \(order)\tSQLiteStore \(format(store)) ms\tGRDB \(format(grdb)) ms\trawC \(format(raw)) ms"
-                + "\tStore/GRDB \(format3(store / grdb))\tStore/rawC \(format3(store / raw))")
+        for measure in Measure.allCases {
+            let (store, grdb, raw) = (
+                median("\(order) SQLiteStore", measure), median("\(order) GRDB", measure), median("\(order) rawC", measure)
+            )
+            print(
+                "\(rows)\tfirst 50, \(order)\(measure.label)\tSQLiteStore \(format(store)) ms\tGRDB \(format(grdb)) ms"
+                    + "\trawC \(format(raw)) ms\tStore/GRDB \(format3(store / grdb))\tStore/rawC \(format3(store / raw))")
+        }
     }
     if orders.contains(.sectioned) { print("\(rows)\tobject far ahead, sectioned\tSQLiteStore \(format(median("ahead SQLiteStore"))) ms") }
-    let (store27, before, grdbAll, scan) = (
-        median("complete SQLiteStore"), median("complete before27"), median("complete GRDB"), median("complete rawC")
-    )
-    print(
-        "\(rows)\tcomplete results\tSQLiteStore \(format(store27)) ms\tbefore issue 27 \(format(before)) ms\tGRDB \(format(grdbAll)) ms"
-            + "\trawC scan \(format(scan)) ms\tStore/rawC \(format3(store27 / scan))\tStore/before \(format3(store27 / before))")
+    for measure in [Measure.wall, .processCPU] {
+        let (store27, before, grdbAll, scan) = (
+            median("complete SQLiteStore", measure), median("complete before27", measure), median("complete GRDB", measure),
+            median("complete rawC", measure)
+        )
+        print(
+            "\(rows)\tcomplete results\(measure.label)\tSQLiteStore \(format(store27)) ms\tbefore issue 27 \(format(before)) ms"
+                + "\tGRDB \(format(grdbAll)) ms\trawC scan \(format(scan)) ms\tStore/rawC \(format3(store27 / scan))"
+                + "\tStore/before \(format3(store27 / before))")
+    }
 }
 
 /// A workload that read no rows: the measurement would mean nothing.
@@ -92,12 +153,17 @@ struct NoRows: Error {
 
 /// `value` with three decimals.
 func format3(_ value: Double) -> String {
+    guard value.isFinite else { return "-" }
     let thousandths = Int((value * 1000).rounded())
     let fraction = String(thousandths % 1000)
     return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }
 
-print("rows\tworkload\tmedians of \(runs) runs after a warm-up, alternating")
-for rows in sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes {
-    try await measure(rows: rows)
+if arguments.contains("--memory") {
+    for rows in sizes.isEmpty ? [1_000_000] : sizes { try await measureMemory(rows: rows) }
+} else {
+    print("rows\tworkload\tmedians of \(runs) runs after a warm-up, alternating")
+    for rows in sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes {
+        try await measure(rows: rows)
+    }
 }

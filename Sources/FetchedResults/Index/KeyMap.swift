@@ -88,16 +88,22 @@ struct KeyMap: Sendable {
     /// Adds a row known to be absent, in any order; `finishAppending()` must follow before
     /// the map is read or changed otherwise.
     mutating func append(_ keys: SortKeys, fingerprint: UInt64, for rowID: Int64) {
-        if appended.isEmpty { appended.reserveCapacity(Self.appendBatch) }
         appended.append((rowID, keys, fingerprint))
         count += 1
-        if appended.count == Self.appendBatch { putAppendedInPages() }
+        if appended.count == Self.appendBatch { putAppendedInPages(isLast: false) }
     }
 
     /// Puts the appended rows in their pages, by rowid: one page lookup per run of rows
-    /// sharing a page.
-    private mutating func putAppendedInPages() {
-        let rows = appended
+    /// sharing a page. A page made by a full batch gets room for a whole page, since more
+    /// batches follow; one made by the last batch gets none: the first page of a list reads
+    /// 258 rows over as many pages, and room for 1,024 rows in each was 4.7 MiB of the main
+    /// thread's heap (malloc kept it when `sort()` trimmed it, out of reach of the background
+    /// read's thread, which allocates in another arena).
+    ///
+    /// The batch grows as rows come (a first page of 258 rows needs no room for 16,384) and
+    /// keeps its room for the next batch until the last.
+    private mutating func putAppendedInPages(isLast: Bool) {
+        var rows = appended
         appended = []
         let pages = rows.map { Self.pageNumber($0.rowID) }
         let order = Self.byPage(pages)
@@ -107,12 +113,16 @@ struct KeyMap: Sendable {
             var end = start + 1
             while end < order.count, pages[order[end]] == pages[order[start]] { end += 1 }
             withPage(of: rows[order[start]].rowID) { page, _ in
-                if page == nil { page = KeyPage.forAppending(keyCount: keyCount) }
+                if page == nil { page = isLast ? KeyPage(keyCount: keyCount) : KeyPage.forAppending(keyCount: keyCount) }
                 for index in order[start..<end] {
                     page?.append(Self.split(rows[index].rowID).offset, rows[index].keys, fingerprint: rows[index].fingerprint)
                 }
             }
             start = end
+        }
+        if !isLast {
+            rows.removeAll(keepingCapacity: true)
+            appended = rows
         }
     }
 
@@ -134,7 +144,7 @@ struct KeyMap: Sendable {
 
     /// Puts the appended rows in their pages and sorts the pages they went to.
     mutating func finishAppending() {
-        putAppendedInPages()
+        putAppendedInPages(isLast: true)
         // The numbers are copied out first: iterating `groups.keys` while mutating `groups`
         // would copy the table and keep every page's unsorted arrays alive until the loop ends.
         for group in Array(groups.keys) {
