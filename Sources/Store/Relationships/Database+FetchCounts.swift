@@ -19,12 +19,6 @@ extension Database {
         return counted.map { model, count in (model, Int.fromDatabaseValue(count) ?? 0) }
     }
 
-    /// `count` for each row of `count`'s table whose key (the column its subquery correlates
-    /// with) is among `keys`, by key: one statement.
-    func counts<M>(_ count: RelatedCount<M>, keys: [DatabaseValue]) throws -> [DatabaseValue: any Sendable] {
-        try relatedValues(count.expression, through: count.link, keys: keys) { Int.fromDatabaseValue($0) ?? 0 }
-    }
-
     /// The value of `expression` (a subquery correlated through `link` with its parent table)
     /// for each row of that table whose key is among `keys`, by key, made by `convert`: one statement.
     func relatedValues(

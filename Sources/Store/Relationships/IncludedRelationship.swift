@@ -32,6 +32,19 @@ public struct IncludedRelationship: Sendable {
     /// The tables whose changes can change the related objects.
     package var tables: [String] { Self.tables(of: kind) }
 
+    /// The value `expression` computes for each row from the rows related to it through
+    /// `link` (a count, a sum), read for a batch of rows in one statement and made by
+    /// `convert`; `children` is `link` when the value reads the children's own columns only
+    /// (``RelatedCount``, ``RelatedValue``), followed row by row, else the tables it reads.
+    static func aggregate(
+        named name: String, _ expression: SQLExpression, through link: ToOneLink, children: ToOneLink?, empty: any Sendable,
+        convert: @escaping @Sendable (DatabaseValue) -> any Sendable
+    ) -> Self {
+        IncludedRelationship(
+            name: name, kind: children.map { .toMany($0) } ?? .tables(Array(expression.relatedTables)), keyColumn: link.referencedKey,
+            load: { db, keys in try db.relatedValues(expression, through: link, keys: keys, convert: convert) }, empty: empty)
+    }
+
     /// The tables whose changes can change the related objects of a relationship of `kind`.
     package static func tables(of kind: Kind) -> [String] {
         switch kind {
@@ -81,9 +94,9 @@ extension StoreRequest {
     /// `StoreRequest<TodoList>().including(TodoList.items.count { $0.done == false }, as: "openItems")`.
     public func including(_ count: RelatedCount<M>, as name: String) -> Self {
         including(
-            IncludedRelationship(
-                name: name, kind: count.children.map { .toMany($0) } ?? .tables(Array(count.expression.relatedTables)),
-                keyColumn: count.link.referencedKey, load: { db, keys in try db.counts(count, keys: keys) }, empty: 0))
+            .aggregate(named: name, count.expression, through: count.link, children: count.children, empty: 0) {
+                Int.fromDatabaseValue($0) ?? 0
+            })
     }
 
     /// The request reading `value` with each row, under `name` (``FetchedRow/value(named:)``),
@@ -91,11 +104,7 @@ extension StoreRequest {
     /// `StoreRequest<TodoList>().including(TodoList.items.sum(\.score), as: "total")`.
     public func including(_ value: RelatedValue<M>, as name: String) -> Self {
         including(
-            IncludedRelationship(
-                name: name, kind: value.children.map { .toMany($0) } ?? .tables(Array(value.expression.relatedTables)),
-                keyColumn: value.link.referencedKey,
-                load: { db, keys in try db.relatedValues(value.expression, through: value.link, keys: keys) { $0 } },
-                empty: DatabaseValue.null))
+            .aggregate(named: name, value.expression, through: value.link, children: value.children, empty: DatabaseValue.null) { $0 })
     }
 
     private func including(_ inclusion: IncludedRelationship) -> Self {

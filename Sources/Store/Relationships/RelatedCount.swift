@@ -38,9 +38,7 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
     public var descending: Ordering { column.descending }
 
     private func compared(_ op: String, _ number: Int) -> ModelPredicate<Model> {
-        ModelPredicate(
-            SQLExpression(
-                sql: "\(expression.sql) \(op) ?", arguments: expression.arguments + [.integer(Int64(number))], readingAs: expression))
+        ModelPredicate(SQLExpression.comparison(column, op, Int64(number)))
     }
 
     /// Exactly `number` related rows.
