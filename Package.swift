@@ -118,7 +118,7 @@ let package = Package(
             name: "ViewModelsTests",
             dependencies: ["SQLiteStoreViewModels", "SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]
         ),
-        .testTarget(name: "StoreCLITests", dependencies: ["SQLiteStoreCore", "StoreCLI"]),
+        .testTarget(name: "StoreCLITests", dependencies: ["SQLiteStoreCore", "StoreCLI", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -33,8 +33,8 @@ final class CLIProject {
 
     /// Runs `store arguments…` in the project folder and waits for it.
     @discardableResult
-    func store(_ arguments: String...) throws -> StoreResult {
-        try StoreBinary.start(arguments, in: folder).finish()
+    func store(_ arguments: String...) async throws -> StoreResult {
+        try await StoreBinary.start(arguments, in: folder).finish()
     }
 
     /// Starts `store arguments…` without waiting.

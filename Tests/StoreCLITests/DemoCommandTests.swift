@@ -8,9 +8,9 @@ import Testing
 @Suite("store demo")
 struct DemoCommandTests {
     @Test("ends by itself with exit 0, showing each change set applied and the view model following its item")
-    func scripted() throws {
+    func scripted() async throws {
         let folder = try WatchTestFolder()
-        let result = try StoreBinary.start(["demo"], in: folder.url).finish()
+        let result = try await StoreBinary.start(["demo"], in: folder.url).finish()
         #expect(result.exitCode == 0, "\(result)")
         #expect(result.output.contains("applied 5 migrations (built-in example schema)"), "\(result)")
         #expect(appliedChangeSets(in: result.output) == 10, "\(result)")
@@ -24,9 +24,9 @@ struct DemoCommandTests {
     }
 
     @Test("renaming a list moves its items live to the renamed section, and the view model follows the list's name")
-    func listRename() throws {
+    func listRename() async throws {
         let folder = try WatchTestFolder()
-        let result = try StoreBinary.start(["demo"], in: folder.url).finish()
+        let result = try await StoreBinary.start(["demo"], in: folder.url).finish()
         #expect(result.exitCode == 0, "\(result)")
         let lines = result.output.split(separator: "\n").map(String.init)
         let rename = try #require(lines.firstIndex { $0.hasPrefix("▶ rename list #") && $0.hasSuffix("to \"Chores\"") }, "\(result)")
@@ -43,9 +43,9 @@ struct DemoCommandTests {
     }
 
     @Test("without --server, the sync scene says whether PostgreSQL is installed and how to start a sync server on it")
-    func syncInstructions() throws {
+    func syncInstructions() async throws {
         let folder = try WatchTestFolder()
-        let result = try StoreBinary.start(["demo"], in: folder.url).finish()
+        let result = try await StoreBinary.start(["demo"], in: folder.url).finish()
         #expect(result.exitCode == 0, "\(result)")
         let lines = result.output.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex { $0.hasPrefix("sync: the sync scene needs a sync server") }, "\(result)")
@@ -67,21 +67,21 @@ struct DemoCommandTests {
         arguments: [
             ["--server", "http://127.0.0.1:8080"], ["--token", "t"], ["--server", "ftp://host", "--token", "t"],
         ])
-    func syncUsage(arguments: [String]) throws {
+    func syncUsage(arguments: [String]) async throws {
         let folder = try WatchTestFolder()
-        let result = try StoreBinary.start(["demo"] + arguments, in: folder.url).finish()
+        let result = try await StoreBinary.start(["demo"] + arguments, in: folder.url).finish()
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.error.contains("--server"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.sqlite").path))
     }
 
     @Test("reuses its database, and takes --database and the Migrations folder")
-    func reuse() throws {
+    func reuse() async throws {
         let project = try CLIProject()
-        let first = try project.store("demo", "--database", "mine.sqlite")
+        let first = try await project.store("demo", "--database", "mine.sqlite")
         #expect(first.exitCode == 0, "\(first)")
         #expect(first.output.contains("applied 4 migrations (from Migrations/)"), "\(first)")
-        let second = try project.store("demo", "--database", "mine.sqlite")
+        let second = try await project.store("demo", "--database", "mine.sqlite")
         #expect(second.exitCode == 0, "\(second)")
         #expect(second.output.contains("schema up to date"), "\(second)")
         #expect(appliedChangeSets(in: second.output) == 10, "\(second)")
@@ -89,11 +89,11 @@ struct DemoCommandTests {
     }
 
     @Test("--interactive applies typed edits, reports what it cannot do, and ends at quit")
-    func interactive() throws {
+    func interactive() async throws {
         let folder = try WatchTestFolder()
         let demo = try WatchProcess(["demo", "--interactive"], in: folder.url)
         try demo.send("add admin Renew passport\nmove 3 work 0\nfrobnicate\ndelete 99\nquit\n")
-        let end = try demo.finish()
+        let end = try await demo.finish()
         let output = demo.lines(from: 0).joined(separator: "\n")
         #expect(end.exitCode == 0, "\(end.error)")
         #expect(output.contains("change set ChangeSet(sectionInserts: [0])"), "\(output)")
@@ -109,7 +109,7 @@ struct DemoCommandTests {
     }
 
     @Test("the built-in example schema is the Migrations folder, byte for byte")
-    func bundledMigrations() throws {
+    func bundledMigrations() async throws {
         let bundled = try #require(DemoMigrations.folder, "no Migrations in the store binary's resource bundle")
         let names = { (folder: URL) in
             try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()

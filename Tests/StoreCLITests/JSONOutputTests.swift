@@ -8,8 +8,8 @@ import Testing
 struct JSONOutputTests {
     static let commonFields: Set = ["command", "ok", "exitCode", "database", "migrationsFolder", "warnings"]
 
-    func document(_ project: CLIProject, _ arguments: String...) throws -> [String: Any] {
-        let result = try StoreBinary.start(arguments + ["--json"], in: project.folder).finish()
+    func document(_ project: CLIProject, _ arguments: String...) async throws -> [String: Any] {
+        let result = try await StoreBinary.start(arguments + ["--json"], in: project.folder).finish()
         let json = try result.json()
         #expect(Self.commonFields.isSubset(of: json.keys), "\(result)")
         #expect(json["exitCode"] as? Int == Int(result.exitCode))
@@ -19,9 +19,9 @@ struct JSONOutputTests {
     }
 
     @Test("migrate and down list their migrations with version, name, file, transaction and duration")
-    func migrateAndDown() throws {
+    func migrateAndDown() async throws {
         let project = try CLIProject()
-        let migrate = try document(project, "migrate")
+        let migrate = try await document(project, "migrate")
         #expect(migrate["dryRun"] as? Bool == false)
         #expect(migrate["currentVersion"] as? Int == 4)
         let steps = try #require(migrate["migrations"] as? [[String: Any]])
@@ -30,17 +30,17 @@ struct JSONOutputTests {
         #expect(steps[0]["file"] as? String == "Migrations/0001_create_list.sql")
         #expect(steps.allSatisfy { $0["transaction"] as? Bool == true && $0["durationMs"] is Int && $0["sql"] == nil })
 
-        let down = try document(project, "down", "--to", "2")
+        let down = try await document(project, "down", "--to", "2")
         #expect((down["migrations"] as? [[String: Any]])?.map { $0["version"] as? Int } == [4, 3])
         #expect(down["currentVersion"] as? Int == 2)
         #expect(down["target"] as? Int == 2)
     }
 
     @Test("status gives each migration's state, checksums, when and how long")
-    func status() throws {
+    func status() async throws {
         let project = try CLIProject()
-        #expect(try project.store("migrate", "--to", "1").exitCode == 0)
-        let status = try document(project, "status")
+        #expect(try await project.store("migrate", "--to", "1").exitCode == 0)
+        let status = try await document(project, "status")
         #expect(status["currentVersion"] as? Int == 1)
         let entries = try #require(status["migrations"] as? [[String: Any]])
         #expect(entries.map { $0["state"] as? String } == ["applied", "pending", "pending", "pending"])
@@ -53,18 +53,18 @@ struct JSONOutputTests {
     }
 
     @Test("verify lists differences; create gives the new file; schema gives each statement")
-    func verifyCreateSchema() throws {
+    func verifyCreateSchema() async throws {
         let project = try CLIProject()
-        #expect(try project.store("migrate", "--to", "3").exitCode == 0)
-        let verify = try document(project, "verify")
+        #expect(try await project.store("migrate", "--to", "3").exitCode == 0)
+        let verify = try await document(project, "verify")
         #expect((verify["differences"] as? [[String: Any]])?.map { $0["state"] as? String } == ["pending"])
         #expect((verify["error"] as? [String: Any])?["kind"] as? String == "differences")
 
-        let create = try document(project, "create", "add_tags")
+        let create = try await document(project, "create", "add_tags")
         #expect(create["path"] as? String == "Migrations/0005_add_tags.sql")
         #expect(create["version"] as? Int == 5 && create["name"] as? String == "add_tags")
 
-        let schema = try document(project, "schema")
+        let schema = try await document(project, "schema")
         let statements = try #require(schema["statements"] as? [[String: Any]])
         #expect(statements.map { $0["type"] as? String } == ["table", "table", "index", "index", "index"])
         #expect(statements.first?["name"] as? String == "item" && statements.first?["table"] as? String == "item")
@@ -72,9 +72,9 @@ struct JSONOutputTests {
     }
 
     @Test("A failed migration's error names file, line, statement and SQLite's codes")
-    func migrationError() throws {
+    func migrationError() async throws {
         let project = try CLIProject(examplesUpTo: 1, extra: ["0002_bad.sql": "CREATE TABLE a(x);\n\nINSERT INTO a VALUES (1, 2);\n"])
-        let migrate = try document(project, "migrate")
+        let migrate = try await document(project, "migrate")
         #expect((migrate["migrations"] as? [[String: Any]])?.count == 1)
         #expect(migrate["currentVersion"] as? Int == 1)
         let error = try #require(migrate["error"] as? [String: Any])
@@ -88,16 +88,16 @@ struct JSONOutputTests {
     }
 
     @Test("Refusals list the migrations they are about; usage errors are JSON too")
-    func refusalAndUsage() throws {
+    func refusalAndUsage() async throws {
         let project = try CLIProject()
-        #expect(try project.store("migrate").exitCode == 0)
+        #expect(try await project.store("migrate").exitCode == 0)
         try project.write("0001_create_list.sql", try project.read("0001_create_list.sql") + "\n-- edited\n")
-        let refused = try document(project, "migrate")
+        let refused = try await document(project, "migrate")
         let error = try #require(refused["error"] as? [String: Any])
         #expect(error["kind"] as? String == "editedOrMissing")
         #expect((error["migrations"] as? [[String: Any]])?.map { $0["state"] as? String } == ["edited"])
 
-        let usage = try StoreBinary.start(["migrate", "--to", "three", "--json"], in: project.folder).finish()
+        let usage = try await StoreBinary.start(["migrate", "--to", "three", "--json"], in: project.folder).finish()
         #expect(usage.exitCode == 2)
         #expect((try usage.json()["error"] as? [String: Any])?["kind"] as? String == "usage")
     }

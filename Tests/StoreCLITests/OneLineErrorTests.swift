@@ -11,9 +11,9 @@ struct OneLineErrorTests {
     private func lines(_ result: StoreResult) -> [Substring] { result.error.split(whereSeparator: \.isNewline) }
 
     @Test("a failed migration echoing a statement of several lines", arguments: [false, true])
-    func failedMigration(json: Bool) throws {
+    func failedMigration(json: Bool) async throws {
         let project = try CLIProject(extra: ["0005_bad.sql": "CREATE TABLE fine(x);\nINSERT INTO\n  nowhere\nVALUES (1);\n"])
-        let result = try StoreBinary.start(["migrate"] + (json ? ["--json"] : []), in: project.folder).finish()
+        let result = try await StoreBinary.start(["migrate"] + (json ? ["--json"] : []), in: project.folder).finish()
         #expect(result.exitCode == 1, "\(result)")
         if json {
             #expect(lines(result).isEmpty, "\(result)")
@@ -27,12 +27,12 @@ struct OneLineErrorTests {
     }
 
     @Test("a refusal listing edited migrations")
-    func refusalList() throws {
+    func refusalList() async throws {
         let project = try CLIProject()
-        #expect(try project.store("migrate").exitCode == 0)
+        #expect(try await project.store("migrate").exitCode == 0)
         try project.write("0001_create_list.sql", try project.read("0001_create_list.sql") + "\n-- edited\n")
         try project.write("0002_create_item.sql", try project.read("0002_create_item.sql") + "\n-- edited\n")
-        let result = try project.store("migrate")
+        let result = try await project.store("migrate")
         #expect(result.exitCode == 1, "\(result)")
         #expect(lines(result).count == 1, "\(result)")
         #expect(result.error.contains("0001_create_list.sql") && result.error.contains("0002_create_item.sql"), "\(result)")
@@ -40,9 +40,9 @@ struct OneLineErrorTests {
 
     @Test(
         "a usage error, in text and --json mode", arguments: [["migrate", "--bogus"], ["migrate", "--to", "x", "--json"], ["frobnicate"]])
-    func usage(arguments: [String]) throws {
+    func usage(arguments: [String]) async throws {
         let project = try CLIProject()
-        let result = try StoreBinary.start(arguments, in: project.folder).finish()
+        let result = try await StoreBinary.start(arguments, in: project.folder).finish()
         #expect(result.exitCode == 2, "\(result)")
         #expect(lines(result).count == 1 && result.error.hasPrefix("error: "), "\(result)")
     }

@@ -10,32 +10,32 @@ struct ReadOnlyCommandTests {
     static let readCommands: [[String]] = [["status"], ["verify"], ["schema"], ["migrate", "--dry-run"], ["down", "--dry-run"]]
 
     /// A project at version 2 of the examples whose database uses `journalMode`, written by `sqlite3`.
-    private func project(journalMode: String) throws -> CLIProject {
+    private func project(journalMode: String) async throws -> CLIProject {
         let project = try CLIProject(examplesUpTo: 4)
-        #expect(try project.store("migrate", "--to", "2").exitCode == 0)
+        #expect(try await project.store("migrate", "--to", "2").exitCode == 0)
         let shell = try SQLiteShell(database: project.databasePath)
-        #expect(try shell.run("PRAGMA journal_mode = \(journalMode);") == [journalMode.lowercased()])
+        #expect(try await shell.run("PRAGMA journal_mode = \(journalMode);") == [journalMode.lowercased()])
         return project
     }
 
     @Test("the folder stays byte for byte, mtimes and journal mode included", arguments: ["DELETE", "WAL"])
-    func changesNothing(journalMode: String) throws {
-        let project = try project(journalMode: journalMode)
+    func changesNothing(journalMode: String) async throws {
+        let project = try await project(journalMode: journalMode)
         let before = try FolderState(project.folder)
         for command in Self.readCommands {
-            let result = try StoreBinary.start(command, in: project.folder).finish()
+            let result = try await StoreBinary.start(command, in: project.folder).finish()
             #expect(result.exitCode == (command == ["verify"] ? 1 : 0), "\(command): \(result)")
             let after = try FolderState(project.folder)
             #expect(after == before, "\(command) left: \(after)")
         }
-        #expect(try SQLiteShell(database: project.databasePath).run("PRAGMA journal_mode;") == [journalMode.lowercased()])
+        #expect(try await SQLiteShell(database: project.databasePath).run("PRAGMA journal_mode;") == [journalMode.lowercased()])
     }
 
     @Test(
         "they work on a read-only file in a read-only folder, as an unprivileged user", .enabled(if: Unprivileged.launcher != nil),
         arguments: ["DELETE", "WAL"])
-    func readOnlyFileAndFolder(journalMode: String) throws {
-        let project = try project(journalMode: journalMode)
+    func readOnlyFileAndFolder(journalMode: String) async throws {
+        let project = try await project(journalMode: journalMode)
         let data = project.folder.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: false)
         let database = data.appendingPathComponent("store.sqlite").path
@@ -46,7 +46,7 @@ struct ReadOnlyCommandTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: data.path) }
         let before = try FolderState(data)
         for command in Self.readCommands {
-            let result = try StoreBinary.start(
+            let result = try await StoreBinary.start(
                 command + ["--database", database], in: project.folder,
                 launcher: Unprivileged.launcher ?? []
             ).finish()
@@ -55,7 +55,7 @@ struct ReadOnlyCommandTests {
             let after = try FolderState(data)
             #expect(after == before, "\(command) left: \(after)")
         }
-        let status = try StoreBinary.start(
+        let status = try await StoreBinary.start(
             ["status", "--json", "--database", database], in: project.folder,
             launcher: Unprivileged.launcher ?? []
         ).finish()
@@ -65,12 +65,12 @@ struct ReadOnlyCommandTests {
     @Test(
         "an empty or foreign file is not a database: exit 3, and it stays as it was",
         arguments: [Data(), Data("hello, not a database\n".utf8), Data(repeating: 0, count: 4096)])
-    func notADatabase(content: Data) throws {
+    func notADatabase(content: Data) async throws {
         let project = try CLIProject(examplesUpTo: 1)
         try content.write(to: URL(fileURLWithPath: project.databasePath))
         let before = try FolderState(project.folder)
         for command in Self.readCommands {
-            let result = try StoreBinary.start(command, in: project.folder).finish()
+            let result = try await StoreBinary.start(command, in: project.folder).finish()
             #expect(result.exitCode == 3, "\(command): \(result)")
             #expect(result.error.contains("not a database") || result.error.contains("not an SQLite database"), "\(command): \(result)")
             #expect(try FolderState(project.folder) == before, "\(command)")
@@ -78,10 +78,10 @@ struct ReadOnlyCommandTests {
     }
 
     @Test("a missing database is never created: status and verify see it empty, schema exits 3")
-    func missingDatabase() throws {
+    func missingDatabase() async throws {
         let project = try CLIProject(examplesUpTo: 1)
         for command in Self.readCommands {
-            let result = try StoreBinary.start(command, in: project.folder).finish()
+            let result = try await StoreBinary.start(command, in: project.folder).finish()
             let expected: Int32 =
                 switch command[0] {
                 case "status", "migrate": 0

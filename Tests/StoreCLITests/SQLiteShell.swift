@@ -10,7 +10,11 @@ final class SQLiteShell: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private var buffered = Data()
+    private let lock = NSLock()
+    /// Complete lines printed and not yet returned by `run`.
+    private var lines: [String] = []
+    private var partial = Data()
+    private var isEnded = false
     private var marker = 0
 
     init(database: String) throws {
@@ -18,8 +22,9 @@ final class SQLiteShell: @unchecked Sendable {
         process.arguments = ["-batch", "-bail", database]
         process.standardInput = input
         process.standardOutput = output
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.receive(handle.availableData) }
         try process.run()
-        _ = try run(".timeout 10000")
+        try input.fileHandleForWriting.write(contentsOf: Data(".timeout 10000\n".utf8))
     }
 
     deinit {
@@ -27,24 +32,34 @@ final class SQLiteShell: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// Runs `sql` and returns the lines it printed (`list` mode: `a|b`), once sqlite3 is done with it.
-    func run(_ sql: String) throws -> [String] {
+    private func receive(_ data: Data) {
+        lock.withLock {
+            isEnded = isEnded || data.isEmpty
+            partial.append(data)
+            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+                partial.removeSubrange(partial.startIndex...newline)
+            }
+        }
+    }
+
+    /// Runs `sql` and returns the lines it printed (`list` mode: `a|b`), once sqlite3 is done
+    /// with it; waits without holding a thread (sqlite3 may wait for a lock up to its timeout).
+    func run(_ sql: String) async throws -> [String] {
         marker += 1
         let end = "-- end \(marker) --"
         try input.fileHandleForWriting.write(contentsOf: Data("\(sql)\n;SELECT '\(end)';\n".utf8))
-        var lines: [String] = []
         while true {
-            while let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
-                buffered.removeSubrange(buffered.startIndex...newline)
-                if line == end { return lines }
-                lines.append(line)
+            let (printed, isEnded) = lock.withLock { () -> ([String]?, Bool) in
+                guard let index = lines.firstIndex(of: end) else { return (nil, self.isEnded) }
+                defer { lines.removeSubrange(...index) }
+                return (Array(lines[..<index]), false)
             }
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "sqlite3 ended: \(lines)"])
+            if let printed { return printed }
+            if isEnded {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "sqlite3 ended: \(lock.withLock { lines })"])
             }
-            buffered.append(data)
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 }

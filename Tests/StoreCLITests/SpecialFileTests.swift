@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)
 import Foundation
+import TestSupport
 import Testing
 
 /// Special files where `store` expects regular ones: among the migrations they are refused
@@ -11,7 +12,7 @@ struct SpecialFileTests {
         case fifo, deviceLink, linkLoop, brokenLink, folder, folderLink
 
         /// Makes the special file at `path`.
-        func make(at path: String) throws {
+        func make(at path: String) async throws {
             switch self {
             case .fifo: #expect(mkfifo(path, 0o644) == 0)
             case .folder: try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
@@ -36,12 +37,12 @@ struct SpecialFileTests {
     }
 
     @Test("a special file among the migrations is refused with what it is", arguments: Special.allCases)
-    func specialMigration(special: Special) throws {
+    func specialMigration(special: Special) async throws {
         let project = try CLIProject(examplesUpTo: 1)
         let path = project.migrationsFolder.appendingPathComponent("0002_special.sql").path
-        try special.make(at: path)
+        try await special.make(at: path)
         for command in [["status"], ["migrate"], ["verify"]] {
-            let result = try StoreBinary.start(command, in: project.folder).finish()
+            let result = try await StoreBinary.start(command, in: project.folder).finish()
             #expect(result.exitCode == 2, "\(command): \(result)")
             #expect(result.error.contains("0002_special.sql") && result.error.contains(special.description), "\(command): \(result)")
         }
@@ -54,15 +55,15 @@ struct SpecialFileTests {
             ("/dev/null", "a character device"), ("fifo.sqlite", "a FIFO (named pipe)"), ("Migrations", "a folder"),
             ("loop.sqlite", "a symbolic link loop"),
         ])
-    func specialDatabase(path: String, description: String) throws {
+    func specialDatabase(path: String, description: String) async throws {
         let project = try CLIProject(examplesUpTo: 1)
-        if path == "fifo.sqlite" { try Special.fifo.make(at: project.folder.appendingPathComponent(path).path) }
-        if path == "loop.sqlite" { try Special.linkLoop.make(at: project.folder.appendingPathComponent(path).path) }
+        if path == "fifo.sqlite" { try await Special.fifo.make(at: project.folder.appendingPathComponent(path).path) }
+        if path == "loop.sqlite" { try await Special.linkLoop.make(at: project.folder.appendingPathComponent(path).path) }
         let commands = [
             ["status"], ["verify"], ["schema"], ["migrate"], ["migrate", "--dry-run"], ["down"], ["watch", "--table", "item"],
         ]
         for command in commands {
-            let result = try StoreBinary.start(command + ["--database", path], in: project.folder).finish()
+            let result = try await StoreBinary.start(command + ["--database", path], in: project.folder).finish()
             #expect(result.exitCode == 3, "\(command): \(result)")
             #expect(result.error.contains(description), "\(command): \(result)")
         }
@@ -75,7 +76,7 @@ struct SpecialFileTests {
 struct LongDatabasePathTests {
     /// `folder`/ddd…/ddd…/name.sqlite, exactly `length` bytes once `folder`'s links are resolved
     /// (as SQLite resolves them), its folders made.
-    static func path(in folder: URL, length: Int) throws -> String {
+    static func path(in folder: URL, length: Int) async throws -> String {
         var path = try #require(
             realpath(folder.path, nil).map { resolved in
                 defer { free(resolved) }
@@ -89,31 +90,31 @@ struct LongDatabasePathTests {
     }
 
     @Test("a 598-byte path to a real database exits 3 saying the path is too long, and the limit")
-    func realDatabase() throws {
+    func realDatabase() async throws {
         let project = try CLIProject(examplesUpTo: 1)
-        #expect(try project.store("migrate").exitCode == 0)
-        let long = try Self.path(in: project.folder, length: 598)
+        #expect(try await project.store("migrate").exitCode == 0)
+        let long = try await Self.path(in: project.folder, length: 598)
         try FileManager.default.moveItem(atPath: project.databasePath, toPath: long)
         let commands = [
             ["status"], ["verify"], ["schema"], ["migrate"], ["migrate", "--dry-run"], ["down"], ["watch", "--table", "list"],
         ]
         for command in commands {
-            let result = try StoreBinary.start(command + ["--database", long], in: project.folder).finish()
+            let result = try await StoreBinary.start(command + ["--database", long], in: project.folder).finish()
             #expect(result.exitCode == 3, "\(command): \(result)")
             #expect(result.error.contains("is 598 bytes long") && result.error.contains("at most 504 bytes"), "\(command): \(result)")
         }
     }
 
     @Test("migrate refuses to create a database at a path that is too long, and creates nothing")
-    func newDatabase() throws {
+    func newDatabase() async throws {
         let project = try CLIProject(examplesUpTo: 1)
-        let long = try Self.path(in: project.folder, length: 505)
-        let result = try StoreBinary.start(["migrate", "--database", long], in: project.folder).finish()
+        let long = try await Self.path(in: project.folder, length: 505)
+        let result = try await StoreBinary.start(["migrate", "--database", long], in: project.folder).finish()
         #expect(result.exitCode == 3, "\(result)")
         #expect(result.error.contains("is 505 bytes long"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: long))
-        let fits = try Self.path(in: project.folder, length: 504)
-        #expect(try project.store("migrate", "--database", fits).exitCode == 0)
+        let fits = try await Self.path(in: project.folder, length: 504)
+        #expect(try await project.store("migrate", "--database", fits).exitCode == 0)
     }
 }
 
@@ -122,7 +123,7 @@ struct LongDatabasePathTests {
 @Suite("store and non-UTF-8 arguments")
 struct NonUTF8ArgumentTests {
     /// Runs `store` through `sh`, whose `printf` makes the raw bytes `Process` cannot pass.
-    private func store(_ shellArguments: String, in folder: URL) throws -> StoreResult {
+    private func store(_ shellArguments: String, in folder: URL) async throws -> StoreResult {
         let process = Process()
         let errorURL = folder.appendingPathComponent(".stderr-sh")
         try Data().write(to: errorURL)
@@ -133,16 +134,16 @@ struct NonUTF8ArgumentTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
-        process.waitUntilExit()
+        try await process.exited()
         defer { try? FileManager.default.removeItem(at: errorURL) }
         return StoreResult(exitCode: process.terminationStatus, output: "", error: try String(contentsOf: errorURL, encoding: .utf8))
     }
 
     @Test("a database path that is not UTF-8 exits 2 and creates nothing", arguments: ["migrate", "status", "create x", "schema"])
-    func databasePath(command: String) throws {
+    func databasePath(command: String) async throws {
         let project = try CLIProject(examplesUpTo: 1)
         let before = try FileManager.default.contentsOfDirectory(atPath: project.folder.path).sorted()
-        let result = try store("\(command) --database \"$(printf 'nouv\\351.sqlite')\"", in: project.folder)
+        let result = try await store("\(command) --database \"$(printf 'nouv\\351.sqlite')\"", in: project.folder)
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.error.contains("nouv\\xE9.sqlite") && result.error.contains("not valid UTF-8"), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: project.folder.path).sorted() == before)
@@ -150,15 +151,15 @@ struct NonUTF8ArgumentTests {
     }
 
     @Test("a migration file whose name is not UTF-8 is refused by name")
-    func migrationFileName() throws {
+    func migrationFileName() async throws {
         let project = try CLIProject(examplesUpTo: 1)
         let made = Process()
         made.executableURL = URL(fileURLWithPath: "/bin/sh")
         made.arguments = ["-c", "printf 'CREATE TABLE t(x);' > \"Migrations/$(printf '0002_caf\\351.sql')\""]
         made.currentDirectoryURL = project.folder
         try made.run()
-        made.waitUntilExit()
-        let result = try store("status", in: project.folder)
+        try await made.exited()
+        let result = try await store("status", in: project.folder)
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.error.contains("0002_caf") && result.error.contains("not valid UTF-8"), "\(result)")
     }

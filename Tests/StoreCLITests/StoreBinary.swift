@@ -1,6 +1,7 @@
 // The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
 #if os(Linux) || os(macOS)
 import Foundation
+import TestSupport
 
 /// The `store` executable built next to the tests, run as a separate process.
 ///
@@ -52,8 +53,8 @@ final class RunningStore {
     }
 
     /// Waits for the process to exit and returns what it printed.
-    func finish() throws -> StoreResult {
-        process.waitUntilExit()
+    func finish() async throws -> StoreResult {
+        try await process.exited()
         defer {
             try? FileManager.default.removeItem(at: outputURL)
             try? FileManager.default.removeItem(at: errorURL)

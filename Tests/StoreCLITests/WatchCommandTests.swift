@@ -10,23 +10,23 @@ struct WatchCommandTests {
     @Test(
         "text mode shows the table, marks an external insert, and SIGINT or SIGTERM end it with 0",
         arguments: [SIGINT, SIGTERM])
-    func textMode(signal: Int32) throws {
+    func textMode(signal: Int32) async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(WatchJSONTests.schema + "INSERT INTO item (title, category, position) VALUES ('Milk', 'groceries', 1);")
+        _ = try await shell.run(WatchJSONTests.schema + "INSERT INTO item (title, category, position) VALUES ('Milk', 'groceries', 1);")
         let watch = try WatchProcess(
             [
                 "watch", "--database", folder.database, "--table", "item",
                 "--section-by", "category", "--columns", "title",
             ], in: folder.url)
-        #expect(watch.waitUntil { $0.contains { $0.contains("waiting for changes") } })
-        _ = try shell.run("INSERT INTO item (title, category, position) VALUES ('Report', 'work', 1);")
-        #expect(watch.waitUntil { $0.contains { $0.contains("(external)") } })
+        #expect(try await watch.waitUntil { $0.contains { $0.contains("waiting for changes") } })
+        _ = try await shell.run("INSERT INTO item (title, category, position) VALUES ('Report', 'work', 1);")
+        #expect(try await watch.waitUntil { $0.contains { $0.contains("(external)") } })
         let lines = watch.lines(from: 0)
         #expect(lines.contains { $0.hasPrefix("── work (1) ") })
         #expect(lines.contains { $0.hasPrefix("+  2      Report") }, "\(lines)")
         watch.signal(signal)
-        let end = try watch.finish()
+        let end = try await watch.finish()
         #expect(end.exitCode == 0, "\(end.error)")
     }
 
@@ -51,10 +51,10 @@ struct WatchCommandTests {
             (["--table", "item", "--database", "text.sqlite"], 3, "not an SQLite database"),
             (["--table", "item", "--database", "empty.sqlite"], 3, "empty"),
         ] as [([String], Int32, String)])
-    func badInput(arguments: [String], exitCode: Int32, message: String) throws {
+    func badInput(arguments: [String], exitCode: Int32, message: String) async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(
+        _ = try await shell.run(
             WatchJSONTests.schema + """
                 CREATE VIEW item_view AS SELECT * FROM item;
                 CREATE TABLE pairs (a TEXT PRIMARY KEY, b) WITHOUT ROWID;
@@ -64,7 +64,7 @@ struct WatchCommandTests {
         for json in [false, true] {
             let watch = try WatchProcess(["watch", "--database", folder.database] + arguments + (json ? ["--json"] : []), in: folder.url)
             try watch.closeInput()
-            let end = try watch.finish()
+            let end = try await watch.finish()
             #expect(end.exitCode == exitCode, "\(arguments): \(end.error)")
             #expect(end.error.contains(message), "\(arguments): \(end.error)")
             #expect(end.error.split(whereSeparator: \.isNewline).count == 1, "\(arguments): \(end.error)")
@@ -76,42 +76,42 @@ struct WatchCommandTests {
     }
 
     @Test("a table dropped while watched ends watch with exit 1 and a message naming it")
-    func droppedTable() throws {
+    func droppedTable() async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(WatchJSONTests.schema + "INSERT INTO item (title, position) VALUES ('a', 1);")
+        _ = try await shell.run(WatchJSONTests.schema + "INSERT INTO item (title, position) VALUES ('a', 1);")
         let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url)
-        #expect(watch.waitUntil { !$0.isEmpty })
-        _ = try shell.run("DROP TABLE item;")
-        let failed = watch.waitUntil { $0.contains { $0.contains("\"type\":\"error\"") } }
+        #expect(try await watch.waitUntil { !$0.isEmpty })
+        _ = try await shell.run("DROP TABLE item;")
+        let failed = try await watch.waitUntil { $0.contains { $0.contains("\"type\":\"error\"") } }
         #expect(failed, "\(watch.lines(from: 0))")
         if !failed { watch.signal(SIGTERM) }
-        let end = try watch.finish()
+        let end = try await watch.finish()
         #expect(end.exitCode == 1, "\(end.error)")
         #expect(end.error.contains("no such table: item"), "\(end.error)")
     }
 
     @Test("watching never writes: the file's bytes, modification time and journal mode stay", arguments: ["DELETE", "WAL"])
-    func neverWrites(journalMode: String) throws {
+    func neverWrites(journalMode: String) async throws {
         let folder = try WatchTestFolder()
         do {
             let shell = try SQLiteShell(database: folder.database)
-            _ = try shell.run(
+            _ = try await shell.run(
                 "PRAGMA journal_mode = \(journalMode);"
                     + WatchJSONTests.schema.replacingOccurrences(of: "PRAGMA journal_mode = WAL;", with: "")
                     + "INSERT INTO item (title, position) VALUES ('a', 1), ('b', 2);")
         }
         let before = try DatabaseFileState(folder.database)
         let json = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"], in: folder.url)
-        #expect(json.waitUntil { !$0.isEmpty })
+        #expect(try await json.waitUntil { !$0.isEmpty })
         try json.closeInput()
-        #expect(try json.finish().exitCode == 0)
+        #expect(try await json.finish().exitCode == 0)
         let text = try WatchProcess(["watch", "--database", folder.database, "--table", "item"], in: folder.url)
-        #expect(text.waitUntil { $0.contains { $0.contains("waiting for changes") } })
+        #expect(try await text.waitUntil { $0.contains { $0.contains("waiting for changes") } })
         text.signal(SIGTERM)
-        #expect(try text.finish().exitCode == 0)
+        #expect(try await text.finish().exitCode == 0)
         #expect(try DatabaseFileState(folder.database) == before)
-        #expect(try SQLiteShell(database: folder.database).run("PRAGMA journal_mode;") == [journalMode.lowercased()])
+        #expect(try await SQLiteShell(database: folder.database).run("PRAGMA journal_mode;") == [journalMode.lowercased()])
     }
 }
 

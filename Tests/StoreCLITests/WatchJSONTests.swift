@@ -14,14 +14,14 @@ struct WatchJSONTests {
         """
 
     @Test("applying the change lines reproduces the query after every quiescent point, over 520 random transactions")
-    func randomTransactions() throws {
+    func randomTransactions() async throws {
         let seed = ProcessInfo.processInfo.environment["WATCH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
         var random = WatchTestRandom(seed: seed)
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(Self.schema)
+        _ = try await shell.run(Self.schema)
         var writes = RandomItemWrites()
-        _ = try shell.run((0..<30).map { _ in writes.insert(&random) }.joined(separator: "\n"))
+        _ = try await shell.run((0..<30).map { _ in writes.insert(&random) }.joined(separator: "\n"))
         let watch = try WatchProcess(
             [
                 "watch", "--database", folder.database, "--table", "item", "--where", "done = 0",
@@ -38,11 +38,11 @@ struct WatchJSONTests {
             let batch = Int(random.next(below: 12)) + 1
             for _ in 0..<batch {
                 let statements = (0..<(Int(random.next(below: 4)) + 1)).map { _ in writes.statement(&random) }
-                _ = try shell.run("BEGIN;\n" + statements.joined(separator: "\n") + "\nCOMMIT;")
+                _ = try await shell.run("BEGIN;\n" + statements.joined(separator: "\n") + "\nCOMMIT;")
             }
             transactions += batch
-            let expected = WatchJSONConsumer.sections(fromQuotedRows: try shell.run(expectedSQL), named: true)
-            let converged = try watch.waitUntil { lines in
+            let expected = WatchJSONConsumer.sections(fromQuotedRows: try await shell.run(expectedSQL), named: true)
+            let converged = try await watch.waitUntil { lines in
                 for line in lines.dropFirst(applied) { try consumer.apply(line) }
                 applied = lines.count
                 return consumer.sections == expected
@@ -54,7 +54,7 @@ struct WatchJSONTests {
             previous = expected
         }
         try watch.closeInput()
-        let end = try watch.finish()
+        let end = try await watch.finish()
         #expect(end.exitCode == 0, "seed \(seed): \(end.error)")
         // Transactions that arrive together may come as one change line, but every checkpoint
         // whose results differ from the previous one's needs one of its own.
@@ -65,12 +65,12 @@ struct WatchJSONTests {
     }
 
     @Test("a flat list (no sections) in descending order, and ends when standard input closes")
-    func flatDescending() throws {
+    func flatDescending() async throws {
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
         var random = WatchTestRandom(seed: seed)
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(Self.schema)
+        _ = try await shell.run(Self.schema)
         var writes = RandomItemWrites()
         let watch = try WatchProcess(
             [
@@ -80,10 +80,10 @@ struct WatchJSONTests {
         var consumer = WatchJSONConsumer()
         var applied = 0
         for round in 0..<40 {
-            _ = try shell.run("BEGIN;\n" + (0..<3).map { _ in writes.statement(&random) }.joined(separator: "\n") + "\nCOMMIT;")
+            _ = try await shell.run("BEGIN;\n" + (0..<3).map { _ in writes.statement(&random) }.joined(separator: "\n") + "\nCOMMIT;")
             let expected = WatchJSONConsumer.sections(
-                fromQuotedRows: try shell.run("SELECT id, NULL FROM item ORDER BY position DESC, id;"), named: false)
-            let converged = try watch.waitUntil { lines in
+                fromQuotedRows: try await shell.run("SELECT id, NULL FROM item ORDER BY position DESC, id;"), named: false)
+            let converged = try await watch.waitUntil { lines in
                 for line in lines.dropFirst(applied) { try consumer.apply(line) }
                 applied = lines.count
                 return consumer.sections == expected
@@ -92,37 +92,38 @@ struct WatchJSONTests {
             guard converged else { break }
         }
         try watch.closeInput()
-        #expect(try watch.finish().exitCode == 0)
+        #expect(try await watch.finish().exitCode == 0)
     }
 
     @Test("a table without INTEGER PRIMARY KEY, a --where with OR and a trailing comment; only rows whose values changed are updates")
-    func rowidTableAndUpdates() throws {
+    func rowidTableAndUpdates() async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run("CREATE TABLE note (body TEXT, rank INTEGER); INSERT INTO note VALUES ('one', 1), ('two', 2), ('three', 3);")
+        _ = try await shell.run(
+            "CREATE TABLE note (body TEXT, rank INTEGER); INSERT INTO note VALUES ('one', 1), ('two', 2), ('three', 3);")
         let watch = try WatchProcess(
             [
                 "watch", "--database", folder.database, "--table", "note", "--where", "rank = 1 OR rank >= 2 -- all",
                 "--order-by", "rank:desc", "--json",
             ], in: folder.url)
-        #expect(watch.waitUntil { !$0.isEmpty })
+        #expect(try await watch.waitUntil { !$0.isEmpty })
         #expect(watch.lines(from: 0) == [#"{"type":"initial","sections":[{"name":null,"ids":[3,2,1]}]}"#])
-        _ = try shell.run("UPDATE note SET body = 'TWO' WHERE rowid = 2;")
-        #expect(watch.waitUntil { $0.count > 1 })
+        _ = try await shell.run("UPDATE note SET body = 'TWO' WHERE rowid = 2;")
+        #expect(try await watch.waitUntil { $0.count > 1 })
         #expect(
             watch.lines(from: 1) == [
                 #"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[],"moves":[],"updates":[[0,1]]}"#
             ])
         // Rewriting a row with its own values changes nothing shown: no line of its own, and no update in the next.
-        _ = try shell.run("UPDATE note SET body = body WHERE rowid = 1;")
-        _ = try shell.run("INSERT INTO note VALUES ('four', 4);")
-        #expect(watch.waitUntil { $0.count > 2 })
+        _ = try await shell.run("UPDATE note SET body = body WHERE rowid = 1;")
+        _ = try await shell.run("INSERT INTO note VALUES ('four', 4);")
+        #expect(try await watch.waitUntil { $0.count > 2 })
         #expect(
             watch.lines(from: 2) == [
                 #"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[],"inserts":[{"at":[0,0],"id":4}],"moves":[],"updates":[]}"#
             ])
         try watch.closeInput()
-        #expect(try watch.finish().exitCode == 0)
+        #expect(try await watch.finish().exitCode == 0)
     }
 }
 

@@ -1,6 +1,7 @@
 // The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
 #if os(Linux) || os(macOS)
 import Foundation
+import TestSupport
 
 /// A running `store watch` (or any long-running `store` subcommand) whose standard input
 /// the test holds open and whose standard output it reads line by line as it arrives.
@@ -45,11 +46,11 @@ final class WatchProcess: @unchecked Sendable {
 
     /// Waits until `condition` holds for the lines printed so far; `false` after `timeout`
     /// (a guard against hanging, not a measure of speed).
-    func waitUntil(timeout: TimeInterval = 30, _ condition: ([String]) throws -> Bool) rethrows -> Bool {
+    func waitUntil(timeout: TimeInterval = 30, _ condition: ([String]) throws -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition(lines(from: 0)) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
         return try condition(lines(from: 0))
     }
@@ -66,15 +67,15 @@ final class WatchProcess: @unchecked Sendable {
     /// Waits until the process catches `number` (`store watch` catches SIGINT and SIGTERM from
     /// its first moment on, see `SignalCatcher`), so that the signal sent next is handled, not
     /// fatal. Reads the process's caught signals on Linux; elsewhere waits half a second.
-    func waitUntilHandling(_ number: Int32) -> Bool {
+    func waitUntilHandling(_ number: Int32) async throws -> Bool {
         #if os(Linux)
         for _ in 0..<3_000 {
             if let mask = caughtSignals(), mask & (1 << UInt64(number - 1)) != 0 { return true }
-            Thread.sleep(forTimeInterval: 0.01)
+            try await Task.sleep(for: .milliseconds(10))
         }
         return false
         #else
-        Thread.sleep(forTimeInterval: 0.5)
+        try await Task.sleep(for: .milliseconds(500))
         return true
         #endif
     }
@@ -92,17 +93,17 @@ final class WatchProcess: @unchecked Sendable {
 
     /// Waits up to `timeout` for the exit (a guard against hanging, not a measure of speed);
     /// kills the process with SIGKILL and returns `false` when it is still running then.
-    func waitForExit(timeout: TimeInterval = 30) -> Bool {
+    func waitForExit(timeout: TimeInterval = 30) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         guard process.isRunning else { return true }
         kill(process.processIdentifier, SIGKILL)
         return false
     }
 
     /// Waits for the exit; returns the exit code and standard error.
-    func finish() throws -> (exitCode: Int32, error: String) {
-        process.waitUntilExit()
+    func finish() async throws -> (exitCode: Int32, error: String) {
+        try await process.exited()
         output.fileHandleForReading.readabilityHandler = nil
         append(output.fileHandleForReading.readDataToEndOfFile())
         defer { try? FileManager.default.removeItem(at: errorURL) }

@@ -27,52 +27,52 @@ struct WatchRelationshipTests {
     @Test(
         "a list renamed, an item moved and a list deleted by another process move the items' rows and sections",
         arguments: ["list.name", "list_id.name", "LIST.Name"])
-    func renameMovesSections(path: String) throws {
+    func renameMovesSections(path: String) async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(Self.schema)
+        _ = try await shell.run(Self.schema)
         let watch = try WatchProcess(
             ["watch", "--database", folder.database, "--table", "item", "--order-by", "\(path),title", "--section-by", path, "--json"],
             in: folder.url)
         var consumer = WatchJSONConsumer()
         var applied = 0
-        func converges() throws -> Bool {
-            let expected = WatchJSONConsumer.sections(fromQuotedRows: try shell.run(Self.expectedSQL), named: true)
-            return try watch.waitUntil { lines in
+        func converges() async throws -> Bool {
+            let expected = WatchJSONConsumer.sections(fromQuotedRows: try await shell.run(Self.expectedSQL), named: true)
+            return try await watch.waitUntil { lines in
                 for line in lines.dropFirst(applied) { try consumer.apply(line) }
                 applied = lines.count
                 return consumer.sections == expected
             }
         }
-        #expect(try converges())
+        await #expect(try converges())
         #expect(consumer.sections.map(\.name) == ["Home", "Work"])
-        _ = try shell.run("UPDATE list SET name = 'Errands' WHERE id = 2;")
-        #expect(try converges(), "\(watch.lines(from: 0))")
+        _ = try await shell.run("UPDATE list SET name = 'Errands' WHERE id = 2;")
+        await #expect(try converges(), "\(watch.lines(from: 0))")
         #expect(consumer.sections == [.init(name: "Errands", ids: [3, 4]), .init(name: "Home", ids: [2, 1])])
         #expect(consumer.changeCount == 1)
-        _ = try shell.run("UPDATE item SET list_id = 2 WHERE id = 1; INSERT INTO item (id, title) VALUES (5, 'Loose');")
-        #expect(try converges(), "\(watch.lines(from: 0))")
-        _ = try shell.run("DELETE FROM list WHERE id = 1;")
-        #expect(try converges(), "\(watch.lines(from: 0))")
+        _ = try await shell.run("UPDATE item SET list_id = 2 WHERE id = 1; INSERT INTO item (id, title) VALUES (5, 'Loose');")
+        await #expect(try converges(), "\(watch.lines(from: 0))")
+        _ = try await shell.run("DELETE FROM list WHERE id = 1;")
+        await #expect(try converges(), "\(watch.lines(from: 0))")
         #expect(consumer.sections.map(\.name) == [nil, "Errands"])
         try watch.closeInput()
-        #expect(try watch.finish().exitCode == 0)
+        #expect(try await watch.finish().exitCode == 0)
     }
 
     @Test("text mode heads sections with the related value and names the path in its title")
-    func textMode() throws {
+    func textMode() async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(Self.schema)
+        _ = try await shell.run(Self.schema)
         let watch = try WatchProcess(
             ["watch", "--database", folder.database, "--table", "item", "--section-by", "list.name", "--columns", "title"],
             in: folder.url)
-        #expect(watch.waitUntil { $0.contains { $0.contains("waiting for changes") } })
-        _ = try shell.run("UPDATE list SET name = 'Chores' WHERE id = 1;")
-        #expect(watch.waitUntil { $0.contains { $0.hasPrefix("── Chores (2) ") } }, "\(watch.lines(from: 0))")
+        #expect(try await watch.waitUntil { $0.contains { $0.contains("waiting for changes") } })
+        _ = try await shell.run("UPDATE list SET name = 'Chores' WHERE id = 1;")
+        #expect(try await watch.waitUntil { $0.contains { $0.hasPrefix("── Chores (2) ") } }, "\(watch.lines(from: 0))")
         #expect(watch.lines(from: 0).contains { $0.contains("sections by list.name") })
         watch.signal(SIGTERM)
-        #expect(try watch.finish().exitCode == 0)
+        #expect(try await watch.finish().exitCode == 0)
     }
 
     @Test(
@@ -84,31 +84,31 @@ struct WatchRelationshipTests {
             (["--order-by", ".name"], "table item has no column '.name'"),
             (["--columns", "list.name"], "--columns: table item has no column 'list.name'"),
         ] as [([String], String)])
-    func badPaths(arguments: [String], message: String) throws {
+    func badPaths(arguments: [String], message: String) async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(Self.schema)
+        _ = try await shell.run(Self.schema)
         let watch = try WatchProcess(["watch", "--database", folder.database, "--table", "item", "--json"] + arguments, in: folder.url)
         try watch.closeInput()
-        #expect(watch.waitForExit(), "\(arguments) did not exit")
-        let end = try watch.finish()
+        #expect(try await watch.waitForExit(), "\(arguments) did not exit")
+        let end = try await watch.finish()
         #expect(end.exitCode == 2, "\(arguments): \(end.error)")
         #expect(end.error.contains(message), "\(arguments): \(end.error)")
     }
 
     @Test("--where still may read only the watched table, also beside a related sort key")
-    func whereStaysOnTheTable() throws {
+    func whereStaysOnTheTable() async throws {
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
-        _ = try shell.run(Self.schema)
+        _ = try await shell.run(Self.schema)
         let watch = try WatchProcess(
             [
                 "watch", "--database", folder.database, "--table", "item", "--order-by", "list.name",
                 "--where", "list_id IN (SELECT id FROM list)", "--json",
             ], in: folder.url)
         try watch.closeInput()
-        #expect(watch.waitForExit(), "watch did not exit")
-        let end = try watch.finish()
+        #expect(try await watch.waitForExit(), "watch did not exit")
+        let end = try await watch.finish()
         #expect(end.exitCode == 2, "\(end.error)")
         #expect(end.error.contains("may read only the watched table item"), "\(end.error)")
     }

@@ -1,5 +1,6 @@
 #if os(Linux) || os(macOS)  // runs swiftc: no `Process` on iOS, tvOS, watchOS or visionOS
 import Foundation
+import TestSupport
 import Testing
 
 /// Typed queries are checked by the compiler: each snippet is type-checked by `swiftc`
@@ -27,8 +28,8 @@ struct ModelTypedQueryCompileTests {
         """
 
     @Test("The correct query compiles (the check itself works)")
-    func correctQueryCompiles() throws {
-        let result = try typeCheck(
+    func correctQueryCompiles() async throws {
+        let result = try await typeCheck(
             Self.model + """
                 let request = StoreRequest<Item>()
                     .filter { $0.title.hasPrefix("a") && $0.done == false && $0.id.in([1, 2]) }
@@ -44,8 +45,8 @@ struct ModelTypedQueryCompileTests {
             ("let r = StoreRequest<Item>().order { $0.tilte.ascending }", "has no member 'tilte'"),
             ("func f(_ db: Database, _ item: Item) throws { try db.update(item, columns: \\.dun) }", "has no member 'dun'"),
         ])
-    func misspeltColumn(snippet: String, expected: String) throws {
-        let result = try typeCheck(Self.model + snippet)
+    func misspeltColumn(snippet: String, expected: String) async throws {
+        let result = try await typeCheck(Self.model + snippet)
         #expect(result.status != 0)
         #expect(result.diagnostics.contains(expected), "\(result.diagnostics)")
     }
@@ -57,21 +58,21 @@ struct ModelTypedQueryCompileTests {
             "let r = StoreRequest<Item>().filter { $0.title > 3 }",
             "let r = StoreRequest<Item>().filter { $0.title.between(1, and: 2) }",
         ])
-    func typeMismatch(snippet: String) throws {
-        let result = try typeCheck(Self.model + snippet)
+    func typeMismatch(snippet: String) async throws {
+        let result = try await typeCheck(Self.model + snippet)
         #expect(result.status != 0)
         #expect(result.diagnostics.contains("error:"), "\(result.diagnostics)")
     }
 
     @Test("Another model's column does not compile in a request")
-    func otherModelsColumn() throws {
-        let result = try typeCheck(Self.model + "let r = StoreRequest<Item>().filter(Other.columns.name == \"x\")")
+    func otherModelsColumn() async throws {
+        let result = try await typeCheck(Self.model + "let r = StoreRequest<Item>().filter(Other.columns.name == \"x\")")
         #expect(result.status != 0)
         #expect(result.diagnostics.contains("ModelPredicate<Other>"), "\(result.diagnostics)")
     }
 
     /// Runs `swiftc -typecheck` on `source` with this build's modules and macro plugin.
-    private func typeCheck(_ source: String) throws -> (status: Int32, diagnostics: String) {
+    private func typeCheck(_ source: String) async throws -> (status: Int32, diagnostics: String) {
         let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let modules = build.appendingPathComponent("Modules")
         let plugin = build.appendingPathComponent("SQLiteStoreMacrosPlugin-tool")
@@ -90,13 +91,14 @@ struct ModelTypedQueryCompileTests {
             "-Xcc", "-fmodule-map-file=" + repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path,
             "-load-plugin-executable", plugin.path + "#SQLiteStoreMacrosPlugin", file,
         ]
-        let output = Pipe()
+        let diagnostics = directory.path("diagnostics.txt")
+        try Data().write(to: URL(fileURLWithPath: diagnostics))
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: diagnostics))
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try await process.exited()
+        return (process.terminationStatus, try String(contentsOfFile: diagnostics, encoding: .utf8))
     }
 }
 #endif

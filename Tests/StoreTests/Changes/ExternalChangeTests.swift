@@ -3,7 +3,7 @@ import SQLiteStoreCore
 import Testing
 
 /// Commits by other connections and processes reach the store's subscribers.
-@Suite(.timeLimit(.minutes(2))) struct ExternalChangeTests {
+@Suite(.timeLimit(.minutes(5))) struct ExternalChangeTests {
     let directory: TemporaryDirectory
 
     init() throws { directory = try TemporaryDirectory() }
@@ -32,7 +32,7 @@ import Testing
         tool.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         tool.arguments = ["sqlite3", directory.path("test.sqlite"), "INSERT INTO t(v) VALUES (2);"]
         try tool.run()
-        tool.waitUntilExit()
+        try await tool.exited()
         try #require(tool.terminationStatus == 0, "the sqlite3 tool must be installed (.ci/run installs it)")
         try store.checkForExternalChanges()
         let received = await changes.next()
@@ -56,7 +56,7 @@ import Testing
 }
 
 /// A read-only store reads and observes a file that other programs write, and never writes it.
-@Suite(.timeLimit(.minutes(1))) struct ReadOnlyStoreTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadOnlyStoreTests {
     @Test func readOnlyStoreKeepsTheFileAsItIsAndSeesOtherWriters() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("rollback-journal.sqlite")
