@@ -11,7 +11,7 @@ import Testing
 
 /// `changes()`: the initial element, coalescing, delivery on another actor, the end on
 /// release and the failure when the table goes away; `waitUntilCurrent` and `subscribe`.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct ChangesSequenceTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct ChangesSequenceTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -13,7 +13,7 @@ import Testing
 /// SQL read (sections named byte for byte), and sampled `object(at:)` must be that row.
 ///
 /// `FRC_SEED` replays a seed; `FRC_COLLATION_TRANSACTIONS` sets the number of transactions (1,500).
-@MainActor @Suite(.timeLimit(.minutes(10))) struct CollationRandomizedTests {
+@MainActor @Suite(.timeLimit(.minutes(15))) struct CollationRandomizedTests {
     struct Entry: StoreModel, Equatable {
         static let tableName = "entry"
         var id: Int64?

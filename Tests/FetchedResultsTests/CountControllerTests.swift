@@ -7,7 +7,7 @@ import Testing
 /// Live results ordered and sectioned by a related count: lists by their number of items
 /// (all, or those that meet a condition), kept current row by row as items come, go, move
 /// and change, past a first page too, in `LiveValues` as in the controller.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct CountControllerTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct CountControllerTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -16,7 +16,7 @@ import Testing
 /// (CASCADE) or lose their owner (SET NULL); a trigger changes a renamed list's items
 /// (`sideEffects`); transactions roll back, and commit through another connection. `FRC_SEED` replays a seed; `FRC_COUNT_TRANSACTIONS` sets the number
 /// of transactions (500; CI draws a fresh seed each run).
-@MainActor @Suite(.timeLimit(.minutes(10))) struct CountRandomizedTests {
+@MainActor @Suite(.timeLimit(.minutes(15))) struct CountRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
     let other: Store

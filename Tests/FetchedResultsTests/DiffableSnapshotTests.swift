@@ -8,7 +8,7 @@ import Testing
 /// snapshot of a fresh read after each one, and marks the updated rows for reconfiguration.
 ///
 /// `DIFFABLE_SEED` replays a seed.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct DiffableSnapshotTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct DiffableSnapshotTests {
     let directory: TemporaryDirectory
     let store: Store
 

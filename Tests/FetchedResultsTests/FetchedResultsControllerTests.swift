@@ -5,7 +5,7 @@ import Testing
 @testable import SQLiteStoreResults
 
 /// The controller's results, requests, objects and change sets against a real store file.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct FetchedResultsControllerTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct FetchedResultsControllerTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -9,7 +9,7 @@ import Testing
 /// (`CollationRandomizedTests` does the same over collations, Unicode and table switches.)
 ///
 /// `FRC_SEED` replays a seed; `FRC_TRANSACTIONS` sets the number of transactions (3,000; the suite runs in parallel under a 10-minute limit).
-@MainActor @Suite(.timeLimit(.minutes(10))) struct FetchedResultsRandomizedTests {
+@MainActor @Suite(.timeLimit(.minutes(15))) struct FetchedResultsRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
     let other: Store

@@ -19,7 +19,7 @@ import Testing
 /// The shapes run one at a time, and the table is filled and first read off the main actor:
 /// five shapes at once kept the main actor busy (synchronous reads of the complete index,
 /// blocking writes) long enough for other main-actor suites to pass their time limit.
-@MainActor @Suite(.serialized, .timeLimit(.minutes(5))) struct FirstScreenRandomizedTests {
+@MainActor @Suite(.serialized, .timeLimit(.minutes(10))) struct FirstScreenRandomizedTests {
     /// The shapes: sectioned, filtered, descending, NOCASE text order (no index has it), an
     /// unindexed order; with and without a batch size. Sections: NULL first (ascending) and
     /// last (descending), by NOCASE (`a` and `A` share one), by a collation only SQLite knows

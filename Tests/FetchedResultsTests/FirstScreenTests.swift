@@ -6,7 +6,7 @@ import Testing
 
 /// The first fetch shows the first page, then appends the rest read from the same snapshot;
 /// stopping the controller stops that read.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct FirstScreenTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct FirstScreenTests {
     let directory: TemporaryDirectory
     let store: Store
     static let pageSize = FetchedResultsController<Note>.firstPageSize

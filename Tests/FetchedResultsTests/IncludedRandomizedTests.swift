@@ -16,7 +16,7 @@ import Testing
 /// (`OR ROLLBACK`), cascade (a list's items, an item's or a label's pairs, owners set NULL),
 /// and commit through another connection. `FRC_SEED` replays a seed;
 /// `FRC_INCLUDED_TRANSACTIONS` sets the number of transactions (1,500).
-@MainActor @Suite(.timeLimit(.minutes(10))) struct IncludedRandomizedTests {
+@MainActor @Suite(.timeLimit(.minutes(15))) struct IncludedRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
     let other: Store

@@ -14,7 +14,7 @@ import Testing
 /// `@LiveQuery` and its `LiveValuesObserver`: the values follow the store, the default store
 /// (the task's, the process's, the environment's), a new request, failures, and the end of
 /// the following when the observer is released.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct LiveQueryTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct LiveQueryTests {
     let directory: TemporaryDirectory
     let store: Store
 

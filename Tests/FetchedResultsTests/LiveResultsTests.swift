@@ -42,7 +42,7 @@ import Testing
 
 /// `LiveResults`: one notification per delivered change, and only to the
 /// observers of what changed, checked with `withObservationTracking`.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct LiveResultsTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct LiveResultsTests {
     let directory: TemporaryDirectory
     let store: Store
 

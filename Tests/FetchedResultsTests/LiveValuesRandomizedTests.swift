@@ -15,7 +15,7 @@ import Testing
 /// that change other rows, rollbacks, and commits by another connection.
 ///
 /// `LV_SEED` replays a seed; `LV_TRANSACTIONS` sets the number of transactions (1,000).
-@ChangesTestActor @Suite(.timeLimit(.minutes(10))) struct LiveValuesRandomizedTests {
+@ChangesTestActor @Suite(.timeLimit(.minutes(15))) struct LiveValuesRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
     let other: Store

@@ -7,7 +7,7 @@ import Testing
 /// `LiveValues`: the first values, a change's values and change set, a row's values kept
 /// when another changes, the end on cancellation and the failure when the table goes away,
 /// all consumed away from the main actor.
-@ChangesTestActor @Suite(.timeLimit(.minutes(5))) struct LiveValuesTests {
+@ChangesTestActor @Suite(.timeLimit(.minutes(10))) struct LiveValuesTests {
     let directory: TemporaryDirectory
     let store: Store
 

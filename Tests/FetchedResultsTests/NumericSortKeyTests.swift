@@ -6,7 +6,7 @@ import Testing
 
 /// Controllers ordered by one numeric column keep that key unboxed in their index; rows
 /// whose key switches between REAL, INTEGER, NULL and TEXT must still land where SQLite puts them.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct NumericSortKeyTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct NumericSortKeyTests {
     /// Only the identity matters here; `value` is read by the controller as a sort key.
     struct Reading: StoreModel, Equatable {
         static let tableName = "reading"

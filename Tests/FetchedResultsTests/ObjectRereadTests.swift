@@ -41,7 +41,7 @@ private struct IndexedNote: StoreModel, Equatable {
 
 /// A controller that holds every object re-reads a changed row once, keys and object
 /// together, whether the model decodes by name (`Codable`) or by column index.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct ObjectRereadTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct ObjectRereadTests {
     let directory: TemporaryDirectory
     let store: Store
 

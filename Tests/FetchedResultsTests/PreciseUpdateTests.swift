@@ -6,7 +6,7 @@ import Testing
 
 /// When the controller reads its results again (external commits, SQL-fragment predicates,
 /// limit/offset, whole-table changes) it reports as updated only rows whose values changed.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct PreciseUpdateTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct PreciseUpdateTests {
     let directory: TemporaryDirectory
     let store: Store
     let other: Store

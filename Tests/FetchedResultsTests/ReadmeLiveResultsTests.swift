@@ -48,7 +48,7 @@ struct GroceriesView: View {
 /// The README's live-results snippets, verbatim between the markers, so that they keep
 /// compiling and printing what the README says.
 @MainActor
-@Suite(.timeLimit(.minutes(5))) struct ReadmeLiveResultsTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadmeLiveResultsTests {
     let directory: TemporaryDirectory
     let store: Store
 

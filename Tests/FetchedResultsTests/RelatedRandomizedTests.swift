@@ -14,7 +14,7 @@ import Testing
 /// statement fails and is caught inside a committed transaction). Controllers of lists
 /// filtered by their items (to-many predicates, read again and diffed) are checked too.
 /// `FRC_SEED` replays a seed; `FRC_RELATED_TRANSACTIONS` sets the number of transactions (5,000).
-@MainActor @Suite(.timeLimit(.minutes(10))) struct RelatedRandomizedTests {
+@MainActor @Suite(.timeLimit(.minutes(15))) struct RelatedRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
     let other: Store

@@ -6,7 +6,7 @@ import Testing
 
 /// A table with a user column named `rowid`: the controller identifies rows by the real rowid
 /// and can sort and section on that column.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct RowIDColumnControllerTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct RowIDColumnControllerTests {
     struct Shadow: StoreModel, Equatable {
         static let tableName = "shadow"
         var id: Int64?

@@ -6,7 +6,7 @@ import Testing
 
 /// The controller orders, sections and names rows exactly as SQLite does: the collation in
 /// force, bytes for BINARY text, numbers compared across INTEGER and REAL.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct SQLiteOrderTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct SQLiteOrderTests {
     /// A row with a text key and a number, in a table whose columns may declare a collation.
     struct Word: StoreModel, Equatable {
         static let tableName = "word"

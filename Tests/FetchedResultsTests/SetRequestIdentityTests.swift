@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 13, item 3: identity is (table, rowid). Switching a controller to another table is
 /// a reload, and its objects come from the new table, never from the cache of the old one.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct SetRequestIdentityTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct SetRequestIdentityTests {
     @Test(arguments: [nil, 2] as [Int?])
     func anotherTableIsAReload(batchSize: Int?) async throws {
         let directory = try TemporaryDirectory()

@@ -9,7 +9,7 @@ import Testing
 /// last snapshot) does not make a later one-row change copy the results: the new results
 /// share all but a few small buffers with the kept ones, and the bytes they do not share do
 /// not grow with the number of rows. Measured in bytes of buffers, not in time.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct SnapshotSharingTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct SnapshotSharingTests {
     @Test(arguments: [false, true]) func oneRowChangeCopiesAsLittleAtAnySize(sectioned: Bool) async throws {
         let small = try await bytesNotShared(rows: 10_000, sectioned: sectioned)
         let large = try await bytesNotShared(rows: 160_000, sectioned: sectioned)

@@ -6,7 +6,7 @@ import Testing
 
 /// The store's failure (its file overwritten, deleted or replaced) reaches every observer of
 /// live results through its usual error path, within one poll of the store.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct StoreFailureDeliveryTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct StoreFailureDeliveryTests {
     let directory: TemporaryDirectory
     let store: Store
 

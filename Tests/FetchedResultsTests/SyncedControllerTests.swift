@@ -16,7 +16,7 @@ private struct SyncedNote: StoreModel, Equatable {
 
 /// A controller on one device follows another device's edits, applied through sync, exactly
 /// as it follows local ones.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct SyncedControllerTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct SyncedControllerTests {
     let directory: TemporaryDirectory
     let a: Store
     let b: Store

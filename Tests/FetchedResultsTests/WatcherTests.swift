@@ -5,7 +5,7 @@ import Testing
 @testable import SQLiteStoreResults
 
 /// ChangeWatcher and DeleteWatcher against a real store file.
-@Suite(.timeLimit(.minutes(5))) struct WatcherTests {
+@Suite(.timeLimit(.minutes(10))) struct WatcherTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -10,7 +10,7 @@ import Testing
 /// the items' own column. After every transaction each controller's change sets must replay
 /// its previous results into a fresh SQL read. `FRC_SEED` replays a seed;
 /// `FRC_WIDE_TRANSACTIONS` sets the number of transactions (600).
-@MainActor @Suite(.timeLimit(.minutes(10))) struct WideSectionsRandomizedTests {
+@MainActor @Suite(.timeLimit(.minutes(15))) struct WideSectionsRandomizedTests {
     let directory: TemporaryDirectory
     let store: Store
     let other: Store

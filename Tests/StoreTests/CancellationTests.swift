@@ -4,7 +4,7 @@ import Testing
 
 /// Async store jobs honour task cancellation: the statement stops, the transaction rolls
 /// back, and the job throws `CancellationError`.
-@Suite("Cancellation", .timeLimit(.minutes(5)))
+@Suite("Cancellation", .timeLimit(.minutes(10)))
 struct CancellationTests {
     let directory: TemporaryDirectory
     let store: Store

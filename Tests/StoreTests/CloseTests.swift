@@ -3,7 +3,7 @@ import SQLiteStoreCore
 import Testing
 
 /// `Store.close()`: the connections close when it returns, not whenever the store is released.
-@Suite("Closing a store", .timeLimit(.minutes(5)))
+@Suite("Closing a store", .timeLimit(.minutes(10)))
 struct CloseTests {
     let directory: TemporaryDirectory
 

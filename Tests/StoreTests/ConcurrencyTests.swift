@@ -3,7 +3,7 @@ import SQLiteStoreCore
 import Testing
 
 /// One serialized writer, concurrent readers in snapshot isolation.
-@Suite("Concurrency", .timeLimit(.minutes(5)))
+@Suite("Concurrency", .timeLimit(.minutes(10)))
 struct ConcurrencyTests {
     let directory: TemporaryDirectory
     let store: Store

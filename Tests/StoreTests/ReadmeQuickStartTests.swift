@@ -42,7 +42,7 @@ import Testing
         try store.close()
     }
 
-    @Test(.timeLimit(.minutes(5))) func watchingChangesRuns() async throws {
+    @Test(.timeLimit(.minutes(10))) func watchingChangesRuns() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(
             schema: "CREATE TABLE item(id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL);")

@@ -3,7 +3,7 @@ import SQLiteStoreCore
 import Testing
 
 /// Calls into the store from inside its own closures: clear errors or joined transactions, never a deadlock.
-@Suite("Reentrancy", .timeLimit(.minutes(5)))
+@Suite("Reentrancy", .timeLimit(.minutes(10)))
 struct ReentrancyTests {
     let directory: TemporaryDirectory
     let store: Store

@@ -5,7 +5,7 @@ import Testing
 /// Transaction control belongs to the store (DESIGN.md, promise 8): statements that would end
 /// or begin a transaction are refused inside `write` and inside migrations, before they run,
 /// whatever their spelling; a `Database` kept beyond its closure throws.
-@Suite(.timeLimit(.minutes(5))) struct TransactionControlTests {
+@Suite(.timeLimit(.minutes(10))) struct TransactionControlTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -6,7 +6,7 @@ import Testing
 /// A view model learns of the store's failure (its file overwritten, deleted or replaced)
 /// in `lastError`, and stops observing.
 @MainActor
-@Suite("Store view models when the store fails", .timeLimit(.minutes(5)))
+@Suite("Store view models when the store fails", .timeLimit(.minutes(10)))
 struct StoreViewModelFailureTests {
     @Test(arguments: FileDamage.allCases)
     func theStoresFailureLandsInLastErrorAndEndsObservation(_ damage: FileDamage) async throws {

@@ -7,7 +7,7 @@ import Testing
 /// `FetchedResultsController`'s documentation, verbatim: edit both together. The article's
 /// `for await` snippet is the README's, run by `ReadmeLiveResultsTests`.
 @MainActor
-@Suite(.timeLimit(.minutes(5))) struct CoreDataArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct CoreDataArticleTests {
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     struct Item: StoreModel, Equatable {
         static let tableName = "item"

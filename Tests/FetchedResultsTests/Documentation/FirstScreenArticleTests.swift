@@ -6,7 +6,7 @@ import Testing
 /// The snippet of the article on the first screen (SQLiteStoreResults.docc/FirstScreen.md),
 /// verbatim: edit both together.
 @MainActor
-@Suite(.timeLimit(.minutes(5))) struct FirstScreenArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct FirstScreenArticleTests {
     struct Item: StoreModel, Equatable {
         static let tableName = "item"
         var id: Int64?

@@ -5,7 +5,7 @@ import Testing
 
 /// The snippet of the article on live values (SQLiteStoreResults.docc/LiveValuesOnAnyActor.md)
 /// and of `LiveValues`' documentation, verbatim: edit them together.
-@Suite(.timeLimit(.minutes(5))) struct LiveValuesArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveValuesArticleTests {
     struct Item: StoreModel, Equatable {
         static let tableName = "item"
         var id: Int64?

@@ -5,7 +5,7 @@ import Testing
 
 /// The snippets of `SQLiteStoreCore`'s documentation comments, verbatim, run against a real
 /// store (`.ci/doc-snippets` finds each one here).
-@Suite(.timeLimit(.minutes(5))) struct CoreSnippetTests {
+@Suite(.timeLimit(.minutes(10))) struct CoreSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
 

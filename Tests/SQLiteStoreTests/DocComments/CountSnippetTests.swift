@@ -5,7 +5,7 @@ import Testing
 
 /// The Relationships article's snippets of counts: live results ordered and sectioned by a
 /// related count, counts read with each row, and a related least value, verbatim (`.ci/doc-snippets` finds them here).
-@MainActor @Suite(.timeLimit(.minutes(5))) struct CountSnippetTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct CountSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
 

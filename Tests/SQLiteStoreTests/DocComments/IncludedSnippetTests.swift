@@ -6,7 +6,7 @@ import Testing
 /// The snippets of requests that include related objects, verbatim: the Relationships
 /// article's, `Database.fetchRows(_:)`'s, `Database.fetch(_:as:)`'s and
 /// `FetchedResultsController.row(at:)`'s (`.ci/doc-snippets` finds each one here).
-@MainActor @Suite(.timeLimit(.minutes(5))) struct IncludedSnippetTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct IncludedSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -66,7 +66,7 @@ extension DiffableSnapshot {
 /// The snippets of `SQLiteStoreResults`' documentation comments, verbatim, run against a real
 /// store (`.ci/doc-snippets` finds each one here).
 @MainActor
-@Suite(.timeLimit(.minutes(5))) struct ResultsSnippetTests {
+@Suite(.timeLimit(.minutes(10))) struct ResultsSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -56,7 +56,7 @@ struct NoteRepository: Sendable {
 /// The snippets of `SQLiteStoreViewModels`' documentation comments, verbatim, run against a
 /// real store (`.ci/doc-snippets` finds each one here).
 @MainActor
-@Suite(.timeLimit(.minutes(5))) struct ViewModelsSnippetTests {
+@Suite(.timeLimit(.minutes(10))) struct ViewModelsSnippetTests {
     let directory: TemporaryDirectory
     let store: Store
 

@@ -6,7 +6,7 @@ import Testing
 /// published to them: a cancelled task ends its stream while holding its own lock, and the
 /// publication must not wait for it while holding the subscribers' lock (a lock-order
 /// inversion that hung the sync server's tests). A deadlock fails the test by its time limit.
-@Suite(.timeLimit(.minutes(5))) struct CancelledConsumerTests {
+@Suite(.timeLimit(.minutes(10))) struct CancelledConsumerTests {
     @Test func consumersCancelledDuringPublicationsEndWithoutAHang() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, n INTEGER);")

@@ -5,7 +5,7 @@ import Testing
 
 /// Random transactions against three related tables; after each one, the published changes
 /// must equal the difference between snapshots of the tables taken before and after.
-@Suite(.timeLimit(.minutes(5))) struct ChangeCaptureRandomizedTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeCaptureRandomizedTests {
     static let transactionCount = 3_000  // per capture source
     static let tables = ["parent", "child", "plain"]
 

@@ -4,7 +4,7 @@ import Testing
 @testable import SQLiteStoreCore
 
 /// The rules of row-level change capture, one test each, under every capture source.
-@Suite(.timeLimit(.minutes(5))) struct ChangeCaptureRuleTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeCaptureRuleTests {
     static let schema = """
         CREATE TABLE a(id INTEGER PRIMARY KEY, v TEXT UNIQUE);
         CREATE TABLE b(id INTEGER PRIMARY KEY, aid INTEGER REFERENCES a(id) ON DELETE CASCADE);

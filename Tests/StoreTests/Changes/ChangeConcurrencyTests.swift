@@ -4,7 +4,7 @@ import Testing
 
 /// Several writers, readers and subscribers at once: every subscriber sees every commit
 /// exactly once, in one order, while readers read. Run under `--sanitize=thread` too.
-@Suite(.timeLimit(.minutes(5))) struct ChangeConcurrencyTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeConcurrencyTests {
     @Test func writersReadersAndSubscribersTogether() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(schema: "CREATE TABLE t(id INTEGER PRIMARY KEY, writer INTEGER, n INTEGER);")

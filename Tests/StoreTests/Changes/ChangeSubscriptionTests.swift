@@ -4,7 +4,7 @@ import SQLiteStoreCore
 import Testing
 
 /// Subscribing to changes: sequences, observers, filters, lifetimes.
-@Suite(.timeLimit(.minutes(5))) struct ChangeSubscriptionTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeSubscriptionTests {
     let directory: TemporaryDirectory
     let store: Store
 

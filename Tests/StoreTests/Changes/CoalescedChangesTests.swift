@@ -7,7 +7,7 @@ import Testing
 
 /// Coalescing subscriptions: a slow consumer gets the transactions it missed merged into one
 /// `StoreChanges` that loses no row and follows each row's history across transactions.
-@Suite(.timeLimit(.minutes(5))) struct CoalescedChangesTests {
+@Suite(.timeLimit(.minutes(10))) struct CoalescedChangesTests {
     let directory: TemporaryDirectory
     let store: Store
 

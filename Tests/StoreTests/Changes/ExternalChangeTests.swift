@@ -3,7 +3,7 @@ import SQLiteStoreCore
 import Testing
 
 /// Commits by other connections and processes reach the store's subscribers.
-@Suite(.timeLimit(.minutes(5))) struct ExternalChangeTests {
+@Suite(.timeLimit(.minutes(10))) struct ExternalChangeTests {
     let directory: TemporaryDirectory
 
     init() throws { directory = try TemporaryDirectory() }
@@ -56,7 +56,7 @@ import Testing
 }
 
 /// A read-only store reads and observes a file that other programs write, and never writes it.
-@Suite(.timeLimit(.minutes(5))) struct ReadOnlyStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadOnlyStoreTests {
     @Test func readOnlyStoreKeepsTheFileAsItIsAndSeesOtherWriters() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("rollback-journal.sqlite")

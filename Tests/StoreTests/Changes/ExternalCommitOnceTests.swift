@@ -7,7 +7,7 @@ import Testing
 /// `checkForExternalChanges()` finds it, even when the other writer restarts the WAL: SQLite
 /// makes a restarted WAL visible before the commit that restarted it (as soon as that
 /// transaction writes its first page), and `PRAGMA data_version` moves then and again at the commit.
-@Suite(.timeLimit(.minutes(5))) struct ExternalCommitOnceTests {
+@Suite(.timeLimit(.minutes(10))) struct ExternalCommitOnceTests {
     let directory: TemporaryDirectory
 
     init() throws { directory = try TemporaryDirectory() }

@@ -5,7 +5,7 @@ import Testing
 
 /// A statement that fails inside a transaction that then commits contributes what SQLite kept
 /// of it (DESIGN.md, promise 6), under every capture source.
-@Suite(.timeLimit(.minutes(5))) struct FailedStatementTests {
+@Suite(.timeLimit(.minutes(10))) struct FailedStatementTests {
     /// No `FAIL` anywhere in this schema: a failed statement without `OR FAIL` was undone.
     static let schema = """
         CREATE TABLE a(id INTEGER PRIMARY KEY, v TEXT UNIQUE, n INTEGER CHECK (n >= 0));

@@ -17,7 +17,7 @@ import Testing
 /// one) or written by one that SQLite may have kept, as the schema's declared triggers tell.
 ///
 /// The seed is fixed unless `STORE_TEST_SEED` says otherwise (see `SeededGenerator.changeCapture`).
-@Suite(.timeLimit(.minutes(10))) struct FailureRandomizedTests {
+@Suite(.timeLimit(.minutes(15))) struct FailureRandomizedTests {
     /// Transactions per capture source: with `ChangeCaptureRandomizedTests`' 3,000, 20,000 under
     /// the two sources of CI. `STORE_RANDOM_TRANSACTIONS` changes it locally.
     static let transactionCount = ProcessInfo.processInfo.environment["STORE_RANDOM_TRANSACTIONS"].flatMap { Int($0) } ?? 7_000

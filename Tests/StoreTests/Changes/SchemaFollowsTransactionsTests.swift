@@ -5,7 +5,7 @@ import Testing
 
 /// What capture derives from the schema follows rollbacks, savepoints, statement
 /// re-preparation and other processes (DESIGN.md, promise 7), under every capture source.
-@Suite(.timeLimit(.minutes(5))) struct SchemaFollowsTransactionsTests {
+@Suite(.timeLimit(.minutes(10))) struct SchemaFollowsTransactionsTests {
     static let schema = """
         CREATE TABLE t(id INTEGER PRIMARY KEY, u INTEGER);
         CREATE TABLE kv(k TEXT PRIMARY KEY, v) WITHOUT ROWID;

@@ -5,7 +5,7 @@ import Testing
 
 /// A file the store can no longer follow (overwritten, deleted, replaced) is the store's
 /// failure: every observation of its changes ends with it, within one poll.
-@Suite(.timeLimit(.minutes(5))) struct StoreFailureTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreFailureTests {
     let directory: TemporaryDirectory
 
     init() throws { directory = try TemporaryDirectory() }

@@ -4,7 +4,7 @@ import Testing
 
 /// The snippets of the change-notification article (SQLiteStoreCore.docc), verbatim: edit
 /// both together. The first is also in the README and in the Getting Started article.
-@Suite(.timeLimit(.minutes(5))) struct ChangeNotificationsArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeNotificationsArticleTests {
     @Test func changesLoopPrintsEachCommitsRows() async throws {
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(

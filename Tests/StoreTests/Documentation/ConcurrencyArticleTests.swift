@@ -3,7 +3,7 @@ import Testing
 
 /// The snippets of the Concurrency and Transactions article (SQLiteStoreCore.docc),
 /// verbatim: edit both together.
-@Suite(.timeLimit(.minutes(5))) struct ConcurrencyArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct ConcurrencyArticleTests {
     let directory: TemporaryDirectory
     let store: Store
 

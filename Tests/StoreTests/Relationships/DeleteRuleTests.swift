@@ -3,7 +3,7 @@ import Testing
 @testable import SQLiteStoreCore
 
 /// Delete rules come from the schema; what they do to the children is published exactly.
-@Suite("Delete rules", .timeLimit(.minutes(5)))
+@Suite("Delete rules", .timeLimit(.minutes(10)))
 struct DeleteRuleTests {
     /// List 1 with chores 1–3, list 2 with chore 4.
     static func fixture(onDelete: String, source: ChangeCapture.Source = .preUpdateHook) async throws -> CaptureFixture {

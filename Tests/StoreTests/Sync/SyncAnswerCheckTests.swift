@@ -41,7 +41,7 @@ private final class CannedServer: URLProtocol {
 
 /// A client holds a server to the page size it asked for and to the protocol's shape: an
 /// oversized or malformed snapshot page or pull answer is a typed error, and stores nothing.
-@Suite("Sync answer checks", .timeLimit(.minutes(5)))
+@Suite("Sync answer checks", .timeLimit(.minutes(10)))
 struct SyncAnswerCheckTests {
     static func row(_ key: String) -> SyncSnapshotRow {
         SyncSnapshotRow(

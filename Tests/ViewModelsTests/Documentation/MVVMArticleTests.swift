@@ -70,7 +70,7 @@ final class FiledNoteViewModel: StoreViewModel<FiledNote> {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(5))) struct MVVMArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct MVVMArticleTests {
     let directory: TemporaryDirectory
     let store: Store
 

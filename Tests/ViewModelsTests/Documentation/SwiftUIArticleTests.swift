@@ -145,7 +145,7 @@ struct GroceryDetailView: View {
 /// What the article's views call, on every platform: the sections the list shows, an insert
 /// read back at once, the detail following its row, and a failure shown instead of a crash.
 @MainActor
-@Suite(.timeLimit(.minutes(5))) struct SwiftUIArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct SwiftUIArticleTests {
     let directory: TemporaryDirectory
     let store: Store
 
