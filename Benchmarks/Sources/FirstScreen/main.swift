@@ -154,6 +154,8 @@ struct NoRows: Error {
 /// `value` with three decimals.
 func format3(_ value: Double) -> String {
     guard value.isFinite else { return "-" }
+    // A caller's CPU time can come out negative when the caller resumed on another thread.
+    guard value >= 0 else { return "-" + format3(-value) }
     let thousandths = Int((value * 1000).rounded())
     let fraction = String(thousandths % 1000)
     return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
