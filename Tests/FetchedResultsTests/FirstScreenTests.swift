@@ -17,15 +17,15 @@ import Testing
         store = try directory.makeStore(schema: Note.schema + "CREATE INDEX note_by_score ON note(score);")
     }
 
-    /// `rows` notes in groups of 100 rows (`g000`, `g001`, …), scored by id.
-    private func fill(_ rows: Int) throws {
+    /// `rows` notes in groups of `groupSize` rows (`g000`, `g001`, …), scored by id.
+    private func fill(_ rows: Int, groupSize: Int = 100) throws {
         try store.write { db in
             try db.execute(
                 sql: """
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                    INSERT INTO note(title, grp, score) SELECT 't' || i, printf('g%03d', (i - 1) / 100), i FROM n
+                    INSERT INTO note(title, grp, score) SELECT 't' || i, printf('g%03d', (i - 1) / ?), i FROM n
                     """,
-                arguments: [rows])
+                arguments: [rows, groupSize])
         }
     }
 
@@ -42,21 +42,23 @@ import Testing
     }
 
     @Test func theFirstPageShowsItsSectionsThenOneChangeAppendsTheRest() async throws {
-        try fill(1_000)
+        try fill(1_000, groupSize: 20)
+        // The page's rows fill `fullSections` sections and part of the next.
+        let (fullSections, lastRows) = (Self.pageSize + 1).quotientAndRemainder(dividingBy: 20)
         let controller = FetchedResultsController(store: store, request: Self.byGroup)
         try controller.performFetch()
         #expect(!controller.isComplete)
         #expect(controller.numberOfObjects == Self.pageSize + 1)
-        #expect(controller.sections.map(\.numberOfObjects) == [100, 100, Self.pageSize + 1 - 200])
+        #expect(controller.sections.map(\.numberOfObjects) == Array(repeating: 20, count: fullSections) + [lastRows])
         #expect(try controller.object(at: IndexPath(row: 0, section: 0)).title == "t1")
         #expect(controller.rowsRead == Self.pageSize + 1, "the page's rows, with their objects in the same statement, nothing else")
         // Past the page's sections: found in the complete index of the page's snapshot.
-        #expect(try controller.object(at: IndexPath(row: 5, section: 7)).title == "t706")
-        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 100, section: 7))) {
-            try controller.object(at: IndexPath(row: 100, section: 7))
+        #expect(try controller.object(at: IndexPath(row: 5, section: 40)).title == "t806")
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 20, section: 40))) {
+            try controller.object(at: IndexPath(row: 20, section: 40))
         }
-        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 0, section: 10))) {
-            try controller.object(at: IndexPath(row: 0, section: 10))
+        #expect(throws: FetchedResultsError.indexPathOutOfBounds(IndexPath(row: 0, section: 50))) {
+            try controller.object(at: IndexPath(row: 0, section: 50))
         }
 
         let checker = ReplayChecker(controller)
@@ -65,8 +67,8 @@ import Testing
         #expect(
             checker.delivered == [
                 ChangeSet(
-                    sectionInserts: Array(3..<10),
-                    inserts: (Self.pageSize + 1 - 200..<100).map { IndexPath(row: $0, section: 2) })
+                    sectionInserts: Array(fullSections + 1..<50),
+                    inserts: (lastRows..<20).map { IndexPath(row: $0, section: fullSections) })
             ])
     }
 

@@ -126,8 +126,9 @@ public final class FetchedResultsController<M: StoreModel> {
     }
 
     /// How many rows `performFetch()` reads before it returns, the rest being read in the
-    /// background: a screenful or a few.
-    public static var firstPageSize: Int { 256 }
+    /// background: a screenful or two (each row more is read and decoded before the first
+    /// screen shows).
+    public static var firstPageSize: Int { 64 }
 
     private func start() throws(FetchedResultsError) {
         try FetchPlan.validate(request)
