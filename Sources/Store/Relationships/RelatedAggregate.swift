@@ -33,6 +33,6 @@ extension RelatedAggregate {
     /// (and the key they point at), else tables that cannot be traced to the rows they change.
     var dependencies: SQLExpression {
         guard let children else { return SQLExpression(sql: sql, arguments: arguments, columns: nil, tables: tables) }
-        return SQLExpression(sql: sql, arguments: arguments, columns: [children.referencedKey], children: [children])
+        return SQLExpression(sql: sql, arguments: arguments, overChildrenThrough: children)
     }
 }

@@ -43,8 +43,8 @@ struct RelatedRows {
     /// one it cannot analyse, which names the tables it reads (these, and those `condition` reads).
     private func expression(sql: String, arguments: [DatabaseValue], condition: SQLExpression?) -> SQLExpression {
         let readsOwnColumnsOnly = condition.map { $0.referencedColumns != nil && $0.relatedTables.isEmpty } ?? true
-        if let childLink, joinTable == nil, readsOwnColumnsOnly {
-            return SQLExpression(sql: sql, arguments: arguments, columns: [childLink.referencedKey], children: [childLink])
+        if let childLink, readsOwnColumnsOnly {
+            return SQLExpression(sql: sql, arguments: arguments, overChildrenThrough: childLink)
         }
         let tables = Set([table] + (joinTable.map { [$0] } ?? [])).union(condition?.relatedTables ?? [])
         return SQLExpression(sql: sql, arguments: arguments, columns: nil, tables: tables)

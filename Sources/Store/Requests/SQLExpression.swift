@@ -47,6 +47,12 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
         self.untracedTables = tables
     }
 
+    /// A subquery over the children `link` ties to the row that reads their own columns only:
+    /// a changed child changes its value for its old and new parent only.
+    init(sql: String, arguments: [DatabaseValue], overChildrenThrough link: ToOneLink) {
+        self.init(sql: sql, arguments: arguments, columns: [link.referencedKey], children: [link])
+    }
+
     /// An expression reading what `dependencies` reads: `sql`, with `arguments`, built around it.
     init(sql: String, arguments: [DatabaseValue], readingAs dependencies: SQLExpression) {
         self.init(
