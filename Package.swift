@@ -116,7 +116,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ViewModelsTests",
-            dependencies: ["SQLiteStoreViewModels", "SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]
+            dependencies: ["SQLiteStoreViewModels", "SQLiteStoreResults", "SQLiteStoreCore", "SQLiteStoreMacros", "TestSupport"]
         ),
         .testTarget(name: "StoreCLITests", dependencies: ["SQLiteStoreCore", "StoreCLI", "TestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),

@@ -3,6 +3,7 @@
 import Foundation
 import Observation
 import SQLiteStoreCore
+import SQLiteStoreMacros
 import SQLiteStoreResults
 import SQLiteStoreViewModels
 import Testing
@@ -11,12 +12,12 @@ import Testing
 import SwiftUI
 #endif
 
-struct Grocery: StoreModel, Identifiable, Equatable {
-    static let tableName = "grocery"
-    var id: Int64?
+@StoreModel(table: "grocery")
+struct Grocery: Identifiable, Equatable {
+    var id: Int64  // never nil: rows are inserted as a `Grocery.Draft`, whose key is optional
     var title: String
     var aisle: String
-    var done: Bool
+    var done: Bool = false
 }
 
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
@@ -39,10 +40,7 @@ struct Grocery: StoreModel, Identifiable, Equatable {
 
     func add(_ title: String, aisle: String) async {
         do {
-            try await store.write { db in
-                var grocery = Grocery(title: title, aisle: aisle, done: false)
-                try db.insert(&grocery)
-            }
+            try await store.write { db in _ = try db.insert(Grocery.Draft(title: title, aisle: aisle)) }
             try await groceries.controller.waitUntilCurrent()  // read your writes: the row is shown now
         } catch {
             lastError = error
@@ -66,6 +64,12 @@ struct Grocery: StoreModel, Identifiable, Equatable {
         bindModel(\.title) { detail, title in detail.title = title }
         bindModel(\.done) { detail, done in detail.isDone = done }
     }
+}
+
+/// Returns once `aisle` holds at least `count` groceries: at once if it does already.
+@MainActor func waitForGroceries(inAisle aisle: String, count: Int, in store: Store) async throws {
+    let groceries = FetchedResultsController(store: store, request: StoreRequest<Grocery>().filter(Column("aisle") == aisle))
+    for try await change in groceries.changes(initial: true) where change.results.numberOfObjects >= count { return }
 }
 
 #if canImport(SwiftUI)
@@ -103,8 +107,8 @@ struct GroceriesView: View {
                 ForEach(Array(list.groceries.sections.enumerated()), id: \.offset) { entry in
                     Section(entry.element.name ?? "Other") {
                         ForEach(0..<entry.element.numberOfObjects, id: \.self) { row in
-                            if let grocery = list.grocery(section: entry.offset, row: row), let id = grocery.id {
-                                NavigationLink(grocery.title) { GroceryDetailView(store: list.store, id: id) }
+                            if let grocery = list.grocery(section: entry.offset, row: row) {
+                                NavigationLink(grocery.title) { GroceryDetailView(store: list.store, id: grocery.id) }
                             }
                         }
                     }
@@ -190,6 +194,26 @@ struct GroceryDetailView: View {
         #expect(list.groceries.sections.map(\.name) == ["bakery", "dairy", "fruit"])
         #expect(list.grocery(section: 2, row: 0)?.title == "Apples")
     }
+
+    /// The stream starts its controller, which nobody fetched: it answers at once for what the
+    /// aisle holds, and after the transaction that brings the aisle to the count asked for.
+    @Test func theStreamStartsItsControllerItself() async throws {
+        try await waitForGroceries(inAisle: "dairy", count: 2, in: store)
+        let returned = Flag()
+        let waiting = Task {
+            try await waitForGroceries(inAisle: "fruit", count: 2, in: store)
+            returned.isSet = true
+        }
+        let apples = try await store.write { db in try db.insert(Grocery.Draft(title: "Apples", aisle: "fruit")) }
+        #expect(apples.id == 4 && apples.done == false)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!returned.isSet, "one grocery in the aisle is not two")
+        _ = try await store.write { db in try db.insert(Grocery.Draft(title: "Pears", aisle: "fruit")) }
+        try await waiting.value
+        #expect(returned.isSet)
+    }
+
+    @MainActor final class Flag { var isSet = false }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theDetailFollowsItsRowUntilItIsDeleted() async throws {
