@@ -2,10 +2,16 @@ import SQLiteStoreCore
 
 /// A label on any number of items, through `item_label`: the many-to-many target of the
 /// included-objects suites.
-struct Label: StoreModel, Equatable {
+struct Label: TypedStoreModel, Equatable {
     static let tableName = "label"
     var id: Int64?
     var name: String
+
+    /// The typed columns, for conditions on an item's labels: `TodoItem.labels.count { $0.name == "a" }`.
+    struct Columns: Sendable {
+        let name = TypedColumn<Label, String>("name")
+    }
+    static let columns = Columns()
 }
 
 extension TodoItem {
