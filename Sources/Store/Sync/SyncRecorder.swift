@@ -7,7 +7,9 @@
 /// Rows come from the change capture by rowid. A row's cells are compared with its merged
 /// state: an update records only the columns it changed; a row new at its rowid (inserted,
 /// or re-inserted after a delete) records all of them. A table reported as wholly changed is
-/// compared row by row in full. Synced rows that waited for a parent that appeared here (a
+/// compared row by row in full. Rows that nothing here knew, neither their rowid nor their key
+/// (what a bulk insert makes), are recorded as sets, a few statements per chunk of rows
+/// instead of several per cell, in the same order. Synced rows that waited for a parent that appeared here (a
 /// remote item whose list is inserted locally) appear with it; that is the merge's doing, not
 /// recorded.
 struct SyncRecorder {
@@ -43,11 +45,72 @@ struct SyncRecorder {
                 .compactMap { if case .integer(let rowID) = $0[0] { rowID } else { nil } }
             gone = try SyncStorage.recordedRowIDs(of: table.name, in: db).filter { !Set(present).contains($0) }
         }
-        for rowID in present where try !recordPresentRow(table, rowID: rowID) { gone.append(rowID) }
+        for start in stride(from: 0, to: present.count, by: Self.chunkSize) {
+            let chunk = Array(present[start..<min(start + Self.chunkSize, present.count)])
+            gone += try recordPresentRows(table, rowIDs: chunk)
+        }
         for rowID in gone {
             guard let key = try SyncStorage.key(of: table.name, rowID: rowID, in: db) else { continue }
             try recordDeletionIfGone(table, key: key)
         }
+    }
+
+    /// The rows looked up and recorded as a set at a time.
+    static let chunkSize = 1_000
+
+    /// Records the rows at `rowIDs`, in order: those that nothing here knew as sets, the others
+    /// one by one; returns the rowids where there is no row.
+    private mutating func recordPresentRows(_ table: SyncedTable, rowIDs: [Int64]) throws -> [Int64] {
+        let known = try KnownRows(table, rowIDs: rowIDs, in: db)
+        var unknown: [(rowID: Int64, key: DatabaseValue)] = []
+        var gone: [Int64] = []
+        for rowID in rowIDs {
+            if let key = known.unknownKeys[rowID] {
+                unknown.append((rowID, key))
+                continue
+            }
+            try recordUnknownRows(table, unknown)  // first, so that the outbox keeps the rows' order
+            unknown = []
+            if !known.presentRowIDs.contains(rowID) {
+                gone.append(rowID)
+            } else if try !recordPresentRow(table, rowID: rowID) {
+                gone.append(rowID)
+            }
+        }
+        try recordUnknownRows(table, unknown)
+        return gone
+    }
+
+    /// Records every cell of rows that nothing here knew, as sets: the cells with the
+    /// transaction's stamp, the outbox entries row after row, each row's rowid.
+    private mutating func recordUnknownRows(_ table: SyncedTable, _ rows: [(rowID: Int64, key: DatabaseValue)]) throws {
+        guard !rows.isEmpty else { return }
+        let rowIDs = try BoundKeys(rows.map { .integer($0.rowID) }).argument
+        if !table.columns.isEmpty {
+            let stamp = try transactionStamp()
+            let version = try schemaVersion ?? SyncStorage.schemaVersion(in: db)
+            schemaVersion = version
+            let cells = UnknownRowCells(table)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO store_sync_cells(tbl, pk, col, value, clock, device, link) "
+                    + cells.select("?, \(cells.key), c.name, \(cells.value), ?, ?, c.link"),
+                arguments: cells.arguments(
+                    selecting: [.text(table.name), .integer(stamp.timestamp.rawValue), .text(stamp.device)], rowIDs: rowIDs))
+            try db.execute(
+                sql: "INSERT INTO store_sync_outbox(schema_version, tbl, pk, col, value, clock) "
+                    + cells.select("?, ?, \(cells.key), c.name, \(cells.value), ?"),
+                arguments: cells.arguments(
+                    selecting: [.integer(version), .text(table.name), .integer(stamp.timestamp.rawValue)], rowIDs: rowIDs))
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO store_sync_rows(tbl, pk, rid)
+                SELECT ?, t.\(SQLIdentifier.quote(table.key)), t.rowid FROM json_each(?) AS ids
+                JOIN \(SQLIdentifier.quote(table.name)) AS t ON t.rowid = ids.value WHERE true
+                ON CONFLICT (tbl, pk) DO UPDATE SET rid = excluded.rid
+                """,
+            arguments: [table.name, rowIDs])
+        appeared += rows.map { (table, $0.key) }
     }
 
     /// Records the changed cells of the row at `rowID`; returns `false` when there is no such row.
