@@ -32,7 +32,23 @@ extension ChangeLog {
     {
         let afterTable = position?.table ?? ""
         let afterKey = position?.key ?? ""
-        let rows = try await client.query(
+        return try await client.withTransaction(logger: logger) { connection in
+            // The page's keys must come from an ordered scan of the index that stops after them;
+            // with no statistics yet (a log just filled, before autovacuum analyzes it) the
+            // planner estimates a few rows and reads and sorts every key after the position
+            // instead: 760 ms for the first page of 300k changes, 130 ms with the index.
+            try await connection.query(
+                "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)", logger: logger)
+            return try await snapshotPage(
+                on: connection, account: account, upTo: cursor, afterTable: afterTable, afterKey: afterKey, limit: limit)
+        }
+    }
+
+    /// The query of ``snapshot(account:upTo:after:limit:)`` on `connection`.
+    private func snapshotPage(
+        on connection: PostgresConnection, account: Int64, upTo cursor: Int64, afterTable: String, afterKey: String, limit: Int
+    ) async throws -> SnapshotPageWriter {
+        let rows = try await connection.query(
             """
             WITH page AS (
                 SELECT DISTINCT tbl COLLATE "C" AS tbl, pk COLLATE "C" AS pk FROM sync_changes
