@@ -10,15 +10,21 @@ struct SnapshotPageWriter {
     private var deviceList: [String] = []
     private var quoted: [String: [UInt8]] = [:]
     private var current: (table: String, key: String)?
+    /// The row finished last.
+    private var last: (table: String, key: String)?
     private var deleted: [UInt8]?
     private var cells: [UInt8] = []
     /// How many rows the page holds.
     private(set) var rowCount = 0
 
     /// Adds one query row: a cell of the row (`column` set) or its latest delete; rows come
-    /// grouped by (table, key).
+    /// grouped by (table, key) in the order of their bytes, and a row out of that order is
+    /// refused (a row seen twice would reach the device as two).
     mutating func add(table: String, key: String, column: String?, value: String?, hlc: Int64, device: String) throws {
-        if current.map({ $0.table != table || $0.key != key }) ?? true {
+        if current.map({ !Self.sameBytes($0, (table, key)) }) ?? true {
+            if let previous = current ?? last, !Self.bytesPrecede(previous, (table, key)) {
+                throw SnapshotPageError("the snapshot's rows came out of (table, key) order at \(table) \(key)")
+            }
             try finishRow()
             current = (table, key)
         }
@@ -49,7 +55,6 @@ struct SnapshotPageWriter {
 
     /// The page's JSON: the rows added, at `cursor`, and `next` when more rows may follow.
     mutating func page(schemaVersion: Int64, cursor: Int64, limit: Int) throws -> Data {
-        let last = current
         try finishRow()
         var next = Array("null".utf8)
         if rowCount == limit, let last {
@@ -63,8 +68,21 @@ struct SnapshotPageWriter {
         return Data(body)
     }
 
+    /// Whether two rows are one: the same bytes (String's `==` would equate canonically
+    /// equivalent keys that the log stores as two rows).
+    private static func sameBytes(_ a: (table: String, key: String), _ b: (table: String, key: String)) -> Bool {
+        a.table.utf8.elementsEqual(b.table.utf8) && a.key.utf8.elementsEqual(b.key.utf8)
+    }
+
+    /// Whether row `a` comes before row `b` in (table, key) order by bytes, the snapshot's order.
+    private static func bytesPrecede(_ a: (table: String, key: String), _ b: (table: String, key: String)) -> Bool {
+        if !a.table.utf8.elementsEqual(b.table.utf8) { return a.table.utf8.lexicographicallyPrecedes(b.table.utf8) }
+        return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+    }
+
     private mutating func finishRow() throws {
         guard let (table, key) = current else { return }
+        last = current
         if rowCount > 0 { rows.append(UInt8(ascii: ",")) }
         rows.append(UInt8(ascii: "["))
         rows.append(contentsOf: try quote(table))

@@ -1,12 +1,14 @@
 import Foundation
 import SQLiteStoreSyncProtocol
+import SyncServerHarness
 import Testing
 
 @testable import StoreSyncServer
 
 /// A snapshot page's compact values keep every value exactly, the server's splice of the values
-/// it stores makes the same bytes as encoding them, and what is not the format is refused.
-@Suite("Snapshot page format")
+/// it stores makes the same bytes as encoding them, the page it reads from PostgreSQL reads back
+/// byte for byte, and what is not the format is refused.
+@Suite("Snapshot page format", .serialized, .timeLimit(.minutes(2)))
 struct SnapshotPageFormatTests {
     /// Every storage class, with the values JSON cannot say plainly.
     static let values: [SyncWireValue] = [
@@ -29,21 +31,25 @@ struct SnapshotPageFormatTests {
     func writtenPageRoundTrip() throws {
         var writer = SnapshotPageWriter()
         let encoder = JSONEncoder()
-        for (index, value) in Self.values.enumerated() {
-            let keyValue = index.isMultiple(of: 2) ? SyncWireValue.text("k\(index)") : .blob(Data([UInt8(index)]))
-            let key = String(decoding: try encoder.encode(keyValue), as: UTF8.self)
+        let keys = Self.values.indices.map { index in
+            index.isMultiple(of: 2) ? SyncWireValue.text(String(format: "k%02d", index)) : .blob(Data([UInt8(index)]))
+        }
+        // The query's order, by the stored keys' bytes: every blob before every text.
+        let order = Self.values.indices.filter { !$0.isMultiple(of: 2) } + Self.values.indices.filter { $0.isMultiple(of: 2) }
+        for index in order {
+            let key = String(decoding: try encoder.encode(keys[index]), as: UTF8.self)
             if index.isMultiple(of: 5) { try writer.add(table: "items", key: key, column: nil, value: nil, hlc: .max, device: "d1") }
-            let stored = String(decoding: try encoder.encode(value), as: UTF8.self)
+            let stored = String(decoding: try encoder.encode(Self.values[index]), as: UTF8.self)
             try writer.add(table: "items", key: key, column: "c", value: stored, hlc: Int64(index), device: "d0")
         }
         let page = try JSONDecoder().decode(
             SyncSnapshotPage.self, from: writer.page(schemaVersion: 3, cursor: 9, limit: Self.values.count))
-        #expect(page.rows.count == Self.values.count && page.devices == ["d1", "d0"] && page.next != nil)
-        for (index, row) in page.rows.enumerated() {
-            #expect(Self.sameBytes(row.key, index.isMultiple(of: 2) ? .text("k\(index)") : .blob(Data([UInt8(index)]))))
+        #expect(page.rows.count == Self.values.count && page.devices == ["d0", "d1"] && page.next != nil)
+        for (row, index) in zip(page.rows, order) {
+            #expect(Self.sameBytes(row.key, keys[index]))
             #expect(Self.sameBytes(row.cells[0].value, Self.values[index]), "\(Self.values[index]) became \(row.cells[0].value)")
-            #expect(row.cells[0].stamp == SyncSnapshotStamp(hlc: Int64(index), device: 1))
-            #expect(row.deleted == (index.isMultiple(of: 5) ? SyncSnapshotStamp(hlc: .max, device: 0) : nil))
+            #expect(row.cells[0].stamp == SyncSnapshotStamp(hlc: Int64(index), device: 0))
+            #expect(row.deleted == (index.isMultiple(of: 5) ? SyncSnapshotStamp(hlc: .max, device: 1) : nil))
         }
         for value in Self.values {
             let spliced = try SyncWireValue.Compact.json(fromObjectJSON: encoder.encode(value))
@@ -51,6 +57,86 @@ struct SnapshotPageFormatTests {
         }
         // Another spelling of the object is decoded and encoded again.
         #expect(try SyncWireValue.Compact.json(fromObjectJSON: Array(#"{ "integer" : "5" }"#.utf8)) == Array(#"["integer","5"]"#.utf8))
+    }
+
+    @Test("A page the server reads from PostgreSQL reads back byte for byte: keys and values of every storage class, deletes, devices")
+    func pageReadFromPostgreSQL() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let now = Int64(Date().timeIntervalSince1970 * 1000) << 16
+        // Keys of both kinds; two canonically equivalent texts of different bytes, next to each other in byte order, are two rows.
+        var keys = Self.values.indices.map { index in
+            index.isMultiple(of: 2) ? SyncWireValue.text("a\(index)") : .blob(Data([UInt8(index)]))
+        }
+        (keys[2], keys[4]) = (.text("é"), .text("e\u{301}"))
+        var changes: [SyncWireChange] = []
+        for (index, value) in Self.values.enumerated() {
+            let key = keys[index]
+            changes.append(
+                SyncWireChange(
+                    device: "d1", sequence: Int64(index) + 1, table: "items", key: key, operation: .set(column: "title", value: value),
+                    hlc: now + Int64(index)))
+            if index.isMultiple(of: 3) {
+                changes.append(
+                    SyncWireChange(
+                        device: "d0", sequence: Int64(index) + 1, table: "items", key: key,
+                        operation: .set(column: "n", value: .integer(Int64(index))), hlc: now))
+            }
+            if index.isMultiple(of: 5) {
+                changes.append(
+                    SyncWireChange(device: "d2", sequence: Int64(index) + 1, table: "items", key: key, operation: .delete, hlc: now - 1))
+            }
+        }
+        let pushed = try await HTTP.send(
+            "POST", server.url.appendingPathComponent(SyncWireFormat.pushPath), token: token, body: ServerFixture.push(changes))
+        #expect(pushed.status == 200, "\(pushed.text)")
+        #expect(try pushed.decode(SyncPushResponse.self).stored == changes.count)
+        // A value stored in another spelling of its object is parsed, not spliced.
+        try await ServerDatabase.execute(
+            #"UPDATE sync_changes SET value = '{ "integer" : "5" }' WHERE device = 'd0' AND device_seq = 4"#, in: fixture.database)
+
+        let answer = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url, limit: Self.values.count), token: token)
+        #expect(answer.status == 200, "\(answer.text)")
+        let page = try answer.decode(SyncSnapshotPage.self)
+        #expect(page.rows.count == Self.values.count && Set(page.devices) == ["d0", "d1", "d2"] && page.next != nil)
+        for row in page.rows {
+            let index = try #require(keys.firstIndex { Self.sameBytes($0, row.key) }, "\(row.key) is no key pushed")
+            let title = try #require(row.cells.first { $0.column == "title" })
+            #expect(Self.sameBytes(title.value, Self.values[index]), "\(Self.values[index]) became \(title.value)")
+            #expect(title.stamp.hlc == now + Int64(index) && page.devices[title.stamp.device] == "d1")
+            let n = row.cells.first { $0.column == "n" }
+            #expect(n?.value == (index.isMultiple(of: 3) ? .integer(index == 3 ? 5 : Int64(index)) : nil))
+            #expect(n.map { page.devices[$0.stamp.device] == "d0" } ?? true)
+            #expect(row.cells.count == (index.isMultiple(of: 3) ? 2 : 1))
+            #expect(row.deleted.map { $0.hlc == now - 1 && page.devices[$0.device] == "d2" } ?? !index.isMultiple(of: 5))
+        }
+        let storedKeys = try page.rows.map { Array(try JSONEncoder().encode($0.key)) }
+        #expect(storedKeys == storedKeys.sorted { $0.lexicographicallyPrecedes($1) }, "rows out of the keys' byte order")
+
+        let next = try await HTTP.send(
+            "GET", ServerFixture.snapshotURL(server.url, limit: Self.values.count, upTo: page.cursor, after: page.next), token: token
+        ).decode(SyncSnapshotPage.self)
+        #expect(next.rows.isEmpty && next.devices.isEmpty && next.next == nil && next.cursor == page.cursor)
+    }
+
+    @Test("Rows that come out of (table, key) byte order are refused, and canonically equivalent keys stay two rows")
+    func rowOrder() throws {
+        var writer = SnapshotPageWriter()
+        for key in [#"{"text":"e\#u{301}"}"#, #"{"text":"é"}"#] {
+            try writer.add(table: "items", key: key, column: "title", value: #"{"text":"t"}"#, hlc: 1, device: "d")
+        }
+        let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: writer.page(schemaVersion: 1, cursor: 1, limit: 5))
+        #expect(page.rows.count == 2 && zip(page.rows.map(\.key), [.text("e\u{301}"), .text("é")]).allSatisfy(Self.sameBytes))
+        #expect(throws: SnapshotPageError.self) {
+            try writer.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: #"{"text":"t"}"#, hlc: 1, device: "d")
+        }
+        var again = SnapshotPageWriter()
+        try again.add(table: "items", key: #"{"text":"a"}"#, column: "n", value: "null", hlc: 1, device: "d")
+        try again.add(table: "items", key: #"{"text":"b"}"#, column: "n", value: "null", hlc: 1, device: "d")
+        #expect(throws: SnapshotPageError.self) {
+            try again.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: "null", hlc: 1, device: "d")
+        }
     }
 
     @Test(
