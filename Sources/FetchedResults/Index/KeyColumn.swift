@@ -5,14 +5,20 @@ import SQLiteStoreCore
 /// byte and an 8-byte word per row (an INTEGER, a REAL's bits, a text's first 8 bytes, or
 /// where a longer value's bytes are), a second word per row only once the page holds a
 /// text of 9 to 16 bytes, and the bytes of longer texts and of blobs in one buffer per page.
-/// A number costs 9 bytes, a text of up to 16 bytes 17, a longer text or blob 9 plus its bytes.
+/// A number costs 9 bytes, a text of up to 16 bytes 17, a longer text or blob 9 plus its bytes;
+/// one byte less each while every row of the page has the same kind (a column of numbers of
+/// one storage class, the usual case): the kind is then held once, not per row.
 struct KeyColumn: Sendable {
     private static let null: UInt8 = 0, integer: UInt8 = 1, real: UInt8 = 2, longText: UInt8 = 3, blob: UInt8 = 4
     /// Inline texts: `inlineText + byte count`.
     private static let inlineText: UInt8 = 16
     private static let inlineCapacity = 16
 
+    /// The kind of each row; empty while every row has the kind `sharedKind`.
     private var kinds: [UInt8] = []
+    /// The kind of every row while they all have one (any kind while there is no row); `nil`
+    /// once they differ, and `kinds` holds each row's.
+    private var sharedKind: UInt8? = Self.null
     /// The value, or for long texts and blobs `start << 32 | count` in `bytes`.
     private var heads: [UInt64] = []
     /// Bytes 8..<16 of inline texts; `nil` until the page holds a text longer than 8 bytes.
@@ -23,13 +29,26 @@ struct KeyColumn: Sendable {
 
     /// Room for `count` rows without growing.
     mutating func reserveCapacity(_ count: Int) {
-        kinds.reserveCapacity(count)
         heads.reserveCapacity(count)
+    }
+
+    /// The kind of row `index`.
+    private func kind(at index: Int) -> UInt8 { sharedKind ?? kinds[index] }
+
+    /// Makes room for a row of kind `kind` among the rows: `true` when `kinds` holds each
+    /// row's kind (and must take this row's), `false` while the rows share theirs.
+    private mutating func admitKind(_ kind: UInt8) -> Bool {
+        guard let shared = sharedKind else { return true }
+        if heads.isEmpty { sharedKind = kind }
+        guard sharedKind != kind else { return false }
+        kinds = [UInt8](repeating: shared, count: heads.count)
+        sharedKind = nil
+        return true
     }
 
     /// The value of row `index`.
     func value(at index: Int) -> DatabaseValue {
-        let kind = kinds[index]
+        let kind = kind(at: index)
         switch kind {
         case Self.null: return .null
         case Self.integer: return .integer(Int64(bitPattern: heads[index]))
@@ -53,7 +72,7 @@ struct KeyColumn: Sendable {
     /// Inserts `value` as row `index`.
     mutating func insert(_ value: DatabaseValue, at index: Int) {
         let (kind, head, tail) = encodeForStoring(value)
-        kinds.insert(kind, at: index)
+        if admitKind(kind) { kinds.insert(kind, at: index) }
         heads.insert(head, at: index)
         tails?.insert(tail, at: index)
     }
@@ -62,7 +81,10 @@ struct KeyColumn: Sendable {
     mutating func replace(at index: Int, with value: DatabaseValue) {
         releaseBytes(of: index)
         let (kind, head, tail) = encodeForStoring(value)
-        kinds[index] = kind
+        if kind != sharedKind {
+            if sharedKind != nil { _ = admitKind(kind) }
+            kinds[index] = kind
+        }
         heads[index] = head
         tails?[index] = tail
         compactIfWasteful()
@@ -72,7 +94,7 @@ struct KeyColumn: Sendable {
     /// replaces an empty range of each array).
     mutating func append(_ value: DatabaseValue) {
         let (kind, head, tail) = encodeForStoring(value)
-        kinds.append(kind)
+        if admitKind(kind) { kinds.append(kind) }
         heads.append(head)
         tails?.append(tail)
     }
@@ -81,7 +103,7 @@ struct KeyColumn: Sendable {
     /// to 16 bytes.
     private mutating func encodeForStoring(_ value: DatabaseValue) -> (kind: UInt8, head: UInt64, tail: UInt64) {
         let encoded = encode(value)
-        if encoded.kind > Self.inlineText + 8, tails == nil { tails = [UInt64](repeating: 0, count: kinds.count) }
+        if encoded.kind > Self.inlineText + 8, tails == nil { tails = [UInt64](repeating: 0, count: heads.count) }
         return encoded
     }
 
@@ -111,7 +133,7 @@ struct KeyColumn: Sendable {
     /// Removes row `index`.
     mutating func remove(at index: Int) {
         releaseBytes(of: index)
-        kinds.remove(at: index)
+        if sharedKind == nil { kinds.remove(at: index) }
         heads.remove(at: index)
         tails?.remove(at: index)
         compactIfWasteful()
@@ -119,7 +141,7 @@ struct KeyColumn: Sendable {
 
     /// Counts the bytes of row `index`, if it stores any, as no longer used.
     private mutating func releaseBytes(of index: Int) {
-        if kinds[index] == Self.longText || kinds[index] == Self.blob { garbage += Int(heads[index] & 0xFFFF_FFFF) }
+        if kind(at: index) == Self.longText || kind(at: index) == Self.blob { garbage += Int(heads[index] & 0xFFFF_FFFF) }
     }
 
     private mutating func compactIfWasteful() {
@@ -131,7 +153,7 @@ struct KeyColumn: Sendable {
         let old = bytes
         bytes = []
         garbage = 0
-        for index in kinds.indices where kinds[index] == Self.longText || kinds[index] == Self.blob {
+        for index in heads.indices where kind(at: index) == Self.longText || kind(at: index) == Self.blob {
             let start = Int(heads[index] >> 32)
             let count = Int(heads[index] & 0xFFFF_FFFF)
             heads[index] = store(old[start..<(start + count)])
@@ -148,7 +170,7 @@ struct KeyColumn: Sendable {
 
     /// Reorders the rows: row `i` becomes the old row `order[i]`.
     mutating func permute(_ order: [Int]) {
-        kinds = order.map { kinds[$0] }
+        if sharedKind == nil { kinds = order.map { kinds[$0] } }
         heads = order.map { heads[$0] }
         if let tails { self.tails = order.map { tails[$0] } }
     }

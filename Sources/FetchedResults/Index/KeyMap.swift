@@ -168,7 +168,7 @@ struct KeyMap: Sendable {
             for (number, page) in pages.enumerated() {
                 guard let page else { continue }
                 let first = (group << 5 | Int64(number)) << 10
-                for (offset, fingerprint) in zip(page.offsets, page.fingerprints) { body(first | Int64(offset), fingerprint) }
+                for (index, fingerprint) in page.fingerprints.enumerated() { body(first | Int64(page.offset(at: index)), fingerprint) }
             }
         }
     }

@@ -1,11 +1,15 @@
 import SQLiteStoreCore
 
 /// The rows of a `KeyMap` whose rowids share all bits but the low 10: their rowid offsets
-/// (2 bytes each, ascending), fingerprints and sort keys, column-wise and dense.
+/// (2 bytes each, ascending; none in a full page, where row `i` is at offset `i`),
+/// fingerprints and sort keys, column-wise and dense.
 struct KeyPage: Sendable {
     static let width: Int64 = 1024
 
-    private(set) var offsets: [UInt16] = []
+    /// The rowid offset of each row, ascending; empty in a full sorted page (every offset
+    /// present): a list over every row of a table fills its pages, and 2 bytes a row were 2
+    /// MiB at a million rows.
+    private var offsets: [UInt16] = []
     private(set) var fingerprints: [UInt64] = []
     private var columns: [KeyColumn]
     /// Whether rows were appended out of rowid order since the last `sort()`.
@@ -24,12 +28,28 @@ struct KeyPage: Sendable {
         return page
     }
 
-    var count: Int { offsets.count }
+    var count: Int { fingerprints.count }
+
+    /// Whether every offset is present, in order (`offsets` then empty).
+    private var isFull: Bool { offsets.isEmpty && !fingerprints.isEmpty }
+
+    /// The rowid offset of row `index`.
+    func offset(at index: Int) -> UInt16 { isFull ? UInt16(truncatingIfNeeded: index) : offsets[index] }
+
+    /// Drops the offsets of a full page, sorted: each row's is its index.
+    private mutating func elideFullOffsets() {
+        if offsets.count == Int(Self.width), !isUnsorted { offsets = [] }
+    }
+
+    /// Lists the offsets of a full page again, before it loses a row or takes one in any order.
+    private mutating func listOffsets() {
+        if isFull { offsets = (0..<UInt16(Self.width)).map { $0 } }
+    }
 
     /// The index of `offset`, or where it would be inserted: at once in a full page (every
     /// offset present, in order), else by binary search.
     func find(_ offset: UInt16) -> (index: Int, exists: Bool) {
-        if offsets.count == Int(Self.width) { return (Int(offset), true) }
+        if isFull { return (Int(offset), true) }
         var low = 0
         var high = offsets.count
         while low < high {
@@ -65,6 +85,7 @@ struct KeyPage: Sendable {
         offsets.insert(offset, at: index)
         fingerprints.insert(fingerprint, at: index)
         for column in columns.indices { columns[column].insert(keys[column], at: index) }
+        elideFullOffsets()
     }
 
     /// Replaces the keys and fingerprint of row `index`, in place.
@@ -75,6 +96,7 @@ struct KeyPage: Sendable {
 
     /// Adds a row in any order; `sort()` must run before the page is searched.
     mutating func append(_ offset: UInt16, _ keys: SortKeys, fingerprint: UInt64) {
+        listOffsets()
         if let last = offsets.last, last > offset { isUnsorted = true }
         offsets.append(offset)
         fingerprints.append(fingerprint)
@@ -82,6 +104,7 @@ struct KeyPage: Sendable {
     }
 
     mutating func remove(at index: Int) {
+        listOffsets()
         offsets.remove(at: index)
         fingerprints.remove(at: index)
         for column in columns.indices { columns[column].remove(at: index) }
@@ -95,13 +118,30 @@ struct KeyPage: Sendable {
         for column in columns { column.forEachBuffer(body) }
     }
 
+    /// The indexes of `offsets` (unique, below `width`) in the order of their offsets. A page
+    /// holding a sixteenth of its rowids or more puts each index in its offset's slot and
+    /// reads the slots in order, with no comparison sort (a stable sort was a sixth of the
+    /// library's part of reading a whole index, by `perf`); fewer rows are sorted as integers.
+    private static func orderByOffset(_ offsets: [UInt16]) -> [Int] {
+        guard offsets.count * 16 >= Int(width) else {
+            return offsets.indices.map { UInt32(offsets[$0]) << 16 | UInt32($0) }.sorted().map { Int($0 & 0xFFFF) }
+        }
+        var slots = [Int16](repeating: -1, count: Int(width))
+        for (index, offset) in offsets.enumerated() { slots[Int(offset)] = Int16(index) }
+        var order: [Int] = []
+        order.reserveCapacity(offsets.count)
+        for slot in slots where slot >= 0 { order.append(Int(slot)) }
+        return order
+    }
+
     /// Puts appended rows in rowid order, in arrays of their size.
     mutating func sort() {
+        defer { elideFullOffsets() }
         guard isUnsorted else { return }
         isUnsorted = false
-        // By offset, then index (offsets are unique), as integers: no comparison closure.
-        let order = offsets.indices.map { UInt32(offsets[$0]) << 16 | UInt32($0) }.sorted().map { Int($0 & 0xFFFF) }
-        offsets = order.map { offsets[$0] }
+        let order = Self.orderByOffset(offsets)
+        // A full page's offsets are its indexes: none are made, only to be dropped.
+        offsets = order.count == Int(Self.width) ? [] : order.map { offsets[$0] }
         fingerprints = order.map { fingerprints[$0] }
         for column in columns.indices { columns[column].permute(order) }
     }

@@ -7,25 +7,31 @@ extension Statement {
     /// process).
     ///
     /// Every column's storage class and number (or byte count) go in as words, then the
-    /// texts' and blobs' bytes, in column order (the counts say where each ends).
+    /// texts' and blobs' bytes, in column order (the counts say where each ends). Each column
+    /// is read once: the texts' and blobs' bytes are kept from the first pass (SQLite keeps
+    /// them until the next step), which halves the calls into SQLite of reading an index.
     package func fingerprint(columns: Range<Int>) -> UInt64 {
-        var fingerprint = RowFingerprint()
-        for index in columns {
-            let column = Int32(index)
-            let type = sqlite3_column_type(handle, column)
-            fingerprint.combine(UInt64(type))
-            switch type {
-            case SQLITE_INTEGER: fingerprint.combine(UInt64(bitPattern: sqlite3_column_int64(handle, column)))
-            case SQLITE_FLOAT: fingerprint.combine(sqlite3_column_double(handle, column).bitPattern)
-            case SQLITE_TEXT, SQLITE_BLOB: fingerprint.combine(UInt64(bytes(of: column, type: type).count))
-            default: break
+        withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: columns.count) { texts in
+            var fingerprint = RowFingerprint()
+            var textCount = 0
+            for index in columns {
+                let column = Int32(index)
+                let type = sqlite3_column_type(handle, column)
+                fingerprint.combine(UInt64(type))
+                switch type {
+                case SQLITE_INTEGER: fingerprint.combine(UInt64(bitPattern: sqlite3_column_int64(handle, column)))
+                case SQLITE_FLOAT: fingerprint.combine(sqlite3_column_double(handle, column).bitPattern)
+                case SQLITE_TEXT, SQLITE_BLOB:
+                    let bytes = bytes(of: column, type: type)
+                    fingerprint.combine(UInt64(bytes.count))
+                    texts.initializeElement(at: textCount, to: bytes)
+                    textCount += 1
+                default: break
+                }
             }
+            for text in texts[..<textCount] { fingerprint.combine(bytes: text) }
+            return fingerprint.value
         }
-        for index in columns {
-            let type = sqlite3_column_type(handle, Int32(index))
-            if type == SQLITE_TEXT || type == SQLITE_BLOB { fingerprint.combine(bytes: bytes(of: Int32(index), type: type)) }
-        }
-        return fingerprint.value
     }
 
     /// The bytes of a TEXT or BLOB column of the current row (the text's UTF-8).
