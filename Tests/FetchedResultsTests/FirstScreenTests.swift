@@ -46,6 +46,7 @@ import Testing
         // The page's rows fill `fullSections` sections and part of the next.
         let (fullSections, lastRows) = (Self.pageSize + 1).quotientAndRemainder(dividingBy: 20)
         let controller = FetchedResultsController(store: store, request: Self.byGroup)
+        controller.holdsBackgroundReadAfter = 0  // its rows are counted once it is done: not yet
         try controller.performFetch()
         #expect(!controller.isComplete)
         #expect(controller.numberOfObjects == Self.pageSize + 1)
@@ -62,6 +63,7 @@ import Testing
         }
 
         let checker = ReplayChecker(controller)
+        controller.resumeBackgroundRead()
         #expect(try await checker.check(store))
         #expect(controller.isComplete && controller.numberOfObjects == 1_000)
         #expect(
@@ -175,6 +177,25 @@ import Testing
         // The sequence ends when the controller's engine goes, once its read has returned.
         for try await _ in changes { delivered += 1 }
         #expect(delivered == 0, "the rest was not read")
+        #expect(try checkpointSucceeds())
+    }
+
+    /// Another connection's commit makes a controller read every row again; once the
+    /// controller is released, that re-read stops within its first rows instead of running on.
+    @Test func aReleasedControllerStopsReadingEveryRowAgain() async throws {
+        try fill(100_000)
+        var controller: FetchedResultsController<Note>? = FetchedResultsController(
+            store: store, request: StoreRequest<Note>().order(Column("title").ascending).batchSize(50))
+        try controller?.performFetch()
+        try controller?.catchUp()
+        let engine = try #require(controller.flatMap { Mirror(reflecting: $0).descendant("engine") } as? FetchedResultsEngine<Note>)
+        let rowsRead = engine.rowsRead.withLock { $0 }
+        controller = nil
+        let other = try Store(path: directory.path("test.sqlite"))
+        try await other.write { db in try db.execute(sql: "UPDATE note SET title = 'changed' WHERE id = 50000") }
+        try store.checkForExternalChanges()
+        await engine.flush()
+        #expect(engine.rowsRead.withLock { $0 } - rowsRead < 1_000, "the re-read stopped")
         #expect(try checkpointSucceeds())
     }
 

@@ -99,7 +99,7 @@ public final class FetchedResultsController<M: StoreModel> {
     }
 
     deinit {
-        engine.cancelBuild()
+        engine.release()
     }
 
     // MARK: Fetching

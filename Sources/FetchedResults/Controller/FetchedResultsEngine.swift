@@ -28,6 +28,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// Counts the fetches that read an index in the background: one stops reading once the
     /// count has moved past its own (a new fetch, `cancelBuild()`).
     private let builds = Locked(0)
+    /// Whether the controller that owns the engine is gone: a re-read it no longer wants stops.
+    private let isReleased = Locked(false)
 
     init(store: Store) { self.store = store }
 
@@ -131,6 +133,14 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// once, and the results stay at their first page until the next fetch.
     func cancelBuild() {
         builds.withLock { $0 += 1 }
+    }
+
+    /// Stops what the owner no longer wants, when it is released: the background read, and a
+    /// re-read of every row under way (after another connection's commit, say), which would
+    /// otherwise go on until it ends, on a reader, beside whatever the app does next.
+    func release() {
+        isReleased.withLock { $0 = true }
+        cancelBuild()
     }
 
     /// Reads the first page of `request` in `db` (every row when `whole`, or when the request
@@ -262,13 +272,15 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
                     try canApply
                     && apply(rows.allRowIDs, parents: parents, children: changesChildren ? changes : nil, to: index, plan)
                 if !applied {
-                    let (fresh, freshIndex, objects) = try fetch(plan.request)
+                    let (fresh, freshIndex, objects) = try fetch(plan.request) { [isReleased] in isReleased.withLock { $0 } }
                     self.plan = fresh
                     current = freshIndex
                     post(.refetched(updating: []), objects: objects)
                 }
             }
             if changesIncluded { try postIncludedChanges(changes) }
+        } catch is CancellationError {
+            return  // released: nobody follows the results any more
         } catch {
             stop(with: error)
         }
@@ -346,13 +358,16 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     }
 
     /// Resolves `request` against the schema and reads the whole index (and, without a batch
-    /// size, every object) in one snapshot.
-    private func fetch(_ request: StoreRequest<M>) throws -> (FetchPlan<M>, ResultIndex, LoadedObjects<M>?) {
+    /// size, every object) in one snapshot; stops with `CancellationError` once `isCancelled`
+    /// says so.
+    private func fetch(
+        _ request: StoreRequest<M>, isCancelled: () -> Bool = { false }
+    ) throws -> (FetchPlan<M>, ResultIndex, LoadedObjects<M>?) {
         var count = 0
         let registered = store.configuration.collations
         let result = try store.read { db in
             let plan = try FetchPlan(request, db: db, registered: registered)
-            let index = try plan.fetchIndex(db, rowsRead: &count)
+            let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled)
             try trackRelatedRows(of: plan, db)
             guard plan.loadsObjects else { return (plan, index, nil as LoadedObjects<M>?) }
             let byRowID = try db.fetchByRowID(request)
