@@ -84,10 +84,9 @@ import Testing
     ]
 
     @Test func collationsAndTablesReplayIntoFreshFetches() async throws {
-        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_COLLATION_TRANSACTIONS"].flatMap { Int($0) } ?? 1_500
-        print("CollationRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
+        let run = RandomizedRun("CollationRandomizedTests", transactionsFrom: "FRC_COLLATION_TRANSACTIONS", default: 1_500)
+        let (seed, transactions) = (run.seed, run.transactions)
+        var random = run.random
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(configuration: Self.configuration, schema: Self.schema)
         let other = try Store(path: directory.path("test.sqlite"), configuration: Self.configuration)

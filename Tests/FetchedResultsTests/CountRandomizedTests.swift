@@ -17,15 +17,11 @@ import Testing
 /// (`sideEffects`); transactions roll back, and commit through another connection. `FRC_SEED` replays a seed; `FRC_COUNT_TRANSACTIONS` sets the number
 /// of transactions (500; CI draws a fresh seed each run).
 @MainActor @Suite(.timeLimit(.minutes(15))) struct CountRandomizedTests {
-    let directory: TemporaryDirectory
-    let store: Store
-    let other: Store
+    let database: LabelDatabase
+    var store: Store { database.store }
+    var other: Store { database.other }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: LabelSchema.script + Self.sideEffects)
-        other = try Store(path: directory.path("test.sqlite"))
-    }
+    init() throws { database = try LabelDatabase(adding: Self.sideEffects) }
 
     /// A trigger: a list renamed `B` raises its items' scores (moving them into or out of a
     /// conditional count) and becomes the owner of those that have none, writes the change
@@ -90,13 +86,9 @@ import Testing
         into cases: [(request: StoreRequest<TodoList>, oracle: CountOracle)], showing shown: StoreRequest<TodoList>,
         freshSQL: String, render: @escaping (FetchedRow<TodoList>) -> String
     ) async throws {
-        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_COUNT_TRANSACTIONS"].flatMap { Int($0) } ?? 500
-        print("CountRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
-        try await store.write { db in
-            try db.execute(script: "INSERT INTO label(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');")
-        }
+        let run = RandomizedRun("CountRandomizedTests", transactionsFrom: "FRC_COUNT_TRANSACTIONS", default: 500)
+        let (seed, transactions) = (run.seed, run.transactions)
+        var random = run.random
         var checkers: [ReplayChecker<TodoList>] = []
         for (request, oracle) in cases {
             let controller = FetchedResultsController(store: store, request: request)

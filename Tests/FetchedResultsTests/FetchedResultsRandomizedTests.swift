@@ -32,10 +32,9 @@ import Testing
     ]
 
     @Test func changeSetsReplayIntoFreshFetches() async throws {
-        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_TRANSACTIONS"].flatMap { Int($0) } ?? 3_000
-        print("FetchedResultsRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
+        let run = RandomizedRun("FetchedResultsRandomizedTests", transactionsFrom: "FRC_TRANSACTIONS", default: 3_000)
+        let (seed, transactions) = (run.seed, run.transactions)
+        var random = run.random
         var checkers: [ReplayChecker<Note>] = []
         for request in Self.requests {
             let controller = FetchedResultsController(store: store, request: request)

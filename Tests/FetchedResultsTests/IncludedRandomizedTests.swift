@@ -17,15 +17,11 @@ import Testing
 /// and commit through another connection. `FRC_SEED` replays a seed;
 /// `FRC_INCLUDED_TRANSACTIONS` sets the number of transactions (1,500).
 @MainActor @Suite(.timeLimit(.minutes(15))) struct IncludedRandomizedTests {
-    let directory: TemporaryDirectory
-    let store: Store
-    let other: Store
+    let database: LabelDatabase
+    var store: Store { database.store }
+    var other: Store { database.other }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: LabelSchema.script)
-        other = try Store(path: directory.path("test.sqlite"))
-    }
+    init() throws { database = try LabelDatabase() }
 
     static let itemRequests: [StoreRequest<TodoItem>] = [
         StoreRequest<TodoItem>().order(TodoItem.list.name.ascending, Column("title").ascending)
@@ -39,13 +35,9 @@ import Testing
     ]
 
     @Test func changeSetsReplayRowsAndTheirIncludedObjectsIntoFreshJoins() async throws {
-        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_INCLUDED_TRANSACTIONS"].flatMap { Int($0) } ?? 1_500
-        print("IncludedRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
-        try await store.write { db in
-            try db.execute(script: "INSERT INTO label(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');")
-        }
+        let run = RandomizedRun("IncludedRandomizedTests", transactionsFrom: "FRC_INCLUDED_TRANSACTIONS", default: 1_500)
+        let (seed, transactions) = (run.seed, run.transactions)
+        var random = run.random
         var checkers: [any IncludedCheck] = []
         for request in Self.itemRequests {
             checkers.append(try IncludedReplayChecker(request, store: store, render: IncludedJoins.render, fresh: IncludedJoins.items))

@@ -92,24 +92,16 @@ import Testing
         ),
     ]
 
-    let directory: TemporaryDirectory
-    let store: Store
-    let other: Store
+    let database: LabelDatabase
+    var store: Store { database.store }
+    var other: Store { database.other }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        store = try directory.makeStore(schema: LabelSchema.script)
-        other = try Store(path: directory.path("test.sqlite"))
-    }
+    init() throws { database = try LabelDatabase() }
 
     @Test func changeSetsReplayIntoFreshReadsOfTheJoins() async throws {
-        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_PATH_TRANSACTIONS"].flatMap { Int($0) } ?? 500
-        print("ManyToManyAndPathRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
-        try await store.write { db in
-            try db.execute(script: "INSERT INTO label(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');")
-        }
+        let run = RandomizedRun("ManyToManyAndPathRandomizedTests", transactionsFrom: "FRC_PATH_TRANSACTIONS", default: 500)
+        let (seed, transactions) = (run.seed, run.transactions)
+        var random = run.random
         let items = try Self.itemCases.map { try follow($0.request, $0.oracle) }
         let pairs = try Self.pairCases.map { try follow($0.request, $0.oracle) }
         for step in 0..<transactions {

@@ -47,10 +47,9 @@ import Testing
     ]
 
     @Test func changeSetsReplayIntoFreshReadsOfTheJoin() async throws {
-        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_RELATED_TRANSACTIONS"].flatMap { Int($0) } ?? 5_000
-        print("RelatedRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
+        let run = RandomizedRun("RelatedRandomizedTests", transactionsFrom: "FRC_RELATED_TRANSACTIONS", default: 5_000)
+        let (seed, transactions) = (run.seed, run.transactions)
+        var random = run.random
         var checkers: [ReplayChecker<TodoItem>] = []
         for request in Self.requests {
             let controller = FetchedResultsController(store: store, request: request)

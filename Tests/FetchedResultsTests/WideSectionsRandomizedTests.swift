@@ -30,10 +30,9 @@ import Testing
     ]
 
     @Test func changeSetsReplayIntoFreshReads() async throws {
-        let seed = ProcessInfo.processInfo.environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        let transactions = ProcessInfo.processInfo.environment["FRC_WIDE_TRANSACTIONS"].flatMap { Int($0) } ?? 600
-        print("WideSectionsRandomizedTests seed: \(seed) (replay with FRC_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
+        let run = RandomizedRun("WideSectionsRandomizedTests", transactionsFrom: "FRC_WIDE_TRANSACTIONS", default: 600)
+        let (seed, transactions) = (run.seed, run.transactions)
+        var random = run.random
         try await fill(&random)
         var checkers: [ReplayChecker<TodoItem>] = []
         for request in Self.requests {

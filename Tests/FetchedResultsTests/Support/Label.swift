@@ -34,3 +34,18 @@ enum LabelSchema {
             CREATE INDEX item_label_label ON item_label(label_id);
             """
 }
+
+/// A database of `LabelSchema` (and `extra` schema) holding labels 1 to 3 (`a`, `b`, `c`), and
+/// a second connection to its file, which commits as another process would.
+struct LabelDatabase {
+    let directory: TemporaryDirectory
+    let store: Store
+    let other: Store
+
+    init(adding extra: String = "") throws {
+        directory = try TemporaryDirectory()
+        store = try directory.makeStore(
+            schema: LabelSchema.script + extra + "INSERT INTO label(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');")
+        other = try Store(path: directory.path("test.sqlite"))
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The seed and length of one run of a randomized suite: `FRC_SEED` replays a seed (each run
+/// draws a fresh one otherwise), and an environment variable of the suite's own sets the number
+/// of transactions. The seed is printed, so that a failure in CI can be replayed.
+struct RandomizedRun {
+    let seed: UInt64
+    let transactions: Int
+
+    init(_ suite: String, transactionsFrom variable: String, default count: Int) {
+        let environment = ProcessInfo.processInfo.environment
+        seed = environment["FRC_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
+        transactions = environment[variable].flatMap { Int($0) } ?? count
+        print("\(suite) seed: \(seed) (replay with FRC_SEED=\(seed))")
+    }
+
+    /// The generator the run's statements come from.
+    var random: SplitMix64 { SplitMix64(seed: seed) }
+}
