@@ -14,24 +14,14 @@ import Testing
 /// ROLLBACK ends the transaction), fail their foreign key and are caught, move to another
 /// list, change so that they enter or leave a conditional count, and go with their list
 /// (CASCADE) or lose their owner (SET NULL); a trigger changes a renamed list's items
-/// (`sideEffects`); transactions roll back, and commit through another connection. `FRC_SEED` replays a seed; `FRC_COUNT_TRANSACTIONS` sets the number
+/// (`LabelSchema.renameTrigger`); transactions roll back, and commit through another connection. `FRC_SEED` replays a seed; `FRC_COUNT_TRANSACTIONS` sets the number
 /// of transactions (500; CI draws a fresh seed each run).
 @MainActor @Suite(.timeLimit(.minutes(15))) struct CountRandomizedTests {
     let database: LabelDatabase
     var store: Store { database.store }
     var other: Store { database.other }
 
-    init() throws { database = try LabelDatabase(adding: Self.sideEffects) }
-
-    /// A trigger: a list renamed `B` raises its items' scores (moving them into or out of a
-    /// conditional count) and becomes the owner of those that have none, writes the change
-    /// capture must report as the rename's own.
-    static let sideEffects = """
-        CREATE TRIGGER list_named_b_takes_its_items AFTER UPDATE OF name ON list WHEN NEW.name IS 'B' BEGIN
-            UPDATE item SET score = coalesce(score, 0) + 1 WHERE list_id = NEW.id;
-            UPDATE item SET owner_id = NEW.id WHERE list_id = NEW.id AND owner_id IS NULL;
-        END;
-        """
+    init() throws { database = try LabelDatabase(adding: LabelSchema.renameTrigger) }
 
     /// Each request with the SQL that reads its results without the library: the count of
     /// `join`'s items per list, and the order (`n` is the count).

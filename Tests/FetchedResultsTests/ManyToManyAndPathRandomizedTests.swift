@@ -5,8 +5,9 @@ import Testing
 @testable import SQLiteStoreResults
 
 /// Random transactions over lists, items, labels and the items' labels (`IncludedStatements`:
-/// every conflict resolution, caught foreign-key failures, cascades, rollbacks, another
-/// connection), against the live shapes that are read again and diffed rather than followed
+/// every conflict resolution, caught foreign-key failures, cascades, rollbacks, names equal
+/// only under Unicode equivalence, another connection; and `LabelSchema.renameTrigger`, which
+/// rescores a renamed list's items), against the live shapes that are read again and diffed rather than followed
 /// row by row: items filtered, ordered and sectioned by their many-to-many labels (any,
 /// any with a condition, count, conditional count), and item-label pairs ordered, sectioned
 /// and filtered by a column two links away (pair → item → list). After every transaction,
@@ -96,7 +97,7 @@ import Testing
     var store: Store { database.store }
     var other: Store { database.other }
 
-    init() throws { database = try LabelDatabase() }
+    init() throws { database = try LabelDatabase(adding: LabelSchema.renameTrigger) }
 
     @Test func changeSetsReplayIntoFreshReadsOfTheJoins() async throws {
         let run = RandomizedRun("ManyToManyAndPathRandomizedTests", transactionsFrom: "FRC_PATH_TRANSACTIONS", default: 500)

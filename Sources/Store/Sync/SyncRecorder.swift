@@ -71,11 +71,7 @@ struct SyncRecorder {
             }
             try recordUnknownRows(table, unknown)  // first, so that the outbox keeps the rows' order
             unknown = []
-            if !known.presentRowIDs.contains(rowID) {
-                gone.append(rowID)
-            } else if try !recordPresentRow(table, rowID: rowID) {
-                gone.append(rowID)
-            }
+            if try !known.presentRowIDs.contains(rowID) || !recordPresentRow(table, rowID: rowID) { gone.append(rowID) }
         }
         try recordUnknownRows(table, unknown)
         return gone

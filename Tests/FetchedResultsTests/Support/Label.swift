@@ -33,6 +33,16 @@ enum LabelSchema {
             );
             CREATE INDEX item_label_label ON item_label(label_id);
             """
+
+    /// A trigger: a list renamed `B` raises its items' scores (moving them into or out of a
+    /// conditional count) and becomes the owner of those that have none, writes the change
+    /// capture must report as the rename's own.
+    static let renameTrigger = """
+        CREATE TRIGGER list_named_b_takes_its_items AFTER UPDATE OF name ON list WHEN NEW.name IS 'B' BEGIN
+            UPDATE item SET score = coalesce(score, 0) + 1 WHERE list_id = NEW.id;
+            UPDATE item SET owner_id = NEW.id WHERE list_id = NEW.id AND owner_id IS NULL;
+        END;
+        """
 }
 
 /// A database of `LabelSchema` (and `extra` schema) holding labels 1 to 3 (`a`, `b`, `c`), and
