@@ -27,14 +27,15 @@ final class SQLiteShell: @unchecked Sendable {
         try input.fileHandleForWriting.write(contentsOf: Data(".timeout 10000\n".utf8))
     }
 
-    /// Ends sqlite3 with `.quit`, not by the end of its input: a child spawned meanwhile by
-    /// another test can hold a copy of the pipe's write end, and sqlite3 would then wait for
-    /// input forever while this waits for its exit (seen: a full run stalled with both
-    /// concurrency threads here). It closes the database first, so the file is as it leaves it.
+    /// Ends sqlite3 with `.quit`, not by the end of its input (a child spawned meanwhile by
+    /// another test can hold a copy of the pipe's write end), and waits a few seconds at most
+    /// for it to close the database: an unbounded `waitUntilExit()` here stalled full runs with
+    /// both concurrency threads in it.
     deinit {
         try? input.fileHandleForWriting.write(contentsOf: Data(".quit\n".utf8))
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
     }
 
     private func receive(_ data: Data) {
