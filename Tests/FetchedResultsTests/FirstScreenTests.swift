@@ -142,6 +142,59 @@ import Testing
         #expect(controller.numberOfObjects == 5_000)
     }
 
+    /// The whole index read past a batch of rows (`KeyMap.appendBatch`) puts them in pages
+    /// made for the read, filled in place: full pages, and pages left partly empty by deleted
+    /// rowids, with keys of several kinds in one page (NULL, texts of every stored length,
+    /// integers). Every row's keys are found again: changed rows move without the results
+    /// being read again, and the results stay SQLite's.
+    @Test func aWholeIndexPastABatchFindsEveryRowsKeys() async throws {
+        let rows = 2 * KeyMap.appendBatch + 5_000
+        try fillWithMixedKeys(rows)
+        let request = StoreRequest<Note>().order(Column("grp").ascending, Column("score").descending)
+        let controller = FetchedResultsController(store: store, request: request)
+        try controller.performFetch()
+        let checker = ReplayChecker(controller)
+        #expect(try await checker.check(store, "complete"))
+        var random = SeededGenerator()
+        for step in 0..<20 {
+            let before = controller.rowsRead
+            let changed = try updateRandomRows(5, of: rows, &random)
+            #expect(try await checker.check(store, "seed \(random.seed), step \(step)"))
+            #expect(controller.rowsRead - before <= changed, "seed \(random.seed), step \(step): the results were read again")
+        }
+    }
+
+    /// `rows` notes whose group is NULL or a text of 0 to 23 bytes and whose score is NULL or
+    /// a number, spread over the rowids; pages 2 to 9 then lose a run of rowids each.
+    private func fillWithMixedKeys(_ rows: Int) throws {
+        try store.write { db in
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO note(title, grp, score)
+                    SELECT 't' || i,
+                        CASE WHEN i % 7 = 0 THEN NULL ELSE substr('abcdefghijklmnopqrstuvwxyz', 1 + i * 37 % 26, i * 13 % 24) END,
+                        CASE WHEN i % 5 = 0 THEN NULL ELSE i * 7919 % 1000 END
+                    FROM n
+                    """,
+                arguments: [rows])
+            try db.execute(sql: "DELETE FROM note WHERE id BETWEEN 2048 AND 10239 AND id % 1024 BETWEEN 100 AND 300")
+        }
+    }
+
+    /// Gives `count` random notes among the first `rows` a new group and score, in one
+    /// transaction; returns `count`.
+    private func updateRandomRows(_ count: Int, of rows: Int, _ random: inout SeededGenerator) throws -> Int {
+        let updates: [[any DatabaseValueConvertible]] = (0..<count).map { _ in
+            let group: String? = Bool.random(using: &random) ? nil : String(repeating: "m", count: Int.random(in: 0...20, using: &random))
+            return [group, Int.random(in: 0...1_000, using: &random), Int.random(in: 1...rows, using: &random)]
+        }
+        try store.write { db in
+            for arguments in updates { try db.execute(sql: "UPDATE note SET grp = ?, score = ? WHERE id = ?", arguments: arguments) }
+        }
+        return count
+    }
+
     @Test func liveResultsNotifyWhoWaitsForARowOfTheRest() async throws {
         try fill(1_000)
         let live = LiveResults(StoreRequest<Note>().order(Column("score").ascending), in: store)

@@ -82,6 +82,60 @@ import Testing
         #expect(mismatches == 0, "seed \(random.seed)")
     }
 
+    /// Pages made by a full batch (more follow) keep their rows' offsets out of their own
+    /// arrays while rows are appended (an array each, freed when appending ends between
+    /// arrays that live on, was 2 MiB left in malloc's arenas at a million rows), and a full
+    /// page lists none once sorted.
+    @Test func pagesMadeByAFullBatchHoldNoOffsetsOfTheirOwn() {
+        var random = SeededGenerator()
+        let rowIDs = Array(0..<Int64(KeyMap.appendBatch + 100)).shuffled(using: &random)
+        var map = KeyMap(keyCount: 1)
+        // Of a page's buffers (its fingerprints and keys, 8 bytes a row), only a page's own
+        // offsets (2 bytes a row) would take 2 to 8 KiB.
+        func offsetsBuffers() -> Int {
+            var count = 0
+            map.forEachBuffer { _, bytes in if (2 * Int(KeyPage.width)..<8 * Int(KeyPage.width)).contains(bytes) { count += 1 } }
+            return count
+        }
+        for rowID in rowIDs.prefix(KeyMap.appendBatch) {
+            map.append(SortKeys(single: .integer(-rowID)), fingerprint: UInt64(rowID), for: rowID)
+        }
+        #expect(offsetsBuffers() == 0, "while appending")
+        for rowID in rowIDs.dropFirst(KeyMap.appendBatch) {
+            map.append(SortKeys(single: .integer(-rowID)), fingerprint: UInt64(rowID), for: rowID)
+        }
+        map.finishAppending()
+        #expect(offsetsBuffers() == 0, "sorted")
+        #expect(
+            rowIDs.allSatisfy { map[$0] == SortKeys(single: .integer(-$0)) && map.fingerprint(of: $0) == UInt64($0) }, "seed \(random.seed)"
+        )
+    }
+
+    /// The rows of pages made by a full batch come back whatever the page's shape once sorted:
+    /// full (reordered in place), half full, nearly empty, with rows that came in the last
+    /// batch, with keys of several kinds in one page (the kinds, tails and bytes of a column).
+    @Test func pagesMadeByAFullBatchGiveBackEveryRow() {
+        var random = SeededGenerator()
+        let width = KeyPage.width
+        let full = Array(0..<(20 * width))
+        let partial = (1024 * width..<1025 * width).filter { $0 % 2 == 0 } + [1025 * width + 3, 1025 * width + 9, 1025 * width + 700]
+        // The first batch makes every page; the last brings the rest of the full pages' rows.
+        let firstBatch = (partial + full.prefix(KeyMap.appendBatch - partial.count)).shuffled(using: &random)
+        let lastBatch = full.dropFirst(KeyMap.appendBatch - partial.count).shuffled(using: &random)
+        func keys(_ rowID: Int64) -> SortKeys { SortKeys([Self.values[Int(rowID % 17)], .integer(rowID)]) }
+        var map = KeyMap(keyCount: 2)
+        for rowID in firstBatch + lastBatch { map.append(keys(rowID), fingerprint: UInt64(rowID) &* 31, for: rowID) }
+        map.finishAppending()
+        var mismatches: [Int64] = []
+        for rowID in firstBatch + lastBatch
+        where map[rowID].map(Self.exact) != Self.exact(keys(rowID)) || map.fingerprint(of: rowID) != UInt64(rowID) &* 31 {
+            mismatches.append(rowID)
+        }
+        #expect(mismatches.isEmpty, "seed \(random.seed): \(mismatches.prefix(10))")
+        #expect(map.count == full.count + partial.count)
+        #expect(!map.contains(1024 * width + 1) && !map.contains(1025 * width + 4) && !map.contains(20 * width))
+    }
+
     /// Keys as text with byte-exact texts (Swift's `==` would equate NFC and NFD).
     private static func exact(_ keys: SortKeys) -> [String] {
         (0..<2).map { index in

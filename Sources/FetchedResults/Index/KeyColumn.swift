@@ -168,6 +168,17 @@ struct KeyColumn: Sendable {
         visitBuffer(of: bytes, body)
     }
 
+    /// Reorders the rows in place: row `i` moves to row `slots[i]` (`slots` holds each row
+    /// once), through `spare` (see `Array.scatter`).
+    mutating func scatter(to slots: UnsafeBufferPointer<UInt16>, into spare: inout [UInt64]) {
+        heads.scatter(to: slots, into: &spare)
+        tails?.scatter(to: slots, into: &spare)
+        if sharedKind == nil {
+            var spareKinds: [UInt8] = []
+            kinds.scatter(to: slots, into: &spareKinds)
+        }
+    }
+
     /// Reorders the rows: row `i` becomes the old row `order[i]`.
     mutating func permute(_ order: [Int]) {
         if sharedKind == nil { kinds = order.map { kinds[$0] } }

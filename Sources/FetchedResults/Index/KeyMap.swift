@@ -24,6 +24,14 @@ struct KeyMap: Sendable {
     /// reading a whole index, by `perf`). Sorted by rowid a batch at a time, they fill each
     /// page in a run.
     private var appended: [(rowID: Int64, keys: SortKeys, fingerprint: UInt64)] = []
+    /// The rowid offsets of the rows of the pages made by a full batch (`KeyPage.forArrivals`),
+    /// in the order they came: 1,024 a page, from the page's region (`arrivalRegions`) on.
+    /// Kept in the pages, each page's offsets were an array freed when appending ended,
+    /// between arrays that live on: 2 MiB left in malloc's arenas at a million rows. Here
+    /// they are one array, freed whole.
+    private var arrivals: [UInt16] = []
+    /// The index of each page made by a full batch in `arrivals`, by page number.
+    private var arrivalRegions: [Int64: Int] = [:]
     private(set) var count = 0
     let keyCount: Int
 
@@ -95,10 +103,11 @@ struct KeyMap: Sendable {
 
     /// Puts the appended rows in their pages, by rowid: one page lookup per run of rows
     /// sharing a page. A page made by a full batch gets room for a whole page, since more
-    /// batches follow; one made by the last batch gets none: the first page of a list reads
-    /// 258 rows over as many pages, and room for 1,024 rows in each was 4.7 MiB of the main
-    /// thread's heap (malloc kept it when `sort()` trimmed it, out of reach of the background
-    /// read's thread, which allocates in another arena).
+    /// batches follow, and its rows' offsets go to `arrivals`; one made by the last batch
+    /// gets none: the first page of a list reads 258 rows over as many pages, and room for
+    /// 1,024 rows in each was 4.7 MiB of the main thread's heap (malloc kept it when `sort()`
+    /// trimmed it, out of reach of the background read's thread, which allocates in another
+    /// arena).
     ///
     /// The batch grows as rows come (a first page of 258 rows needs no room for 16,384) and
     /// keeps its room for the next batch until the last.
@@ -111,13 +120,32 @@ struct KeyMap: Sendable {
         var start = 0
         while start < order.count {
             var end = start + 1
-            while end < order.count, pages[order[end]] == pages[order[start]] { end += 1 }
+            let pageNumber = pages[order[start]]
+            while end < order.count, pages[order[end]] == pageNumber { end += 1 }
+            var arrivals = self.arrivals
+            self.arrivals = []
+            var region = arrivalRegions[pageNumber]
             withPage(of: rows[order[start]].rowID) { page, _ in
-                if page == nil { page = isLast ? KeyPage(keyCount: keyCount) : KeyPage.forAppending(keyCount: keyCount) }
-                for index in order[start..<end] {
-                    page?.append(Self.split(rows[index].rowID).offset, rows[index].keys, fingerprint: rows[index].fingerprint)
+                if page == nil, !isLast {
+                    page = KeyPage.forArrivals(keyCount: keyCount)
+                    region = arrivals.count
+                    arrivals.append(contentsOf: repeatElement(0, count: Int(KeyPage.width)))
+                } else if page == nil {
+                    page = KeyPage(keyCount: keyCount)
+                }
+                if let region {
+                    for index in order[start..<end] {
+                        arrivals[region + (page?.count ?? 0)] = Self.split(rows[index].rowID).offset
+                        page?.appendArrived(rows[index].keys, fingerprint: rows[index].fingerprint)
+                    }
+                } else {
+                    for index in order[start..<end] {
+                        page?.append(Self.split(rows[index].rowID).offset, rows[index].keys, fingerprint: rows[index].fingerprint)
+                    }
                 }
             }
+            self.arrivals = arrivals
+            arrivalRegions[pageNumber] = region
             start = end
         }
         if !isLast {
@@ -145,10 +173,24 @@ struct KeyMap: Sendable {
     /// Puts the appended rows in their pages and sorts the pages they went to.
     mutating func finishAppending() {
         putAppendedInPages(isLast: true)
+        let arrivals = self.arrivals
+        let regions = arrivalRegions
+        self.arrivals = []
+        arrivalRegions = [:]
+        var spare: [UInt64] = []
         // The numbers are copied out first: iterating `groups.keys` while mutating `groups`
         // would copy the table and keep every page's unsorted arrays alive until the loop ends.
         for group in Array(groups.keys) {
-            for number in 0..<Int(Self.groupWidth) { groups[group]?[number]?.sort() }
+            for number in 0..<Int(Self.groupWidth) {
+                guard let region = regions[group << 5 | Int64(number)], let count = groups[group]?[number]?.count else {
+                    groups[group]?[number]?.sort()
+                    continue
+                }
+                arrivals.withUnsafeBufferPointer { arrivals in
+                    groups[group]?[number]?.sort(
+                        arrivedAt: UnsafeBufferPointer(rebasing: arrivals[region..<(region + count)]), spare: &spare)
+                }
+            }
         }
     }
 

@@ -18,10 +18,11 @@ struct KeyPage: Sendable {
     init(keyCount: Int) { columns = Array(repeating: KeyColumn(), count: keyCount) }
 
     /// An empty page with room for a full page of rows, for a result being read: its arrays
-    /// do not grow (and leave freed copies behind) while rows arrive. `sort()` trims them.
-    static func forAppending(keyCount: Int) -> KeyPage {
+    /// do not grow (and leave freed copies behind) while rows arrive by `appendArrived`,
+    /// their offsets kept by the caller. `sort(arrivedAt:spare:)` orders them: in place
+    /// when the page is full, in arrays of their size otherwise.
+    static func forArrivals(keyCount: Int) -> KeyPage {
         var page = KeyPage(keyCount: keyCount)
-        page.offsets.reserveCapacity(Int(width))
         page.fingerprints.reserveCapacity(Int(width))
         for column in page.columns.indices { page.columns[column].reserveCapacity(Int(width)) }
         page.isUnsorted = true
@@ -103,6 +104,12 @@ struct KeyPage: Sendable {
         for column in columns.indices { columns[column].append(keys[column]) }
     }
 
+    /// Adds a row in any order to a page made `forArrivals`, its offset kept by the caller.
+    mutating func appendArrived(_ keys: SortKeys, fingerprint: UInt64) {
+        fingerprints.append(fingerprint)
+        for column in columns.indices { columns[column].append(keys[column]) }
+    }
+
     mutating func remove(at index: Int) {
         listOffsets()
         offsets.remove(at: index)
@@ -132,6 +139,22 @@ struct KeyPage: Sendable {
         order.reserveCapacity(offsets.count)
         for slot in slots where slot >= 0 { order.append(Int(slot)) }
         return order
+    }
+
+    /// Puts the rows of a page made `forArrivals`, whose offsets are `arrivals` in the order
+    /// the rows came, in rowid order: a full page in place (its offsets are then its
+    /// indexes: none are listed), through `spare` (see `Array.scatter`); another in arrays
+    /// of its size, its offsets listed.
+    mutating func sort(arrivedAt arrivals: UnsafeBufferPointer<UInt16>, spare: inout [UInt64]) {
+        precondition(arrivals.count == count, "an offset per row")
+        isUnsorted = false
+        guard arrivals.count == Int(Self.width) else {
+            offsets = Array(arrivals)
+            isUnsorted = true
+            return sort()
+        }
+        fingerprints.scatter(to: arrivals, into: &spare)
+        for column in columns.indices { columns[column].scatter(to: arrivals, into: &spare) }
     }
 
     /// Puts appended rows in rowid order, in arrays of their size.
