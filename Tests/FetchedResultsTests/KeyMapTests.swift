@@ -111,6 +111,20 @@ import Testing
         )
     }
 
+    /// Rows at rowids far apart (random integer keys), a page each, get no room for a whole
+    /// page while the index is read: that was 20 KB a row.
+    @Test func scatteredRowsReserveNoWholePages() {
+        var random = SeededGenerator()
+        let rowIDs = (0..<Int64(2 * KeyMap.appendBatch + 100)).map { $0 << 12 }.shuffled(using: &random)
+        var map = KeyMap(keyCount: 1)
+        for rowID in rowIDs { map.append(SortKeys(single: .integer(rowID)), fingerprint: UInt64(rowID), for: rowID) }
+        var bytes = 0
+        map.forEachBuffer { _, size in bytes += size }
+        #expect(bytes / rowIDs.count < 1_024, "\(bytes / rowIDs.count) bytes a row while appending")
+        map.finishAppending()
+        #expect(rowIDs.allSatisfy { map.fingerprint(of: $0) == UInt64($0) }, "seed \(random.seed)")
+    }
+
     /// The rows of pages made by a full batch come back whatever the page's shape once sorted:
     /// full (reordered in place), half full, nearly empty, with rows that came in the last
     /// batch, with keys of several kinds in one page (the kinds, tails and bytes of a column).

@@ -32,6 +32,10 @@ struct KeyMap: Sendable {
     private var arrivals: [UInt16] = []
     /// The index of each page made by a full batch in `arrivals`, by page number.
     private var arrivalRegions: [Int64: Int] = [:]
+    /// How many rows a full batch must bring a new page for the page to get room for all
+    /// 1,024: rows at rowids far apart (random integer keys) make a page each, and room for a
+    /// whole page was 20 KB a row, gigabytes for a result of a million such rows.
+    static let rowsToReserveAPage = 4
     private(set) var count = 0
     let keyCount: Int
 
@@ -102,9 +106,9 @@ struct KeyMap: Sendable {
     }
 
     /// Puts the appended rows in their pages, by rowid: one page lookup per run of rows
-    /// sharing a page. A page made by a full batch gets room for a whole page, since more
-    /// batches follow, and its rows' offsets go to `arrivals`; one made by the last batch
-    /// gets none: the first page of a list reads 258 rows over as many pages, and room for
+    /// sharing a page. A page made by a full batch with `rowsToReserveAPage` of its rows or
+    /// more gets room for a whole page, since more batches follow, and its rows' offsets go
+    /// to `arrivals`; one made by the last batch gets none: the first page of a list reads 258 rows over as many pages, and room for
     /// 1,024 rows in each was 4.7 MiB of the main thread's heap (malloc kept it when `sort()`
     /// trimmed it, out of reach of the background read's thread, which allocates in another
     /// arena).
@@ -126,7 +130,7 @@ struct KeyMap: Sendable {
             self.arrivals = []
             var region = arrivalRegions[pageNumber]
             withPage(of: rows[order[start]].rowID) { page, _ in
-                if page == nil, !isLast {
+                if page == nil, !isLast, end - start >= Self.rowsToReserveAPage {
                     page = KeyPage.forArrivals(keyCount: keyCount)
                     region = arrivals.count
                     arrivals.append(contentsOf: repeatElement(0, count: Int(KeyPage.width)))
