@@ -68,15 +68,16 @@ struct SyncSnapshotApplier {
         var touched: [String: SyncedTable] = [:]
         var newest: Int64 = 0
         for row in page.rows {
-            guard let table = tables[row.table.lowercased()] else {
+            guard let table = tables[row.table] ?? tables[row.table.lowercased()] else {
                 throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
             }
-            touched[table.name] = table
-            let name = DatabaseValue.text(table.name)
+            if touched[table.name] == nil { touched[table.name] = table }
+            // The row's table and key are parameters 1 and 2 of each statement, bound once per row.
             let key = DatabaseValue(row.key)
+            for statement in [deleteUpsert, cellUpsert, rowInsert] { try bind(statement, [.text(table.name), key], from: 1) }
             var won = false
             if let deleted = row.deleted {
-                won = try run(deleteUpsert, [name, key, .integer(deleted.hlc), .text(try device(deleted, in: page))]) || won
+                won = try run(deleteUpsert, [.integer(deleted.hlc), .text(try device(deleted, in: page))]) || won
                 newest = max(newest, deleted.hlc)
             }
             for cell in row.cells {
@@ -84,14 +85,13 @@ struct SyncSnapshotApplier {
                     throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
                 }
                 let values: [DatabaseValue] = [
-                    name, key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc),
-                    .text(try device(cell.stamp, in: page)),
+                    .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(try device(cell.stamp, in: page)),
                     .integer(table.linkColumns.contains(cell.column) ? 1 : 0),
                 ]
                 won = try run(cellUpsert, values) || won
                 newest = max(newest, cell.stamp.hlc)
             }
-            _ = try run(rowInsert, [name, key, .integer(won ? 1 : 0)])
+            _ = try run(rowInsert, [.integer(won ? 1 : 0)])
         }
         try clock.observe(HybridTimestamp(rawValue: newest), in: db)
         return touched.values.sorted { $0.name < $1.name }
@@ -104,10 +104,16 @@ struct SyncSnapshotApplier {
         return page.devices[stamp.device]
     }
 
-    /// Runs an insert or upsert with `values`; returns whether it wrote a row.
-    private func run(_ statement: Statement, _ values: [DatabaseValue]) throws -> Bool {
+    /// Binds `values` to the parameters from `first` on, leaving those before bound as they were.
+    private func bind(_ statement: Statement, _ values: [DatabaseValue], from first: Int) throws {
         statement.reset()
-        for (index, value) in values.enumerated() { try statement.bind(value, at: index + 1) }
+        for (offset, value) in values.enumerated() { try statement.bind(value, at: first + offset) }
+    }
+
+    /// Runs an insert or upsert whose table and key are bound, with `values` from parameter 3
+    /// on; returns whether it wrote a row.
+    private func run(_ statement: Statement, _ values: [DatabaseValue]) throws -> Bool {
+        try bind(statement, values, from: 3)
         try statement.execute()
         return db.changesCount > 0
     }
