@@ -25,7 +25,9 @@ struct SyncSnapshotApplier {
         """
 
     /// - Throws: `StoreError` when the page's schema version is not the store's, or it names a
-    ///   table, a column or a device index this store cannot take; nothing is applied then.
+    ///   table, a column or a device index this store cannot take; the rows merged before it
+    ///   are undone with the write transaction, which the throw rolls back: nothing of the page
+    ///   is applied.
     func apply(_ page: SyncSnapshotPage) throws {
         let version = try SyncStorage.schemaVersion(in: db)
         guard page.schemaVersion == version else { throw StoreError.syncSchemaMismatch(batch: page.schemaVersion, store: version) }
