@@ -1,26 +1,48 @@
 import Foundation
 import SQLiteStoreSyncProtocol
 
-/// Writes a ``SyncSnapshotPage``'s JSON from the snapshot query's rows, splicing in the keys
-/// and values as the change log stores them (JSON already, written by this server from decoded
-/// changes, turned into their compact pairs) instead of decoding and encoding every cell again.
+/// Writes a ``SyncSnapshotPage``'s JSON from the changes of the snapshot query: keeps each
+/// row's winning cell per column and its latest delete, and splices in the keys and values as
+/// the change log stores them (JSON already, written by this server from decoded changes,
+/// turned into their compact pairs) instead of decoding and encoding every cell again.
 struct SnapshotPageWriter {
+    /// A change's stamp: the merge rule's order, then the server's for equal stamps.
+    struct Stamp {
+        let hlc: Int64
+        let device: String
+        /// The change's server sequence: of two changes with the same clock and device, the later wins.
+        let sequence: Int64
+
+        /// Whether `self` loses to `other`: a smaller clock, then a device id smaller by bytes, then an earlier change.
+        func precedes(_ other: Stamp) -> Bool {
+            if hlc != other.hlc { return hlc < other.hlc }
+            if !device.utf8.elementsEqual(other.device.utf8) { return device.utf8.lexicographicallyPrecedes(other.device.utf8) }
+            return sequence < other.sequence
+        }
+    }
+
     private var rows: [UInt8] = []
-    private var devices: [String: Int] = [:]
+    /// Each device's index, by its id's bytes (String's `==` would equate canonically equivalent ids).
+    private var devices: [[UInt8]: Int] = [:]
     private var deviceList: [String] = []
-    private var quoted: [String: [UInt8]] = [:]
+    /// Each name's JSON, by the name's bytes.
+    private var quoted: [[UInt8]: [UInt8]] = [:]
     private var current: (table: String, key: String)?
     /// The row finished last.
     private var last: (table: String, key: String)?
-    private var deleted: [UInt8]?
-    private var cells: [UInt8] = []
+    /// The current row's latest delete.
+    private var deleted: Stamp?
+    /// The current row's winning cell per column (told apart by bytes, as the log does), with
+    /// its value as the log stores it.
+    private var cells: [(column: String, value: String, stamp: Stamp)] = []
     /// How many rows the page holds.
     private(set) var rowCount = 0
 
-    /// Adds one query row: a cell of the row (`column` set) or its latest delete; rows come
-    /// grouped by (table, key) in the order of their bytes, and a row out of that order is
-    /// refused (a row seen twice would reach the device as two).
-    mutating func add(table: String, key: String, column: String?, value: String?, hlc: Int64, device: String) throws {
+    /// Adds one change: of the current row, or the first of the next one; a cell (`column` and
+    /// `value` set) or a delete. Changes come grouped by (table, key) in the order of their
+    /// bytes, and a change out of that order is refused (a row seen twice would reach the
+    /// device as two).
+    mutating func add(table: String, key: String, column: String?, value: String?, stamp: Stamp) throws {
         if current.map({ !Self.sameBytes($0, (table, key)) }) ?? true {
             if let previous = current ?? last, !Self.bytesPrecede(previous, (table, key)) {
                 throw SnapshotPageError("the snapshot's rows came out of (table, key) order at \(table) \(key)")
@@ -28,29 +50,24 @@ struct SnapshotPageWriter {
             try finishRow()
             current = (table, key)
         }
-        let device = index(of: device)
         if let column, let value {
-            cells.append(contentsOf: ",[".utf8)
-            cells.append(contentsOf: try quote(column))
-            cells.append(UInt8(ascii: ","))
-            cells.append(contentsOf: try SyncWireValue.Compact.json(fromObjectJSON: value.utf8))
-            cells.append(UInt8(ascii: ","))
-            Self.appendStamp(hlc: hlc, device: device, to: &cells)
-            cells.append(UInt8(ascii: "]"))
-        } else {
-            var stamp: [UInt8] = [UInt8(ascii: "[")]
-            Self.appendStamp(hlc: hlc, device: device, to: &stamp)
-            stamp.append(UInt8(ascii: "]"))
+            if let index = cells.firstIndex(where: { $0.column.utf8.elementsEqual(column.utf8) }) {
+                if cells[index].stamp.precedes(stamp) { cells[index] = (column, value, stamp) }
+            } else {
+                cells.append((column, value, stamp))
+            }
+        } else if deleted.map({ $0.precedes(stamp) }) ?? true {
             deleted = stamp
         }
     }
 
-    /// `"hlc",device`: the clock as a decimal string, the device by its index in the page's list.
-    private static func appendStamp(hlc: Int64, device: Int, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: String(hlc).utf8)
-        bytes.append(contentsOf: "\",".utf8)
-        bytes.append(contentsOf: String(device).utf8)
+    /// Appends `"hlc",device` to the rows: the clock as a decimal string, the device by its index in the page's list.
+    private mutating func appendStamp(_ stamp: Stamp) {
+        let device = index(of: stamp.device)
+        rows.append(UInt8(ascii: "\""))
+        rows.append(contentsOf: String(stamp.hlc).utf8)
+        rows.append(contentsOf: "\",".utf8)
+        rows.append(contentsOf: String(device).utf8)
     }
 
     /// The page's JSON: the rows added, at `cursor`, and `next` when more rows may follow.
@@ -80,6 +97,7 @@ struct SnapshotPageWriter {
         return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
     }
 
+    /// Writes the current row: `[table, key, deleted, cell, …]`, its cells in the order of their columns' bytes.
     private mutating func finishRow() throws {
         guard let (table, key) = current else { return }
         last = current
@@ -89,8 +107,22 @@ struct SnapshotPageWriter {
         rows.append(UInt8(ascii: ","))
         rows.append(contentsOf: try SyncWireValue.Compact.json(fromObjectJSON: key.utf8))
         rows.append(UInt8(ascii: ","))
-        rows.append(contentsOf: deleted ?? Array("null".utf8))
-        rows.append(contentsOf: cells)
+        if let deleted {
+            rows.append(UInt8(ascii: "["))
+            appendStamp(deleted)
+            rows.append(UInt8(ascii: "]"))
+        } else {
+            rows.append(contentsOf: "null".utf8)
+        }
+        for cell in cells.sorted(by: { $0.column.utf8.lexicographicallyPrecedes($1.column.utf8) }) {
+            rows.append(contentsOf: ",[".utf8)
+            rows.append(contentsOf: try quote(cell.column))
+            rows.append(UInt8(ascii: ","))
+            rows.append(contentsOf: try SyncWireValue.Compact.json(fromObjectJSON: cell.value.utf8))
+            rows.append(UInt8(ascii: ","))
+            appendStamp(cell.stamp)
+            rows.append(UInt8(ascii: "]"))
+        }
         rows.append(UInt8(ascii: "]"))
         rowCount += 1
         current = nil
@@ -99,17 +131,19 @@ struct SnapshotPageWriter {
     }
 
     private mutating func index(of device: String) -> Int {
-        if let index = devices[device] { return index }
-        devices[device] = deviceList.count
+        let bytes = Array(device.utf8)
+        if let index = devices[bytes] { return index }
+        devices[bytes] = deviceList.count
         deviceList.append(device)
         return deviceList.count - 1
     }
 
     /// A name as a JSON string, escaped once per distinct name.
     private mutating func quote(_ name: String) throws -> [UInt8] {
-        if let quoted = quoted[name] { return quoted }
+        let bytes = Array(name.utf8)
+        if let quoted = quoted[bytes] { return quoted }
         let encoded = Array(try JSONEncoder().encode(name))
-        quoted[name] = encoded
+        quoted[bytes] = encoded
         return encoded
     }
 }

@@ -18,6 +18,8 @@ struct SnapshotPageFormatTests {
         .text("e\u{301}"), .text("🙂\u{FEFF}\"\\\n/"), .text("\u{7F}\u{1}"), .text("}"), .blob(Data()), .blob(Data(0...255)),
     ]
 
+    static let stamp = SnapshotPageWriter.Stamp(hlc: 1, device: "d", sequence: 1)
+
     /// Same bytes: storage class, bit pattern of reals, UTF-8 of text.
     static func sameBytes(_ a: SyncWireValue, _ b: SyncWireValue) -> Bool {
         switch (a, b) {
@@ -38,9 +40,11 @@ struct SnapshotPageFormatTests {
         let order = Self.values.indices.filter { !$0.isMultiple(of: 2) } + Self.values.indices.filter { $0.isMultiple(of: 2) }
         for index in order {
             let key = String(decoding: try encoder.encode(keys[index]), as: UTF8.self)
-            if index.isMultiple(of: 5) { try writer.add(table: "items", key: key, column: nil, value: nil, hlc: .max, device: "d1") }
+            if index.isMultiple(of: 5) {
+                try writer.add(table: "items", key: key, column: nil, value: nil, stamp: .init(hlc: .max, device: "d1", sequence: 1))
+            }
             let stored = String(decoding: try encoder.encode(Self.values[index]), as: UTF8.self)
-            try writer.add(table: "items", key: key, column: "c", value: stored, hlc: Int64(index), device: "d0")
+            try writer.add(table: "items", key: key, column: "c", value: stored, stamp: .init(hlc: Int64(index), device: "d0", sequence: 2))
         }
         let page = try JSONDecoder().decode(
             SyncSnapshotPage.self, from: writer.page(schemaVersion: 3, cursor: 9, limit: Self.values.count))
@@ -120,22 +124,70 @@ struct SnapshotPageFormatTests {
         #expect(next.rows.isEmpty && next.devices.isEmpty && next.next == nil && next.cursor == page.cursor)
     }
 
+    @Test("Each row keeps its winning cell per column and its latest delete: greatest clock, then device by bytes, then the later change")
+    func winners() throws {
+        var random = SplitMix64(seed: 2_024)
+        // Few clocks and devices, so that ties on the clock and on (clock, device) are frequent.
+        let devices = ["d0", "d1", "e\u{301}", "é"]
+        var writer = SnapshotPageWriter()
+        var expected: [[String: (value: String, stamp: SnapshotPageWriter.Stamp)]] = []
+        var sequence: Int64 = 0
+        for row in 0..<200 {
+            var winners: [String: (value: String, stamp: SnapshotPageWriter.Stamp)] = [:]
+            for _ in 0..<Int.random(in: 1...12, using: &random) {
+                sequence += Int64.random(in: 1...3, using: &random)
+                let stamp = SnapshotPageWriter.Stamp(
+                    hlc: Int64.random(in: 1...3, using: &random), device: devices.randomElement(using: &random) ?? "", sequence: sequence)
+                let column = ["a", "b", "c", nil].randomElement(using: &random) ?? nil
+                let value = #"{"integer":"\#(sequence)"}"#
+                try writer.add(
+                    table: "items", key: String(format: #"{"text":"k%03d"}"#, row), column: column, value: column.map { _ in value },
+                    stamp: stamp)
+                // The model: the greatest (clock, device's bytes, sequence), a delete under the name "-".
+                let name = column ?? "-"
+                let newDevice = Array(stamp.device.utf8)
+                let newer = { (old: SnapshotPageWriter.Stamp) -> Bool in
+                    if old.hlc != stamp.hlc { return old.hlc < stamp.hlc }
+                    if Array(old.device.utf8) != newDevice { return Array(old.device.utf8).lexicographicallyPrecedes(newDevice) }
+                    return old.sequence < stamp.sequence
+                }
+                if winners[name].map({ newer($0.stamp) }) ?? true {
+                    winners[name] = (value, stamp)
+                }
+            }
+            expected.append(winners)
+        }
+        let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: writer.page(schemaVersion: 1, cursor: sequence, limit: 500))
+        #expect(page.rows.count == expected.count && page.next == nil)
+        for (row, winners) in zip(page.rows, expected) {
+            #expect(row.cells.map(\.column) == winners.keys.filter { $0 != "-" }.sorted())
+            for cell in row.cells {
+                let winner = try #require(winners[cell.column])
+                #expect(cell.value == .integer(winner.stamp.sequence))
+                #expect(cell.stamp.hlc == winner.stamp.hlc && page.devices[cell.stamp.device].utf8.elementsEqual(winner.stamp.device.utf8))
+            }
+            let delete = winners["-"]?.stamp
+            #expect(row.deleted?.hlc == delete?.hlc)
+            #expect(row.deleted.map { Array(page.devices[$0.device].utf8) } == delete.map { Array($0.device.utf8) })
+        }
+    }
+
     @Test("Rows that come out of (table, key) byte order are refused, and canonically equivalent keys stay two rows")
     func rowOrder() throws {
         var writer = SnapshotPageWriter()
         for key in [#"{"text":"e\#u{301}"}"#, #"{"text":"é"}"#] {
-            try writer.add(table: "items", key: key, column: "title", value: #"{"text":"t"}"#, hlc: 1, device: "d")
+            try writer.add(table: "items", key: key, column: "title", value: #"{"text":"t"}"#, stamp: Self.stamp)
         }
         let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: writer.page(schemaVersion: 1, cursor: 1, limit: 5))
         #expect(page.rows.count == 2 && zip(page.rows.map(\.key), [.text("e\u{301}"), .text("é")]).allSatisfy(Self.sameBytes))
         #expect(throws: SnapshotPageError.self) {
-            try writer.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: #"{"text":"t"}"#, hlc: 1, device: "d")
+            try writer.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: #"{"text":"t"}"#, stamp: Self.stamp)
         }
         var again = SnapshotPageWriter()
-        try again.add(table: "items", key: #"{"text":"a"}"#, column: "n", value: "null", hlc: 1, device: "d")
-        try again.add(table: "items", key: #"{"text":"b"}"#, column: "n", value: "null", hlc: 1, device: "d")
+        try again.add(table: "items", key: #"{"text":"a"}"#, column: "n", value: "null", stamp: Self.stamp)
+        try again.add(table: "items", key: #"{"text":"b"}"#, column: "n", value: "null", stamp: Self.stamp)
         #expect(throws: SnapshotPageError.self) {
-            try again.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: "null", hlc: 1, device: "d")
+            try again.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: "null", stamp: Self.stamp)
         }
     }
 

@@ -2,85 +2,98 @@ import SQLiteStoreSyncProtocol
 
 /// Merges a snapshot page (a `SyncSnapshotPage`: rows with their winning cells and latest
 /// deletes) into the store's sync state and its synced tables, in the write transaction the
-/// client opens, in a few set-based statements rather than a few per cell.
+/// client opens, with statements prepared once and set-based ones rather than a few per cell.
 ///
-/// The page is staged in two temporary tables, one statement per cell; the cells and deletes
-/// then merge into `store_sync_cells` and `store_sync_rows` by the same rule as
-/// ``SyncApplier`` (a greater stamp wins), in one statement each; rows where nothing won are
-/// left as they are. Rows absent here whose
-/// merged state is present with every column (a new device's case) are inserted per table in
-/// one statement; every other row of the page goes through ``SyncMaterializer`` one by one,
-/// as do the children that waited for the rows inserted. What changes is published as remote
-/// changes and never recorded in the outbox.
+/// Each cell and delete is merged into `store_sync_cells` and `store_sync_rows` by one upsert
+/// that replaces the one there only when its stamp is greater, the rule of ``SyncApplier``;
+/// each row is listed in a temporary table, marked when one of them won (rows where nothing
+/// won are left as they are). Rows absent here whose merged state is present with every
+/// column (a new device's case) are then inserted per table in one statement; every other row
+/// of the page goes through ``SyncMaterializer`` one by one, as do the children that waited
+/// for the rows inserted. What changes is published as remote changes and never recorded in
+/// the outbox.
 struct SyncSnapshotApplier {
     let tables: [String: SyncedTable]
     let db: Database
     let clock: HybridClock
 
     private static let scratch = """
-        CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming(
-            tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL, device TEXT NOT NULL,
-            link INTEGER NOT NULL DEFAULT 0);
-        CREATE INDEX IF NOT EXISTS temp.store_sync_incoming_by_row ON store_sync_incoming(tbl, pk);
         CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming_rows(
             tbl TEXT NOT NULL, pk NOT NULL, won INTEGER NOT NULL DEFAULT 0, fast INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
-        DELETE FROM temp.store_sync_incoming;
         DELETE FROM temp.store_sync_incoming_rows;
         """
 
     /// - Throws: `StoreError` when the page's schema version is not the store's, or it names a
-    ///   table, a column or a device index this store cannot take; nothing is applied then.
+    ///   table, a column or a device index this store cannot take; the rows merged before it
+    ///   are undone with the write transaction, which the throw rolls back: nothing of the page
+    ///   is applied.
     func apply(_ page: SyncSnapshotPage) throws {
         let version = try SyncStorage.schemaVersion(in: db)
         guard page.schemaVersion == version else { throw StoreError.syncSchemaMismatch(batch: page.schemaVersion, store: version) }
         try db.execute(script: Self.scratch)
-        let touched = try stage(page)
-        try mergeStaged()
+        let touched = try merge(page)
         let materializer = SyncMaterializer(tables: tables, db: db)
         for table in touched { try insertAbsentRows(of: table) }
         try materializer.materialize(try stagedRows(fast: false))
         for table in touched where hasChildTables(table) {
             try materializer.materialize(childrenOf: try stagedRows(fast: true).filter { $0.table.name == table.name })
         }
-        try db.execute(script: "DELETE FROM temp.store_sync_incoming; DELETE FROM temp.store_sync_incoming_rows;")
+        try db.execute(sql: "DELETE FROM temp.store_sync_incoming_rows")
     }
 
-    // MARK: Staging
+    // MARK: Merging
 
-    /// Checks the page and copies it into the temporary tables; returns the tables it touches.
-    private func stage(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
-        let cellInsert = try db.cachedStatement(
-            sql: "INSERT INTO temp.store_sync_incoming(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        let rowInsert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.store_sync_incoming_rows(tbl, pk) VALUES (?, ?)")
+    /// Checks the page and merges its cells and deletes: each replaces the one here when its
+    /// stamp is greater. Lists the page's rows, marking `won` those where one did: the others'
+    /// merged state, hence their row in the table, stays as it was (the snapshot of a device's
+    /// own rows changes nothing). Returns the tables the page touches.
+    private func merge(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
+        let cellUpsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tbl, pk, col) DO UPDATE SET value = excluded.value, clock = excluded.clock, device = excluded.device
+                WHERE (excluded.clock, excluded.device) > (store_sync_cells.clock, store_sync_cells.device)
+                """)
+        let deleteUpsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO store_sync_rows(tbl, pk, deleted_clock, deleted_device) VALUES (?, ?, ?, ?)
+                ON CONFLICT (tbl, pk) DO UPDATE SET deleted_clock = excluded.deleted_clock, deleted_device = excluded.deleted_device
+                WHERE store_sync_rows.deleted_clock IS NULL
+                   OR (excluded.deleted_clock, excluded.deleted_device) > (store_sync_rows.deleted_clock, store_sync_rows.deleted_device)
+                """)
+        let rowInsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO temp.store_sync_incoming_rows(tbl, pk, won) VALUES (?, ?, ?)
+                ON CONFLICT (tbl, pk) DO UPDATE SET won = max(won, excluded.won)
+                """)
         var touched: [String: SyncedTable] = [:]
         var newest: Int64 = 0
         for row in page.rows {
-            guard let table = tables[row.table.lowercased()] else {
+            guard let table = tables[row.table] ?? tables[row.table.lowercased()] else {
                 throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
             }
-            touched[table.name] = table
+            if touched[table.name] == nil { touched[table.name] = table }
+            // The row's table and key are parameters 1 and 2 of each statement, bound once per row.
             let key = DatabaseValue(row.key)
-            try run(rowInsert, [.text(table.name), key])
+            for statement in [deleteUpsert, cellUpsert, rowInsert] { try bind(statement, [.text(table.name), key], from: 1) }
+            var won = false
             if let deleted = row.deleted {
-                try run(
-                    cellInsert,
-                    [.text(table.name), key, .null, .null, .integer(deleted.hlc), .text(try device(deleted, in: page)), .integer(0)])
+                won = try run(deleteUpsert, [.integer(deleted.hlc), .text(try device(deleted, in: page))]) || won
                 newest = max(newest, deleted.hlc)
             }
             for cell in row.cells {
                 guard table.columns.contains(cell.column) else {
                     throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
                 }
-                let device = try device(cell.stamp, in: page)
-                try run(
-                    cellInsert,
-                    [
-                        .text(table.name), key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(device),
-                        .integer(table.linkColumns.contains(cell.column) ? 1 : 0),
-                    ])
+                let values: [DatabaseValue] = [
+                    .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(try device(cell.stamp, in: page)),
+                    .integer(table.linkColumns.contains(cell.column) ? 1 : 0),
+                ]
+                won = try run(cellUpsert, values) || won
                 newest = max(newest, cell.stamp.hlc)
             }
+            _ = try run(rowInsert, [.integer(won ? 1 : 0)])
         }
         try clock.observe(HybridTimestamp(rawValue: newest), in: db)
         return touched.values.sorted { $0.name < $1.name }
@@ -93,45 +106,18 @@ struct SyncSnapshotApplier {
         return page.devices[stamp.device]
     }
 
-    private func run(_ statement: Statement, _ values: [DatabaseValue]) throws {
+    /// Binds `values` to the parameters from `first` on, leaving those before bound as they were.
+    private func bind(_ statement: Statement, _ values: [DatabaseValue], from first: Int) throws {
         statement.reset()
-        for (index, value) in values.enumerated() { try statement.bind(value, at: index + 1) }
-        try statement.execute()
+        for (offset, value) in values.enumerated() { try statement.bind(value, at: first + offset) }
     }
 
-    // MARK: Merging
-
-    /// Merges the staged cells and deletes: each replaces the one here when its stamp is greater.
-    /// The rows where one did are marked `won`: the others' merged state, hence their row in
-    /// the table, stays as it was (the snapshot of a device's own rows changes nothing).
-    private func mergeStaged() throws {
-        try db.execute(
-            sql: """
-                UPDATE temp.store_sync_incoming_rows AS p SET won = 1 WHERE EXISTS (
-                    SELECT 1 FROM temp.store_sync_incoming i WHERE i.tbl = p.tbl AND i.pk = p.pk AND CASE WHEN i.col IS NULL
-                    THEN NOT EXISTS (
-                        SELECT 1 FROM store_sync_rows r WHERE r.tbl = i.tbl AND r.pk = i.pk AND r.deleted_clock IS NOT NULL
-                        AND (r.deleted_clock, r.deleted_device) >= (i.clock, i.device))
-                    ELSE NOT EXISTS (
-                        SELECT 1 FROM store_sync_cells c WHERE c.tbl = i.tbl AND c.pk = i.pk AND c.col = i.col
-                        AND (c.clock, c.device) >= (i.clock, i.device))
-                    END)
-                """)
-        try db.execute(
-            sql: """
-                INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device, link)
-                SELECT tbl, pk, col, value, clock, device, link FROM temp.store_sync_incoming WHERE col IS NOT NULL
-                ON CONFLICT (tbl, pk, col) DO UPDATE SET value = excluded.value, clock = excluded.clock, device = excluded.device
-                WHERE (excluded.clock, excluded.device) > (store_sync_cells.clock, store_sync_cells.device)
-                """)
-        try db.execute(
-            sql: """
-                INSERT INTO store_sync_rows(tbl, pk, deleted_clock, deleted_device)
-                SELECT tbl, pk, clock, device FROM temp.store_sync_incoming WHERE col IS NULL
-                ON CONFLICT (tbl, pk) DO UPDATE SET deleted_clock = excluded.deleted_clock, deleted_device = excluded.deleted_device
-                WHERE store_sync_rows.deleted_clock IS NULL
-                   OR (excluded.deleted_clock, excluded.deleted_device) > (store_sync_rows.deleted_clock, store_sync_rows.deleted_device)
-                """)
+    /// Runs an insert or upsert whose table and key are bound, with `values` from parameter 3
+    /// on; returns whether it wrote a row.
+    private func run(_ statement: Statement, _ values: [DatabaseValue]) throws -> Bool {
+        try bind(statement, values, from: 3)
+        try statement.execute()
+        return db.changesCount > 0
     }
 
     // MARK: Materializing
