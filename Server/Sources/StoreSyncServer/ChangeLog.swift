@@ -42,32 +42,33 @@ struct ChangeLog: Sendable {
 
     /// Creates the tables that do not exist yet.
     func createSchema() async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", logger: logger)
-            for statement in Self.schema {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-            }
+        try await client.withTransaction(logger: logger) { connection in try await Self.createSchema(on: connection, logger: logger) }
+    }
+
+    /// Creates the tables that do not exist yet, in `connection`'s transaction.
+    static func createSchema(on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLock))", logger: logger)
+        for statement in Self.schema {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
     }
 
-    /// Makes a token for the account named `name` (created if new) and returns it; only its
-    /// SHA-256 hash is stored.
-    func addToken(account name: String) async throws -> String {
+    /// Makes a token for the account named `name` (created if new) in `connection`'s
+    /// transaction and returns it; only its SHA-256 hash is stored.
+    static func addToken(account name: String, on connection: PostgresConnection, logger: Logger) async throws -> String {
         var generator = SystemRandomNumberGenerator()
         let token = "sst_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        try await client.withTransaction(logger: logger) { connection in
-            let rows = try await connection.query(
-                """
-                INSERT INTO sync_accounts(name) VALUES (\(name))
-                ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id
-                """, logger: logger)
-            var account: Int64?
-            for try await id in rows.decode(Int64.self) { account = id }
-            guard let account else { throw SyncServerSetupError("the account \(name) could not be created") }
-            try await connection.query(
-                "INSERT INTO sync_tokens(hash, account) VALUES (sha256(convert_to(\(token), 'UTF8')), \(account))",
-                logger: logger)
-        }
+        let rows = try await connection.query(
+            """
+            INSERT INTO sync_accounts(name) VALUES (\(name))
+            ON CONFLICT (name) DO UPDATE SET name = excluded.name RETURNING id
+            """, logger: logger)
+        var account: Int64?
+        for try await id in rows.decode(Int64.self) { account = id }
+        guard let account else { throw SyncServerSetupError("the account \(name) could not be created") }
+        try await connection.query(
+            "INSERT INTO sync_tokens(hash, account) VALUES (sha256(convert_to(\(token), 'UTF8')), \(account))",
+            logger: logger)
         return token
     }
 

@@ -35,19 +35,28 @@ public struct SyncServer: Sendable {
     }
 
     /// Makes a bearer token for the account named `account` (created if new), after creating the
-    /// schema if needed; only the token's hash is stored, so print it now.
-    public static func addToken(account: String, postgres: PostgresClient.Configuration, logger: Logger) async throws -> String {
-        let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask {
-                await client.run()
-                return nil
+    /// schema if needed, in one transaction on one connection; only the token's hash is stored,
+    /// so print it now.
+    ///
+    /// - Throws: `SyncServerSetupError` with PostgreSQL's reason when it cannot be reached or
+    ///   refuses (no such database, a wrong password).
+    public static func addToken(account: String, postgres: PostgresConnection.Configuration, logger: Logger) async throws -> String {
+        do {
+            let connection = try await PostgresConnection.connect(configuration: postgres, id: 1, logger: logger)
+            do {
+                let token = try await connection.withTransaction(logger: logger) { connection in
+                    try await ChangeLog.createSchema(on: connection, logger: logger)
+                    return try await ChangeLog.addToken(account: account, on: connection, logger: logger)
+                }
+                try await connection.close()
+                return token
+            } catch {
+                try? await connection.close()
+                throw error
             }
-            let log = ChangeLog(client: client, logger: logger)
-            try await log.createSchema()
-            let token = try await log.addToken(account: account)
-            group.cancelAll()
-            return token
+        } catch let error as PSQLError {
+            // Its description hides the server's message; the reason is what the user needs.
+            throw SyncServerSetupError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error))")
         }
     }
 }

@@ -39,25 +39,6 @@ public struct SyncServerConfiguration: Sendable {
     }
 }
 
-extension PostgresClient.Configuration {
-    /// A configuration from a `postgres://user:password@host:port/database` URL, without TLS
-    /// (`?sslmode=require` asks for it).
-    public init(url: String) throws {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
-            let host = components.host, let user = components.user
-        else {
-            throw SyncServerSetupError("not a postgres://user[:password]@host[:port]/database URL: \(url)")
-        }
-        let database = String(components.path.drop(while: { $0 == "/" }))
-        let requireTLS = components.queryItems?.contains { $0.name == "sslmode" && $0.value == "require" } == true
-        let tls: PostgresClient.Configuration.TLS =
-            requireTLS ? .require(.makeClientConfiguration()) : .disable
-        self.init(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: database.isEmpty ? nil : database, tls: tls)
-    }
-}
-
 /// A server that cannot start as configured.
 public struct SyncServerSetupError: Error, CustomStringConvertible {
     /// What is wrong.

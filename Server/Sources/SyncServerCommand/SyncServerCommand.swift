@@ -21,9 +21,19 @@ struct DatabaseOption: ParsableArguments {
     @Option(help: "The PostgreSQL database: postgres://user[:password]@host[:port]/database.")
     var postgres: String
 
+    /// The pool's configuration, for serving.
     func configuration() throws -> PostgresClient.Configuration {
+        try validated { try PostgresClient.Configuration(url: postgres) }
+    }
+
+    /// One connection's configuration, for a one-off command.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        try validated { try PostgresConnection.Configuration(url: postgres) }
+    }
+
+    private func validated<Configuration>(_ make: () throws -> Configuration) throws -> Configuration {
         do {
-            return try PostgresClient.Configuration(url: postgres)
+            return try make()
         } catch {
             throw ValidationError("\(error)")
         }
@@ -90,6 +100,6 @@ struct AddToken: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "sync-server")
         logger.logLevel = .warning
-        print(try await SyncServer.addToken(account: account, postgres: try database.configuration(), logger: logger))
+        print(try await SyncServer.addToken(account: account, postgres: try database.connectionConfiguration(), logger: logger))
     }
 }

@@ -32,18 +32,27 @@ public final class SyncServerProcess: @unchecked Sendable {
     /// Kills it at once, as a crash would.
     public func kill() { process.kill() }
 
-    /// `sync-server add-token --postgres database --account name`: the token it printed.
+    /// `sync-server add-token --postgres database --account name`: the token it printed;
+    /// throws when it failed or printed anything on standard error.
     public static func addToken(database: String, account: String) throws -> String {
         let process = Process()
         let pipe = Pipe()
         process.executableURL = binary
         process.arguments = ["add-token", "--postgres", database, "--account", account]
+        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("add-token-\(UUID().uuidString)")
+        try Data().write(to: errorURL)
+        defer { try? FileManager.default.removeItem(at: errorURL) }
         process.standardOutput = pipe
+        process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !token.isEmpty else { throw ClusterError("add-token failed") }
+        let printed = try String(contentsOf: errorURL, encoding: .utf8)
+        guard process.terminationStatus == 0, !token.isEmpty else { throw ClusterError("add-token failed: \(printed)") }
+        // A one-off command that works prints its token and nothing else (PostgresNIO's warning
+        // of a pool used before it ran was printed here).
+        guard printed.isEmpty else { throw ClusterError("add-token printed on standard error: \(printed)") }
         return token
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SQLiteStoreSyncProtocol
+import StoreSyncServer
 import SyncServerHarness
 
 /// Reads the server's tables directly, to check what a request stored.
@@ -56,15 +57,8 @@ enum ServerDatabase {
     private static func withConnection<T>(
         to database: String, _ body: (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
-        guard let components = URLComponents(string: database), let host = components.host, let port = components.port else {
-            throw ClusterError("not a database URL: \(database)")
-        }
         let logger = Logger(label: "test")
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: host, port: port, username: components.user ?? "postgres", password: nil,
-                database: String(components.path.dropFirst()), tls: .disable),
-            id: 1, logger: logger)
+        let connection = try await PostgresConnection.connect(configuration: try .init(url: database), id: 1, logger: logger)
         defer { Task { try? await connection.close() } }
         return try await body(connection, logger)
     }
