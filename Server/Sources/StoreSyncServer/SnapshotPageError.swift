@@ -1,4 +1,6 @@
-/// A snapshot page PostgreSQL could not write: a stored key or value is not a value's JSON.
+/// A snapshot page the server cannot write from PostgreSQL's answer: its arrays differ in
+/// length, or its rows come out of (table, key) order. (A stored key or value that is not a
+/// value's JSON fails with the decoder's own error.)
 struct SnapshotPageError: Error, CustomStringConvertible {
     let description: String
 

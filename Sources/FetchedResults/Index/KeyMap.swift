@@ -1,8 +1,9 @@
 import SQLiteStoreCore
 
 /// Rowid → sort keys and fingerprint, for every row of a result, in dense pages of 1,024
-/// consecutive rowids: no hash tables of rows, no boxed values: 19 bytes a row for one
-/// numeric key, 28 for a text of up to 16 bytes and a number (see `KeyColumn`). The pages
+/// consecutive rowids: no hash tables of rows, no boxed values: for one numeric key, 16
+/// bytes a row in a full page whose keys share a storage class (the fingerprint and the
+/// value), 19 at most (a kind byte and a rowid offset more; see `KeyPage`, `KeyColumn`). The pages
 /// are held in groups of `groupWidth` consecutive pages. A copy of the map (each delivered
 /// result shares it) costs little when one side then changes a few rows: only the pages
 /// those rows live in, their groups, and the table of groups are copied, O(√p) references
@@ -108,10 +109,10 @@ struct KeyMap: Sendable {
     /// Puts the appended rows in their pages, by rowid: one page lookup per run of rows
     /// sharing a page. A page made by a full batch with `rowsToReserveAPage` of its rows or
     /// more gets room for a whole page, since more batches follow, and its rows' offsets go
-    /// to `arrivals`; one made by the last batch gets none: the first page of a list reads 258 rows over as many pages, and room for
-    /// 1,024 rows in each was 4.7 MiB of the main thread's heap (malloc kept it when `sort()`
-    /// trimmed it, out of reach of the background read's thread, which allocates in another
-    /// arena).
+    /// to `arrivals`; one made by the last batch gets none: the first page of a list reads
+    /// 258 rows over as many pages, and room for 1,024 rows in each was 4.7 MiB of the main
+    /// thread's heap (malloc kept it when `sort()` trimmed it, out of reach of the background
+    /// read's thread, which allocates in another arena).
     ///
     /// The batch grows as rows come (a first page of 258 rows needs no room for 16,384) and
     /// keeps its room for the next batch until the last.
