@@ -17,9 +17,10 @@ import Testing
         store = try directory.makeStore(schema: Note.schema + "CREATE INDEX note_by_score ON note(score);")
     }
 
-    /// `rows` notes in groups of `groupSize` rows (`g000`, `g001`, …), scored by id.
-    private func fill(_ rows: Int, groupSize: Int = 100) throws {
-        try store.write { db in
+    /// `rows` notes in groups of `groupSize` rows (`g000`, `g001`, …), scored by id, in
+    /// `target` (the suite's store by default).
+    private func fill(_ rows: Int, groupSize: Int = 100, into target: Store? = nil) throws {
+        try (target ?? store).write { db in
             try db.execute(
                 sql: """
                     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
@@ -233,6 +234,31 @@ import Testing
         #expect(try checkpointSucceeds())
     }
 
+    /// An order no index serves makes the background read sort every row before its first:
+    /// a controller released during that sort stops it within a few rows, rather than leaving
+    /// it to run to its end on a reader (a list opened and closed at once, a search typed
+    /// letter by letter). The predicate compares each row's title with a collation that
+    /// counts the rows the background read scans and holds it after 100 of them.
+    @Test func releasingTheControllerStopsTheSortOfItsBackgroundRead() async throws {
+        let gate = ScanGate(holdAfter: 100)
+        var configuration = StoreConfiguration()
+        configuration.collations = [Collation(name: "probe") { left, right in gate.compare(left, right) }]
+        let store = try directory.makeStore(named: "probed.sqlite", configuration: configuration, schema: Note.schema)
+        try fill(20_000, into: store)
+        let request = StoreRequest<Note>().filter(SQLExpression(sql: "title > '' COLLATE probe")).order(Column("title").ascending)
+        var controller: FetchedResultsController<Note>? = FetchedResultsController(store: store, request: request)
+        try controller?.performFetch()
+        let changes = try #require(controller?.changes())
+        #expect(gate.reached.wait(timeout: .now() + 60) == .success, "the background read scans the rows")
+        controller = nil
+        gate.resume.signal()
+        for try await _ in changes {}
+        #expect(gate.backgroundScans < 2_000, "the sort stopped within a few rows of the release")
+        try await store.write { db in try db.execute(sql: "UPDATE note SET title = title WHERE id = 1") }
+        let checkpoint = try store.writeWithoutTransaction { db in try db.fetchRows(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        #expect(checkpoint.first?[0] == .integer(0), "the background read ended")
+    }
+
     /// Another connection's commit makes a controller read every row again; once the
     /// controller is released, that re-read stops within its first rows instead of running on.
     @Test func aReleasedControllerStopsReadingEveryRowAgain() async throws {
@@ -313,5 +339,40 @@ import Testing
             try controller.performFetch()
         }
         #expect(controller.rowsRead == 0 && !controller.isFetched)
+    }
+}
+
+/// A collation that compares as `BINARY` does and counts the comparisons of the background
+/// read: those made on another thread than the first comparison's (the first page is read on
+/// the caller's thread, the rest on the engine's); at the `holdAfter`th it signals `reached`
+/// and waits for `resume`.
+private final class ScanGate: Sendable {
+    let reached = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    private let holdAfter: Int
+    private let state = Locked((firstThread: pthread_t?.none, backgroundScans: 0))
+
+    init(holdAfter: Int) { self.holdAfter = holdAfter }
+
+    /// How many comparisons the background read made.
+    var backgroundScans: Int { state.withLock { $0.backgroundScans } }
+
+    func compare(_ left: String, _ right: String) -> ComparisonResult {
+        let count = state.withLock { state -> Int? in
+            let thread = pthread_self()
+            guard let first = state.firstThread else {
+                state.firstThread = thread
+                return nil
+            }
+            guard pthread_equal(first, thread) == 0 else { return nil }
+            state.backgroundScans += 1
+            return state.backgroundScans
+        }
+        if count == holdAfter {
+            reached.signal()
+            resume.wait()
+        }
+        return left == right
+            ? .orderedSame : Array(left.utf8).lexicographicallyPrecedes(right.utf8) ? .orderedAscending : .orderedDescending
     }
 }

@@ -146,20 +146,25 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// Rows with included objects are read a batch at a time with them, on first access.
     var loadsObjects: Bool { request.batchSize == nil && request.inclusions.isEmpty }
 
-    /// The whole index, read in order; `rowsRead` counts the rows. Every few hundred rows it
-    /// stops with `CancellationError` once `isCancelled` says so, and answers what the
-    /// consumer asks `rest` about the rows past its first page.
+    /// The whole index, read in order; `rowsRead` counts the rows. Once `isCancelled` says
+    /// so it stops with `CancellationError`, within the statement (an order no index serves
+    /// sorts every row before the first: a released list's sort ran to its end), and it
+    /// answers what the consumer asks `rest` about the rows past its first page.
     func fetchIndex(
-        _ db: Database, rowsRead: inout Int, isCancelled: () -> Bool = { false }, serving rest: RowsPastFirstPage<M>? = nil
+        _ db: Database, rowsRead: inout Int, isCancelled: (() -> Bool)? = nil, serving rest: RowsPastFirstPage<M>? = nil
     ) throws -> ResultIndex {
         var served = 0
         defer { rowsRead += served }
-        return try readIndex(of: request, db, rowsRead: &rowsRead) { index in
-            if isCancelled() { throw CancellationError() }
-            try rest?.serve(rowsRead: index.count, isCancelled: isCancelled) { wanted in
-                try rows(wanted, readSoFar: index, db, rowsRead: &served)
-            }
-        }.index
+        let stops = isCancelled ?? { false }
+        func read() throws -> ResultIndex {
+            try readIndex(of: request, db, rowsRead: &rowsRead) { index in
+                if stops() { throw CancellationError() }
+                try rest?.serve(rowsRead: index.count, isCancelled: stops) { wanted in
+                    try rows(wanted, readSoFar: index, db, rowsRead: &served)
+                }
+            }.index
+        }
+        return try isCancelled.map { try db.stopping(when: $0, read) } ?? read()
     }
 
     /// The first `size` rows of the index, read with SQLite's `LIMIT` over the request's

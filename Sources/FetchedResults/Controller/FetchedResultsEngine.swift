@@ -361,7 +361,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// size, every object) in one snapshot; stops with `CancellationError` once `isCancelled`
     /// says so.
     private func fetch(
-        _ request: StoreRequest<M>, isCancelled: () -> Bool = { false }
+        _ request: StoreRequest<M>, isCancelled: (() -> Bool)? = nil
     ) throws -> (FetchPlan<M>, ResultIndex, LoadedObjects<M>?) {
         var count = 0
         let registered = store.configuration.collations
