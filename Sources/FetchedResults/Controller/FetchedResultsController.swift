@@ -303,15 +303,16 @@ public final class FetchedResultsController<M: StoreModel> {
     public var rowsRead: Int { engine.rowsRead.withLock { $0 } }
 
     private func object(atPosition position: Int) throws(FetchedResultsError) -> (rowID: Int64, object: M) {
-        let index = results.index
-        guard let rowID = index.rowID(at: position) else { throw .indexPathOutOfBounds(IndexPath(row: position, section: 0)) }
+        // `results.index` is read in place: a copy of the index (a retain of each of its
+        // arrays, then a release) was about a seventh of `object(at:)`, by `perf`.
+        guard let rowID = results.index.rowID(at: position) else { throw .indexPathOutOfBounds(IndexPath(row: position, section: 0)) }
         if let object = cache.object(rowID) { return (rowID, object) }
         let id = ObjectID(table: request.tableName, rowID: rowID)
         let batchSize = cache.batchSize
         let start = position / batchSize * batchSize
         let models: [Int64: M]
         do {
-            models = try readBatch(index.rowIDs(in: start..<min(start + batchSize, index.count)))
+            models = try readBatch(results.index.rowIDs(in: start..<min(start + batchSize, results.index.count)))
         } catch {
             throw FetchedResultsError.wrap(error)
         }

@@ -30,6 +30,11 @@ final class DeliveryHub<M: StoreModel>: Sendable {
         /// Called once something arrives: a waiting stream's continuation (one-shot) or the
         /// controller's scheduler (kept).
         var wake: (@Sendable () -> Void)?
+
+        /// Whether taking would find something the consumer acts on: a pending change, a
+        /// failure, or (for a stream, which then ends) the end. The controller's drain does
+        /// nothing with its end: it is the controller's release that ends it.
+        var hasNews: Bool { pending != nil || failure != nil || (isFinished && !isPersistent) }
     }
 
     private struct State {
@@ -133,14 +138,16 @@ final class DeliveryHub<M: StoreModel>: Sendable {
         }
     }
 
-    /// Changes the state, then wakes the consumers, outside the lock.
+    /// Changes the state, then wakes the consumers that now have news, outside the lock. The
+    /// others are left asleep: every first fetch and every release woke the controller for
+    /// nothing, a hop to the main queue each for a drain that found nothing to take.
     private func distribute(_ change: (inout State) -> Void) {
         let wakes = state.withLock { state in
             change(&state)
             // Waiting streams first: they hop straight to their consumer, the controller after them.
             var streams: [@Sendable () -> Void] = []
             var controllers: [@Sendable () -> Void] = []
-            for (id, consumer) in state.consumers {
+            for (id, consumer) in state.consumers where consumer.hasNews {
                 guard let wake = consumer.wake else { continue }
                 if consumer.isPersistent {
                     controllers.append(wake)
