@@ -2,12 +2,15 @@
 /// `completeResults`: a live list of the flagged rows in one of the `FirstScreenOrder`s, timed
 /// from its creation.
 public protocol FirstScreenContender: Contender {
+    /// The model the list holds: `Item`, or SQLiteStore's `@StoreModel` twin of it.
+    associatedtype Model: BenchmarkModel
+
     /// Opens the seeded database at `databasePath`; not measured.
     init(databasePath: String) async throws
 
     /// Creates the live list in `order` and returns the models of its first `count` rows, in
     /// order: what a list view shows first. The list is released afterwards.
-    func firstScreen(count: Int, order: FirstScreenOrder) async throws -> [Item]
+    func firstScreen(count: Int, order: FirstScreenOrder) async throws -> [Model]
 
     /// Creates the live list (by score) and returns its row count once it holds every row.
     func completeResults() async throws -> Int

@@ -10,8 +10,8 @@ import StoreContender
 //   swift run -c release --package-path Benchmarks FirstScreen [rows …] [--runs N] [--complete-only] [--order NAME]
 //
 // For each size, one seeded database (with an index on (category, score) added) is opened by
-// SQLiteStore (a FetchedResultsController, default request: performFetch, then object(at:)),
-// GRDB (the first value of a ValueObservation of fetchAll) and the C API (the LIMIT 50 query:
+// SQLiteStore (a FetchedResultsController, default request: performFetch, then object(at:);
+// `SQLiteStore` with a Codable model, `SQLiteStoreMacro` with the README's `@StoreModel` one), GRDB (the first value of a ValueObservation of fetchAll) and the C API (the LIMIT 50 query:
 // the floor). Each run times, in turn, every contender's first 50 models in each order (by
 // score, indexed; sectioned by category; by title, unindexed), SQLiteStore's object far ahead
 // in the sectioned order (the last section, before the rest is read), then the complete results:
@@ -23,7 +23,7 @@ import StoreContender
 // and the ratios. `--complete-only` times the complete results alone (for profiling them, and
 // for alternating two builds without the first screens' minutes). `--order score|sectioned|unindexed`
 // times that order's first screens and the complete results alone. `--contender NAME`
-// (SQLiteStore, GRDB, rawC, before27) times that contender alone, for `perf stat` or
+// (SQLiteStore, SQLiteStoreMacro, GRDB, rawC, before27) times that contender alone, for `perf stat` or
 // `perf record` of one. Beside each median wall time it prints two CPU times over the same
 // span, which move less than wall time when other processes share the cores: the process's
 // (user and system, every thread: the engine's background read included; the figure for the
@@ -87,7 +87,8 @@ func measure(rows: Int) async throws {
     // controller beside the next runs.
     let grdb = try GRDBFirstScreen(databasePath: path)
     let raw = try RawCFirstScreen(databasePath: path)
-    let store = try await StoreFirstScreen(databasePath: path)
+    let store = try await StoreFirstScreen<Item>(databasePath: path)
+    let storeMacro = try await StoreFirstScreen<MacroItem>(databasePath: path)
     var samples: [String: [Measure: [Duration]]] = [:]
     func time(_ label: String, run: Int, _ body: () async throws -> Int) async throws {
         if let onlyContender, !label.hasSuffix(" \(onlyContender)") { return }
@@ -107,6 +108,9 @@ func measure(rows: Int) async throws {
     for run in 0...runs {
         for order in orders {
             try await time("\(order) SQLiteStore", run: run) { try await store.firstScreen(count: screen, order: order).count }
+            try await time("\(order) SQLiteStoreMacro", run: run) {
+                try await storeMacro.firstScreen(count: screen, order: order).count
+            }
             try await time("\(order) GRDB", run: run) { try await grdb.firstScreen(count: screen, order: order).count }
             try await time("\(order) rawC", run: run) { try raw.firstScreen(count: screen, order: order).count }
         }
@@ -128,12 +132,14 @@ func measure(rows: Int) async throws {
     func format(_ value: Double) -> String { !value.isFinite || value < 10 ? format3(value) : String(Int(value.rounded())) }
     for order in orders.map(\.rawValue) {
         for measure in Measure.allCases {
-            let (store, grdb, raw) = (
-                median("\(order) SQLiteStore", measure), median("\(order) GRDB", measure), median("\(order) rawC", measure)
+            let (store, macro, grdb, raw) = (
+                median("\(order) SQLiteStore", measure), median("\(order) SQLiteStoreMacro", measure),
+                median("\(order) GRDB", measure), median("\(order) rawC", measure)
             )
             print(
-                "\(rows)\tfirst 50, \(order)\(measure.label)\tSQLiteStore \(format(store)) ms\tGRDB \(format(grdb)) ms"
-                    + "\trawC \(format(raw)) ms\tStore/GRDB \(format3(store / grdb))\tStore/rawC \(format3(store / raw))")
+                "\(rows)\tfirst 50, \(order)\(measure.label)\tSQLiteStore \(format(store)) ms\tSQLiteStoreMacro \(format(macro)) ms"
+                    + "\tGRDB \(format(grdb)) ms\trawC \(format(raw)) ms\tStore/GRDB \(format3(store / grdb))"
+                    + "\tStore/rawC \(format3(store / raw))\tMacro/rawC \(format3(macro / raw))")
         }
     }
     if orders.contains(.sectioned) { print("\(rows)\tobject far ahead, sectioned\tSQLiteStore \(format(median("ahead SQLiteStore"))) ms") }

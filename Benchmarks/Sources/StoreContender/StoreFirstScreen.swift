@@ -5,13 +5,18 @@ import SQLiteStoreResults
 
 /// The first-screen workloads with SQLiteStore, as its users write them: a
 /// `FetchedResultsController` with the default request (no batch size), `performFetch()`, then
-/// `object(at:)` row by row, section by section.
+/// `object(at:)` row by row, section by section; the model is `Codable` (`StoreFirstScreen<Item>`)
+/// or declared with `@StoreModel` as the README does (`StoreFirstScreen<MacroItem>`).
 @MainActor
-public final class StoreFirstScreen: FirstScreenContender {
-    /// Results are labelled `SQLiteStore`.
-    public nonisolated static let library = ContenderLibrary.sqliteStore
+public final class StoreFirstScreen<Model: StoreBenchmarkModel>: FirstScreenContender {
+    /// The model's label: `SQLiteStore` or `SQLiteStoreMacro`.
+    public nonisolated static var library: ContenderLibrary { Model.library }
 
     private let store: Store
+    /// The requests, built once as an app's static requests are.
+    private let byScore = FlaggedRequests<Model>.byScore
+    private let byCategoryAndScore = FlaggedRequests<Model>.byCategoryAndScore
+    private let byTitle = FlaggedRequests<Model>.byTitle
 
     /// Opens a `Store` with its default configuration.
     public init(databasePath: String) async throws {
@@ -19,16 +24,16 @@ public final class StoreFirstScreen: FirstScreenContender {
     }
 
     /// Creates the controller, fetches, and reads the first `count` objects.
-    public func firstScreen(count: Int, order: FirstScreenOrder) async throws -> [Item] {
+    public func firstScreen(count: Int, order: FirstScreenOrder) async throws -> [Model] {
         let request =
             switch order {
-            case .score: ItemRequests.flaggedByScore
-            case .sectioned: ItemRequests.flaggedByCategoryAndScore
-            case .unindexed: ItemRequests.flaggedByTitle
+            case .score: byScore
+            case .sectioned: byCategoryAndScore
+            case .unindexed: byTitle
             }
         let controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
-        var items: [Item] = []
+        var items: [Model] = []
         for (section, info) in controller.sections.enumerated() {
             for row in 0..<info.numberOfObjects where items.count < count {
                 items.append(try controller.object(at: IndexPath(row: row, section: section)))
@@ -40,15 +45,15 @@ public final class StoreFirstScreen: FirstScreenContender {
     /// Creates the sectioned controller, fetches, and reads the object at `row` of section
     /// `section`, far past the first page: the background read finds it in the page's
     /// snapshot while it reads the rest (a sectioned list waited for the complete index before).
-    public func objectAhead(section: Int, row: Int) throws -> Item {
-        let controller = FetchedResultsController(store: store, request: ItemRequests.flaggedByCategoryAndScore)
+    public func objectAhead(section: Int, row: Int) throws -> Model {
+        let controller = FetchedResultsController(store: store, request: byCategoryAndScore)
         try controller.performFetch()
         return try controller.object(at: IndexPath(row: row, section: section))
     }
 
     /// Creates the controller, fetches, and waits until it holds every row.
     public func completeResults() async throws -> Int {
-        let controller = FetchedResultsController(store: store, request: ItemRequests.flaggedByScore)
+        let controller = FetchedResultsController(store: store, request: byScore)
         try controller.performFetch()
         try await controller.waitUntilCurrent()
         return controller.numberOfObjects
@@ -58,18 +63,25 @@ public final class StoreFirstScreen: FirstScreenContender {
     /// rows switched to the request with `setRequest(_:)`, which reads every row's keys and,
     /// without a batch size, every object before returning (then diffs from no rows).
     public func wholeReadBeforeReturning() throws -> Int {
-        let controller = FetchedResultsController(store: store, request: ItemRequests.flaggedByScore.filter(SQLExpression(sql: "0")))
+        let controller = FetchedResultsController(store: store, request: byScore.filter(SQLExpression(sql: "0")))
         try controller.performFetch()
-        try controller.setRequest(ItemRequests.flaggedByScore)
+        try controller.setRequest(byScore)
         return controller.numberOfObjects
     }
 }
 
-extension ItemRequests {
-    /// `firstScreenSectioned`: the flagged rows by category, then score, in sections by category.
-    static let flaggedByCategoryAndScore = StoreRequest<Item>().filter(Column("flag") == 1)
-        .order(Column("category").ascending, Column("score").ascending).sectioned(by: Column("category"))
+/// The first-screen requests over the flagged rows, by column name, for either model.
+enum FlaggedRequests<Model: StoreModel> {
+    /// `firstScreen` and `completeResults`: by score.
+    static var byScore: StoreRequest<Model> { flagged.order(Column("score").ascending) }
 
-    /// `firstScreenUnindexed`: the flagged rows by title, which no index serves.
-    static let flaggedByTitle = StoreRequest<Item>().filter(Column("flag") == 1).order(Column("title").ascending)
+    /// `firstScreenSectioned`: by category, then score, in sections by category.
+    static var byCategoryAndScore: StoreRequest<Model> {
+        flagged.order(Column("category").ascending, Column("score").ascending).sectioned(by: Column("category"))
+    }
+
+    /// `firstScreenUnindexed`: by title, which no index serves.
+    static var byTitle: StoreRequest<Model> { flagged.order(Column("title").ascending) }
+
+    private static var flagged: StoreRequest<Model> { StoreRequest<Model>().filter(Column("flag") == 1) }
 }
