@@ -10,9 +10,8 @@ import SQLiteStoreSyncProtocol
 /// won are left as they are). Rows absent here whose merged state is present with every
 /// column (a new device's case) are then inserted per table in one statement; every other row
 /// of the page goes through ``SyncMaterializer`` one by one, as do the children that waited
-/// for the rows inserted. A table's rows that the store has no sync state for at all (a new
-/// device's case) skip all this: ``writeNewRows(_:of:page:)`` writes them in one pass. What
-/// changes is published as remote changes and never recorded in the outbox.
+/// for the rows inserted. What changes is published as remote changes and never recorded in
+/// the outbox.
 struct SyncSnapshotApplier {
     let tables: [String: SyncedTable]
     let db: Database
@@ -33,23 +32,11 @@ struct SyncSnapshotApplier {
         let version = try SyncStorage.schemaVersion(in: db)
         guard page.schemaVersion == version else { throw StoreError.syncSchemaMismatch(batch: page.schemaVersion, store: version) }
         try db.execute(script: Self.scratch)
-        var merged: [SyncedTable] = []
-        var written: [SyncedTable] = []
-        var newest: Int64 = 0
-        for (table, rows) in try rowsByTable(page) {
-            if try areNew(rows, of: table) {
-                newest = max(newest, try writeNewRows(rows, of: table, page: page))
-                written.append(table)
-            } else {
-                newest = max(newest, try merge(rows, of: table, page: page))
-                merged.append(table)
-            }
-        }
-        try clock.observe(HybridTimestamp(rawValue: newest), in: db)
+        let touched = try merge(page)
         let materializer = SyncMaterializer(tables: tables, db: db)
-        for table in merged.sorted(by: { $0.name < $1.name }) { try insertAbsentRows(of: table) }
+        for table in touched { try insertAbsentRows(of: table) }
         try materializer.materialize(try stagedRows(fast: false))
-        for table in (merged + written).sorted(by: { $0.name < $1.name }) where hasChildTables(table) {
+        for table in touched where hasChildTables(table) {
             try materializer.materialize(childrenOf: try stagedRows(fast: true).filter { $0.table.name == table.name })
         }
         try db.execute(sql: "DELETE FROM temp.store_sync_incoming_rows")
@@ -57,37 +44,17 @@ struct SyncSnapshotApplier {
 
     // MARK: Merging
 
-    /// The page's rows grouped by table, each table once, in the order the page first names it.
-    ///
-    /// - Throws: `StoreError` at the first row, in page order, that names a table or a column
-    ///   this store does not sync.
-    private func rowsByTable(_ page: SyncSnapshotPage) throws -> [(table: SyncedTable, rows: [SyncSnapshotRow])] {
-        var groups: [(table: SyncedTable, rows: [SyncSnapshotRow])] = []
-        var positions: [String: Int] = [:]
-        for row in page.rows {
-            let position: Int
-            if let known = positions[row.table] {
-                position = known
-            } else {
-                guard let table = tables[row.table] ?? tables[row.table.lowercased()] else {
-                    throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
-                }
-                position = groups.firstIndex { $0.table.name == table.name } ?? groups.count
-                if position == groups.count { groups.append((table, [])) }
-                positions[row.table] = position
-            }
-            for cell in row.cells { _ = try columnIndex(of: cell, in: groups[position].table) }
-            groups[position].rows.append(row)
-        }
-        return groups
-    }
-
-    /// Merges the cells and deletes of `table`'s rows: each replaces the one here when its
-    /// stamp is greater. Lists the rows, marking `won` those where one did: the others' merged
-    /// state, hence their row in the table, stays as it was (the snapshot of a device's own rows
-    /// changes nothing). Returns the newest clock reading among them.
-    private func merge(_ rows: [SyncSnapshotRow], of table: SyncedTable, page: SyncSnapshotPage) throws -> Int64 {
-        let cellUpsert = try db.cachedStatement(sql: Self.cellUpsert)
+    /// Checks the page and merges its cells and deletes: each replaces the one here when its
+    /// stamp is greater. Lists the page's rows, marking `won` those where one did: the others'
+    /// merged state, hence their row in the table, stays as it was (the snapshot of a device's
+    /// own rows changes nothing). Returns the tables the page touches.
+    private func merge(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
+        let cellUpsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tbl, pk, col) DO UPDATE SET value = excluded.value, clock = excluded.clock, device = excluded.device
+                WHERE (excluded.clock, excluded.device) > (store_sync_cells.clock, store_sync_cells.device)
+                """)
         let deleteUpsert = try db.cachedStatement(
             sql: """
                 INSERT INTO store_sync_rows(tbl, pk, deleted_clock, deleted_device) VALUES (?, ?, ?, ?)
@@ -100,8 +67,13 @@ struct SyncSnapshotApplier {
                 INSERT INTO temp.store_sync_incoming_rows(tbl, pk, won) VALUES (?, ?, ?)
                 ON CONFLICT (tbl, pk) DO UPDATE SET won = max(won, excluded.won)
                 """)
+        var touched: [String: SyncedTable] = [:]
         var newest: Int64 = 0
-        for row in rows {
+        for row in page.rows {
+            guard let table = tables[row.table] ?? tables[row.table.lowercased()] else {
+                throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
+            }
+            if touched[table.name] == nil { touched[table.name] = table }
             // The row's table and key are parameters 1 and 2 of each statement, bound once per row.
             let key = DatabaseValue(row.key)
             for statement in [deleteUpsert, cellUpsert, rowInsert] { try bind(statement, [.text(table.name), key], from: 1) }
@@ -111,41 +83,23 @@ struct SyncSnapshotApplier {
                 newest = max(newest, deleted.hlc)
             }
             for cell in row.cells {
-                won = try run(cellUpsert, cellValues(cell, of: table, page: page)) || won
+                guard table.columns.contains(cell.column) else {
+                    throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
+                }
+                let values: [DatabaseValue] = [
+                    .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(try device(cell.stamp, in: page)),
+                    .integer(table.linkColumns.contains(cell.column) ? 1 : 0),
+                ]
+                won = try run(cellUpsert, values) || won
                 newest = max(newest, cell.stamp.hlc)
             }
             _ = try run(rowInsert, [.integer(won ? 1 : 0)])
         }
-        return newest
+        try clock.observe(HybridTimestamp(rawValue: newest), in: db)
+        return touched.values.sorted { $0.name < $1.name }
     }
 
-    /// Merges one cell into `store_sync_cells`, its table and key bound as ?1 and ?2 and
-    /// ``cellValues(_:of:page:)`` from ?3 on: it replaces the one there only when its stamp is greater.
-    static let cellUpsert = """
-        INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (tbl, pk, col) DO UPDATE SET value = excluded.value, clock = excluded.clock, device = excluded.device
-        WHERE (excluded.clock, excluded.device) > (store_sync_cells.clock, store_sync_cells.device)
-        """
-
-    /// The parameters of ``cellUpsert`` after the table and the key.
-    func cellValues(_ cell: SyncSnapshotCell, of table: SyncedTable, page: SyncSnapshotPage) throws -> [DatabaseValue] {
-        [
-            .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(try device(cell.stamp, in: page)),
-            .integer(table.linkColumns.contains(cell.column) ? 1 : 0),
-        ]
-    }
-
-    /// The position of a cell's column among `table`'s columns.
-    ///
-    /// - Throws: `StoreError` when `table` has no such column.
-    func columnIndex(of cell: SyncSnapshotCell, in table: SyncedTable) throws -> Int {
-        guard let index = table.columns.firstIndex(of: cell.column) else {
-            throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
-        }
-        return index
-    }
-
-    func device(_ stamp: SyncSnapshotStamp, in page: SyncSnapshotPage) throws -> String {
+    private func device(_ stamp: SyncSnapshotStamp, in page: SyncSnapshotPage) throws -> String {
         guard page.devices.indices.contains(stamp.device) else {
             throw StoreError.syncChangeRefused("the snapshot names device #\(stamp.device), which it does not list")
         }
@@ -153,14 +107,14 @@ struct SyncSnapshotApplier {
     }
 
     /// Binds `values` to the parameters from `first` on, leaving those before bound as they were.
-    func bind(_ statement: Statement, _ values: [DatabaseValue], from first: Int) throws {
+    private func bind(_ statement: Statement, _ values: [DatabaseValue], from first: Int) throws {
         statement.reset()
         for (offset, value) in values.enumerated() { try statement.bind(value, at: first + offset) }
     }
 
     /// Runs an insert or upsert whose table and key are bound, with `values` from parameter 3
     /// on; returns whether it wrote a row.
-    func run(_ statement: Statement, _ values: [DatabaseValue]) throws -> Bool {
+    private func run(_ statement: Statement, _ values: [DatabaseValue]) throws -> Bool {
         try bind(statement, values, from: 3)
         try statement.execute()
         return db.changesCount > 0
@@ -244,7 +198,7 @@ struct SyncSnapshotApplier {
     }
 
     /// Whether a synced table has a foreign key to `table`: its rows may wait for `table`'s.
-    func hasChildTables(_ table: SyncedTable) -> Bool {
+    private func hasChildTables(_ table: SyncedTable) -> Bool {
         tables.values.contains { child in child.foreignKeys.contains { $0.parentTable == table.name } }
     }
 }

@@ -5,14 +5,13 @@ import Testing
 
 @testable import SQLiteStoreCore
 
-/// A snapshot's rows that a store has no sync state for are written in one pass, and those it
-/// knows are merged: either way the store ends as one that applied every change one by one.
-/// Random changes (text keys whose byte order is not their case-insensitive order, cells and
+/// Snapshot pages applied by a store give what the changes they sum up give, without a server:
+/// random changes (text keys whose byte order is not their case-insensitive order, cells and
 /// deletes from three devices, parents that never come) are turned into snapshot pages as the
 /// server makes them; a fresh store, a store that held half of the changes before and a store
 /// that applied all the changes as a batch hold the same tables and sync state, byte for byte.
-@Suite("Sync snapshots of new rows")
-struct SyncSnapshotNewRowsTests {
+@Suite("Sync snapshots applied by a store")
+struct SyncSnapshotApplyTests {
     static let devices = ["0a-device", "0b-device", "1a-device"]
 
     @Test("Snapshot pages give a fresh store and one with half the history what the changes give, byte for byte")
@@ -36,7 +35,7 @@ struct SyncSnapshotNewRowsTests {
         }
     }
 
-    @Test("A new row whose key a row sync never recorded holds takes that row over, with its rowid recorded")
+    @Test("A snapshot row whose key a row sync never recorded holds takes that row over, with its rowid recorded")
     func rowSyncNeverRecorded() throws {
         let fixture = try SyncFixture(stores: 1)
         let path = fixture.directory.path("device0.sqlite")
