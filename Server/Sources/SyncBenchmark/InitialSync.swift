@@ -23,15 +23,22 @@ struct InitialSync {
         let push: Duration
         let initialSync: Duration
         let changes: Int
+        /// The CPU time used during the initial sync; `clients` is this process, the new device.
+        let cpu: CPUUse
 
         var description: String {
             let ratio = { (baseline: Duration) in String(format: "%.2f×", initialSync.seconds / baseline.seconds) }
-            return """
+            var text = """
                 initial sync of \(rows) rows (\(changes) changes, pages of \(batchSize) rows): \(format(initialSync)) = \
                 \(ratio(localInsert)) the local insert without sync (\(format(localInsert))), \
                 \(ratio(recordedInsert)) the insert with sync on (\(format(recordedInsert)))
                     A's push of them: \(format(push))
                 """
+            if let postgres = cpu.postgres, let server = cpu.servers, let device = cpu.clients {
+                text +=
+                    "\n    CPU during the initial sync: the new device \(format(device)), PostgreSQL \(format(postgres)), the server \(format(server))"
+            }
+            return text
         }
 
         private func format(_ duration: Duration) -> String { String(format: "%.3f s", duration.seconds) }
@@ -57,7 +64,11 @@ struct InitialSync {
         var client = SyncClient(store: newDevice, server: deployment.servers[0].url, token: token)
         client.batchSize = batchSize
         var pulled = 0
+        let postmaster = try PostgresCluster.shared.get().postmasterProcessID()
+        let cpu = { CPUUse(postmaster: postmaster, servers: deployment.servers.map(\.processIdentifier)) }
+        let before = cpu()
         let initialSync = try await clock.measure { pulled = try await client.synchronize().pulled }
+        let used = cpu().since(before)
         let count = try await newDevice.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM notes") }
         guard pulled == pushed, count == rows else {
             throw BenchmarkFailure(
@@ -65,6 +76,6 @@ struct InitialSync {
         }
         return Result(
             rows: rows, batchSize: batchSize, localInsert: localInsert, recordedInsert: recordedInsert, push: push,
-            initialSync: initialSync, changes: pulled)
+            initialSync: initialSync, changes: pulled, cpu: used)
     }
 }

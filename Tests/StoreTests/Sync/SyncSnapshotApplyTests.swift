@@ -1,0 +1,179 @@
+import Foundation
+import SQLiteStoreSyncProtocol
+import TestSupport
+import Testing
+
+@testable import SQLiteStoreCore
+
+/// Snapshot pages applied by a store give what the changes they sum up give, without a server:
+/// random changes (text keys whose byte order is not their case-insensitive order, cells and
+/// deletes from three devices, parents that never come) are turned into snapshot pages as the
+/// server makes them; a fresh store, a store that held half of the changes before and a store
+/// that applied all the changes as a batch hold the same tables and sync state, byte for byte.
+@Suite("Sync snapshots applied by a store")
+struct SyncSnapshotApplyTests {
+    static let devices = ["0a-device", "0b-device", "1a-device"]
+
+    @Test("Snapshot pages give a fresh store and one with half the history what the changes give, byte for byte")
+    func snapshotMatchesChanges() throws {
+        var random = SeededGenerator()
+        let seed = random.seed
+        let changes = Self.randomChanges(count: 300, using: &random)
+        let fixture = try SyncFixture(stores: 3)
+        let (fresh, half, replayed) = (try fixture.open(0), try fixture.open(1), try fixture.open(2))
+        try replayed.sync.apply(SyncBatch(schemaVersion: 0, changes: changes.shuffled(using: &random)))
+        try half.sync.apply(SyncBatch(schemaVersion: 0, changes: changes.filter { _ in Bool.random(using: &random) }))
+        let pages = Self.pages(of: changes, using: &random)
+        for store in [fresh, half] {
+            for page in pages { try store.write { db in try db.syncCoordinator?.apply(page, in: db) } }
+        }
+        let expected = try Self.state(of: replayed)
+        #expect(try SyncFixture.contents(of: replayed).values.contains { !$0.isEmpty }, "seed \(seed)")
+        for (name, store) in [("fresh", fresh), ("half", half)] {
+            #expect(try SyncFixture.contents(of: store) == SyncFixture.contents(of: replayed), "\(name), seed \(seed)")
+            #expect(try Self.state(of: store) == expected, "\(name), seed \(seed)")
+        }
+    }
+
+    @Test("A snapshot row whose key a row sync never recorded holds takes that row over, with its rowid recorded")
+    func rowSyncNeverRecorded() throws {
+        let fixture = try SyncFixture(stores: 1)
+        let path = fixture.directory.path("device0.sqlite")
+        let plain = try Store(path: path)
+        try plain.write { db in
+            try db.execute(script: SyncFixture.schema)
+            try db.execute(sql: "INSERT INTO lists(id, name, color) VALUES ('l1', 'before sync', 1)")
+        }
+        try plain.close()
+        let store = try fixture.open(0)
+        let stamp = SyncSnapshotStamp(hlc: 1_800_000_000_000 << 16, device: 0)
+        let rows = ["l0", "l1", "l2"].map { key in
+            SyncSnapshotRow(
+                table: "lists", key: .text(key), deleted: nil,
+                cells: [
+                    SyncSnapshotCell(column: "name", value: .text("name of \(key)"), stamp: stamp),
+                    SyncSnapshotCell(column: "color", value: .integer(7), stamp: stamp),
+                ])
+        }
+        let page = SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: rows, next: nil)
+        try store.write { db in try db.syncCoordinator?.apply(page, in: db) }
+        let lists = try store.read { db in try db.fetchRows(sql: "SELECT id, name, color, rowid FROM lists ORDER BY id").map(\.values) }
+        #expect(lists.map { Array($0.prefix(3)) } == ["l0", "l1", "l2"].map { [.text($0), .text("name of \($0)"), .integer(7)] })
+        #expect(lists.first { $0[0] == .text("l1") }?[3] == .integer(1), "the row sync never recorded was not kept in place")
+        #expect(try Self.state(of: store).rowIDsMatch)
+    }
+
+    /// The sync state that must be equal: every cell, every tombstone, and whether each synced
+    /// row's rowid is recorded for its key and no other rowid is.
+    struct State: Equatable {
+        var cells: [[String]]
+        var tombstones: [[String]]
+        var rowIDsMatch: Bool
+    }
+
+    static func state(of store: Store) throws -> State {
+        try store.read { db in
+            let text = { (sql: String) in try db.fetchRows(sql: sql).map { row in row.values.map(\.description) } }
+            var rowIDsMatch = true
+            for table in SyncFixture.tables {
+                let counts = try db.fetchRows(
+                    sql: """
+                        SELECT (SELECT count(*) FROM \(table)),
+                            (SELECT count(*) FROM \(table) t JOIN store_sync_rows r ON r.tbl = ?1 AND r.pk = t.id AND r.rid = t.rowid),
+                            (SELECT count(*) FROM store_sync_rows WHERE tbl = ?1 AND rid IS NOT NULL)
+                        """, arguments: [table])
+                rowIDsMatch = rowIDsMatch && Set(counts[0].values).count == 1
+            }
+            return State(
+                cells: try text(
+                    "SELECT tbl, quote(pk), col, typeof(value) || ':' || hex(value), clock, device FROM store_sync_cells ORDER BY tbl, pk, col"
+                ),
+                tombstones: try text(
+                    """
+                    SELECT tbl, quote(pk), deleted_clock, deleted_device FROM store_sync_rows
+                    WHERE deleted_clock IS NOT NULL ORDER BY tbl, pk
+                    """),
+                rowIDsMatch: rowIDsMatch)
+        }
+    }
+
+    /// `count` random cells and deletes of lists, items and tags, each from one of three devices
+    /// at a clock reading it used for nothing else (two writes of one cell never tie).
+    static func randomChanges(count: Int, using random: inout SeededGenerator) -> [SyncChange] {
+        let base: Int64 = 1_800_000_000_000 << 16
+        let keys = (0..<12).map { index in pick(["a", "B", "é", "z", "Z"], &random) + "\(index % 5)" }
+        let value = { (column: String, random: inout SeededGenerator) -> DatabaseValue in
+            switch column {
+            case "name", "title", "label": .text(pick(["x", "Y", "ß"], &random) + "\(Int.random(in: 0..<9, using: &random))")
+            case "list_id", "item_id": .text(pick(keys, &random))
+            case "score": .real(Double(Int.random(in: -8..<8, using: &random)) / 4)
+            default: .integer(Int64.random(in: -3..<3, using: &random))
+            }
+        }
+        let columns: [(table: String, columns: [String])] = [
+            ("lists", ["name", "color"]), ("lists", ["name", "color"]), ("items", ["list_id", "title", "done", "score"]),
+            ("tags", ["item_id", "label"]),
+        ]
+        var used: Set<[Int64]> = []
+        var sequences = [Int64](repeating: 0, count: devices.count)
+        var changes: [SyncChange] = []
+        while changes.count < count {
+            let device = Int.random(in: 0..<devices.count, using: &random)
+            let clock = Int64.random(in: 0..<400, using: &random)
+            guard used.insert([clock, Int64(device)]).inserted else { continue }
+            let (table, names) = pick(columns, &random)
+            let column = pick(names, &random)
+            let operation: SyncChange.Operation =
+                Int.random(in: 0..<6, using: &random) == 0 ? .delete : .set(column: column, value: value(column, &random))
+            sequences[device] += 1
+            changes.append(
+                SyncChange(
+                    id: SyncChange.ID(device: devices[device], sequence: sequences[device]), table: table,
+                    key: .text(pick(keys, &random)), operation: operation, timestamp: HybridTimestamp(rawValue: base + clock)))
+        }
+        return changes
+    }
+
+    static func pick<Element>(_ elements: [Element], _ random: inout SeededGenerator) -> Element {
+        elements[Int.random(in: 0..<elements.count, using: &random)]
+    }
+
+    /// The snapshot of `changes` as the server pages it: rows in (table, key) byte order, each
+    /// column's latest write and the latest delete, in pages of one to nine rows.
+    static func pages(of changes: [SyncChange], using random: inout SeededGenerator) -> [SyncSnapshotPage] {
+        func newer(_ a: SyncSnapshotStamp, than b: SyncSnapshotStamp?) -> Bool {
+            guard let b else { return true }
+            return a.hlc != b.hlc ? a.hlc > b.hlc : Array(devices[b.device].utf8).lexicographicallyPrecedes(Array(devices[a.device].utf8))
+        }
+        var rows: [[String]: SyncSnapshotRow] = [:]
+        for change in changes {
+            guard case .text(let key) = change.key, let device = devices.firstIndex(of: change.id.device) else { continue }
+            let stamp = SyncSnapshotStamp(hlc: change.timestamp.rawValue, device: device)
+            var row = rows[[change.table, key]] ?? SyncSnapshotRow(table: change.table, key: .text(key), deleted: nil, cells: [])
+            switch change.operation {
+            case .delete:
+                if newer(stamp, than: row.deleted) { row.deleted = stamp }
+            case .set(let column, let value):
+                let cell = SyncSnapshotCell(column: column, value: value.wireValue, stamp: stamp)
+                if let index = row.cells.firstIndex(where: { $0.column == column }) {
+                    if newer(stamp, than: row.cells[index].stamp) { row.cells[index] = cell }
+                } else {
+                    row.cells.append(cell)
+                }
+            }
+            rows[[change.table, key]] = row
+        }
+        var ordered = rows.sorted { a, b in
+            Array((a.key[0] + "\0" + a.key[1]).utf8).lexicographicallyPrecedes(Array((b.key[0] + "\0" + b.key[1]).utf8))
+        }
+        .map(\.value)
+        var pages: [SyncSnapshotPage] = []
+        while !ordered.isEmpty {
+            let rows = Array(ordered.prefix(Int.random(in: 1...9, using: &random)))
+            ordered.removeFirst(rows.count)
+            let next = ordered.isEmpty ? nil : rows.last.map { SyncSnapshotPosition(table: $0.table, key: "\($0.key)") }
+            pages.append(SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: devices, rows: rows, next: next))
+        }
+        return pages
+    }
+}
