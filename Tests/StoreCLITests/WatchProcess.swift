@@ -29,6 +29,13 @@ final class WatchProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// Kills the process when a test let go of it still running (an expectation that threw
+    /// before the test waited for the exit): it would otherwise run on after the test run,
+    /// an endless query at full speed.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     private func append(_ data: Data) {
         lock.withLock {
             partial.append(data)
