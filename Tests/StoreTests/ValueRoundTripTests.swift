@@ -61,6 +61,16 @@ struct ValueRoundTripTests {
         #expect(stored.first?["type"] == .text(storage))
     }
 
+    /// Values are equal as SQLite finds them equal: canonically equivalent texts of different
+    /// bytes are two values, two keys of a primary key, two members of a set.
+    @Test func canonicallyEquivalentTextsAreTwoValuesAsInSQLite() throws {
+        let (composed, decomposed) = (DatabaseValue.text("\u{E9}"), DatabaseValue.text("e\u{301}"))
+        let sqliteEquates = try store.read { db in try db.fetchValue(Bool.self, sql: "SELECT ? = ?", arguments: [composed, decomposed]) }
+        #expect(sqliteEquates == false)
+        #expect(composed != decomposed && Set([composed, decomposed]).count == 2)
+        #expect(composed == .text("\u{E9}") && [composed: 1][.text("\u{E9}")] == 1)
+    }
+
     @Test("Bool is INTEGER 0 or 1", arguments: [false, true])
     func bool(value: Bool) throws {
         let result = try roundTrip(value)

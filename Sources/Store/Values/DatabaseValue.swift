@@ -25,6 +25,22 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether SQLite holds the two as the same value: the same storage class and value, texts
+    /// compared by their UTF-8 bytes as SQLite's `BINARY` collation and `<` do. `String`'s `==`
+    /// equates canonically equivalent texts ("é" and "e\u{301}"), which SQLite keeps apart: two
+    /// rows whose keys were such texts were taken for one wherever values were set or dictionary
+    /// keys (the rows a sync batch touched, the parents a relationship reads).
+    public static func == (lhs: DatabaseValue, rhs: DatabaseValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.integer(let a), .integer(let b)): a == b
+        case (.real(let a), .real(let b)): a == b
+        case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.blob(let a), .blob(let b)): a == b
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .null: "NULL"
