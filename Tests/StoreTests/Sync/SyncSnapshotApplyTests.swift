@@ -6,10 +6,12 @@ import Testing
 @testable import SQLiteStoreCore
 
 /// Snapshot pages applied by a store give what the changes they sum up give, without a server:
-/// random changes (text keys whose byte order is not their case-insensitive order, cells and
-/// deletes from three devices, parents that never come) are turned into snapshot pages as the
-/// server makes them; a fresh store, a store that held half of the changes before and a store
-/// that applied all the changes as a batch hold the same tables and sync state, byte for byte.
+/// random changes (text keys whose byte order is not their case-insensitive order, keys that
+/// are canonically equivalent texts of different bytes, cells and deletes from three devices,
+/// parents that never come) are turned into snapshot pages as the server makes them, with
+/// refused pages (a table or a column the store does not sync, named in the middle of a page)
+/// between them; a fresh store, a store that held half of the changes before and a store that
+/// applied all the changes as a batch hold the same tables and sync state, byte for byte.
 @Suite("Sync snapshots applied by a store")
 struct SyncSnapshotApplyTests {
     static let devices = ["0a-device", "0b-device", "1a-device"]
@@ -24,9 +26,19 @@ struct SyncSnapshotApplyTests {
         try replayed.sync.apply(SyncBatch(schemaVersion: 0, changes: changes.shuffled(using: &random)))
         try half.sync.apply(SyncBatch(schemaVersion: 0, changes: changes.filter { _ in Bool.random(using: &random) }))
         let pages = Self.pages(of: changes, using: &random)
+        var refused = 0
         for store in [fresh, half] {
-            for page in pages { try store.write { db in try db.syncCoordinator?.apply(page, in: db) } }
+            for page in pages {
+                // A refused page leaves nothing behind: the rows merged before the bad one are
+                // rolled back with the write.
+                if let bad = Self.refusedCopy(of: page, using: &random) {
+                    #expect(throws: StoreError.self) { try store.write { db in try db.syncCoordinator?.apply(bad, in: db) } }
+                    refused += 1
+                }
+                try store.write { db in try db.syncCoordinator?.apply(page, in: db) }
+            }
         }
+        #expect(refused > 0, "seed \(seed)")
         let expected = try Self.state(of: replayed)
         #expect(try SyncFixture.contents(of: replayed).values.contains { !$0.isEmpty }, "seed \(seed)")
         for (name, store) in [("fresh", fresh), ("half", half)] {
@@ -85,12 +97,15 @@ struct SyncSnapshotApplyTests {
                 rowIDsMatch = rowIDsMatch && Set(counts[0].values).count == 1
             }
             return State(
+                // Keys and values as bytes: Swift's `==` on texts equates canonically equivalent ones.
                 cells: try text(
-                    "SELECT tbl, quote(pk), col, typeof(value) || ':' || hex(value), clock, device FROM store_sync_cells ORDER BY tbl, pk, col"
-                ),
+                    """
+                    SELECT tbl, hex(pk), col, typeof(value) || ':' || hex(value), clock, device FROM store_sync_cells
+                    ORDER BY tbl, pk, col
+                    """),
                 tombstones: try text(
                     """
-                    SELECT tbl, quote(pk), deleted_clock, deleted_device FROM store_sync_rows
+                    SELECT tbl, hex(pk), deleted_clock, deleted_device FROM store_sync_rows
                     WHERE deleted_clock IS NOT NULL ORDER BY tbl, pk
                     """),
                 rowIDsMatch: rowIDsMatch)
@@ -101,7 +116,7 @@ struct SyncSnapshotApplyTests {
     /// at a clock reading it used for nothing else (two writes of one cell never tie).
     static func randomChanges(count: Int, using random: inout SeededGenerator) -> [SyncChange] {
         let base: Int64 = 1_800_000_000_000 << 16
-        let keys = (0..<12).map { index in pick(["a", "B", "é", "z", "Z"], &random) + "\(index % 5)" }
+        let keys = (0..<12).map { index in pick(["a", "B", "é", "e\u{301}", "z", "Z"], &random) + "\(index % 5)" }
         let value = { (column: String, random: inout SeededGenerator) -> DatabaseValue in
             switch column {
             case "name", "title", "label": .text(pick(["x", "Y", "ß"], &random) + "\(Int.random(in: 0..<9, using: &random))")
@@ -145,11 +160,13 @@ struct SyncSnapshotApplyTests {
             guard let b else { return true }
             return a.hlc != b.hlc ? a.hlc > b.hlc : Array(devices[b.device].utf8).lexicographicallyPrecedes(Array(devices[a.device].utf8))
         }
-        var rows: [[String]: SyncSnapshotRow] = [:]
+        // Rows by their table's and key's bytes, as the server tells them apart.
+        var rows: [[[UInt8]]: SyncSnapshotRow] = [:]
         for change in changes {
             guard case .text(let key) = change.key, let device = devices.firstIndex(of: change.id.device) else { continue }
             let stamp = SyncSnapshotStamp(hlc: change.timestamp.rawValue, device: device)
-            var row = rows[[change.table, key]] ?? SyncSnapshotRow(table: change.table, key: .text(key), deleted: nil, cells: [])
+            let id = [Array(change.table.utf8), Array(key.utf8)]
+            var row = rows[id] ?? SyncSnapshotRow(table: change.table, key: .text(key), deleted: nil, cells: [])
             switch change.operation {
             case .delete:
                 if newer(stamp, than: row.deleted) { row.deleted = stamp }
@@ -161,12 +178,10 @@ struct SyncSnapshotApplyTests {
                     row.cells.append(cell)
                 }
             }
-            rows[[change.table, key]] = row
+            rows[id] = row
         }
-        var ordered = rows.sorted { a, b in
-            Array((a.key[0] + "\0" + a.key[1]).utf8).lexicographicallyPrecedes(Array((b.key[0] + "\0" + b.key[1]).utf8))
-        }
-        .map(\.value)
+        var ordered = rows.sorted { a, b in (a.key[0] + [0] + a.key[1]).lexicographicallyPrecedes(b.key[0] + [0] + b.key[1]) }
+            .map(\.value)
         var pages: [SyncSnapshotPage] = []
         while !ordered.isEmpty {
             let rows = Array(ordered.prefix(Int.random(in: 1...9, using: &random)))
@@ -175,5 +190,19 @@ struct SyncSnapshotApplyTests {
             pages.append(SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: devices, rows: rows, next: next))
         }
         return pages
+    }
+
+    /// One time in three, `page` with one row, not the first, naming a table or a column the
+    /// store does not sync; `nil` otherwise.
+    static func refusedCopy(of page: SyncSnapshotPage, using random: inout SeededGenerator) -> SyncSnapshotPage? {
+        guard page.rows.count > 1, Int.random(in: 0..<3, using: &random) == 0 else { return nil }
+        var rows = page.rows
+        let index = Int.random(in: 1..<rows.count, using: &random)
+        if rows[index].cells.isEmpty || Bool.random(using: &random) {
+            rows[index].table = "unsynced"
+        } else {
+            rows[index].cells[0].column = "no_such_column"
+        }
+        return SyncSnapshotPage(schemaVersion: page.schemaVersion, cursor: page.cursor, devices: page.devices, rows: rows, next: page.next)
     }
 }
