@@ -126,25 +126,30 @@ struct SnapshotPageFormatTests {
 
     @Test("Each row keeps its winning cell per column and its latest delete: greatest clock, then device by bytes, then the later change")
     func winners() throws {
-        var random = SplitMix64(seed: 2_024)
-        // Few clocks and devices, so that ties on the clock and on (clock, device) are frequent.
-        let devices = ["d0", "d1", "e\u{301}", "é"]
+        // A fresh seed each run unless STORE_TEST_SEED replays one.
+        let seed = ProcessInfo.processInfo.environment["STORE_TEST_SEED"].flatMap(UInt64.init) ?? .random(in: .min ... .max)
+        var random = SplitMix64(seed: seed)
+        // Few clocks and devices, so that ties on the clock and on (clock, device) are frequent;
+        // devices and columns that are canonically equivalent texts of different bytes.
+        let devices = ["d0", "d1", "e\u{301}", "\u{E9}"]
+        let columns = ["a", "b", "\u{E9}", "e\u{301}", nil]
+        typealias Winner = (value: String, stamp: SnapshotPageWriter.Stamp)
         var writer = SnapshotPageWriter()
-        var expected: [[String: (value: String, stamp: SnapshotPageWriter.Stamp)]] = []
+        var expected: [[[UInt8]: Winner]] = []
         var sequence: Int64 = 0
         for row in 0..<200 {
-            var winners: [String: (value: String, stamp: SnapshotPageWriter.Stamp)] = [:]
+            // The model: by the column's bytes (a delete under no bytes), the greatest (clock, device's bytes, sequence).
+            var winners: [[UInt8]: Winner] = [:]
             for _ in 0..<Int.random(in: 1...12, using: &random) {
                 sequence += Int64.random(in: 1...3, using: &random)
                 let stamp = SnapshotPageWriter.Stamp(
                     hlc: Int64.random(in: 1...3, using: &random), device: devices.randomElement(using: &random) ?? "", sequence: sequence)
-                let column = ["a", "b", "c", nil].randomElement(using: &random) ?? nil
+                let column = columns.randomElement(using: &random) ?? nil
                 let value = #"{"integer":"\#(sequence)"}"#
                 try writer.add(
                     table: "items", key: String(format: #"{"text":"k%03d"}"#, row), column: column, value: column.map { _ in value },
                     stamp: stamp)
-                // The model: the greatest (clock, device's bytes, sequence), a delete under the name "-".
-                let name = column ?? "-"
+                let name = Array((column ?? "").utf8)
                 let newDevice = Array(stamp.device.utf8)
                 let newer = { (old: SnapshotPageWriter.Stamp) -> Bool in
                     if old.hlc != stamp.hlc { return old.hlc < stamp.hlc }
@@ -158,17 +163,20 @@ struct SnapshotPageFormatTests {
             expected.append(winners)
         }
         let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: writer.page(schemaVersion: 1, cursor: sequence, limit: 500))
-        #expect(page.rows.count == expected.count && page.next == nil)
+        #expect(page.rows.count == expected.count && page.next == nil, "seed \(seed)")
         for (row, winners) in zip(page.rows, expected) {
-            #expect(row.cells.map(\.column) == winners.keys.filter { $0 != "-" }.sorted())
+            let names = winners.keys.filter { !$0.isEmpty }.sorted { $0.lexicographicallyPrecedes($1) }
+            #expect(row.cells.map { Array($0.column.utf8) } == names, "seed \(seed)")
             for cell in row.cells {
-                let winner = try #require(winners[cell.column])
-                #expect(cell.value == .integer(winner.stamp.sequence))
-                #expect(cell.stamp.hlc == winner.stamp.hlc && page.devices[cell.stamp.device].utf8.elementsEqual(winner.stamp.device.utf8))
+                let winner = try #require(winners[Array(cell.column.utf8)], "seed \(seed)")
+                #expect(cell.value == .integer(winner.stamp.sequence), "seed \(seed)")
+                #expect(
+                    cell.stamp.hlc == winner.stamp.hlc && page.devices[cell.stamp.device].utf8.elementsEqual(winner.stamp.device.utf8),
+                    "seed \(seed)")
             }
-            let delete = winners["-"]?.stamp
-            #expect(row.deleted?.hlc == delete?.hlc)
-            #expect(row.deleted.map { Array(page.devices[$0.device].utf8) } == delete.map { Array($0.device.utf8) })
+            let delete = winners[[]]?.stamp
+            #expect(row.deleted?.hlc == delete?.hlc, "seed \(seed)")
+            #expect(row.deleted.map { Array(page.devices[$0.device].utf8) } == delete.map { Array($0.device.utf8) }, "seed \(seed)")
         }
     }
 
