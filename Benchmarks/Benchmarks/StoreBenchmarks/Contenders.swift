@@ -28,7 +28,7 @@ enum Contenders {
 
     /// `firstScreen`, `firstScreenSectioned` and `completeResults`.
     static var firstScreens: [any FirstScreenContender.Type] {
-        [StoreFirstScreen.self, RawCFirstScreen.self, GRDBFirstScreen.self]
+        [StoreFirstScreen<Item>.self, StoreFirstScreen<MacroItem>.self, RawCFirstScreen.self, GRDBFirstScreen.self]
     }
 
     /// `frcMemory`.
