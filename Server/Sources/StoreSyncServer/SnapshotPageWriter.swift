@@ -25,8 +25,13 @@ struct SnapshotPageWriter {
     /// Each device's index, by its id's bytes (String's `==` would equate canonically equivalent ids).
     private var devices: [[UInt8]: Int] = [:]
     private var deviceList: [String] = []
+    /// The index of the device named last.
+    private var lastDevice: Int?
     /// Each name's JSON, by the name's bytes.
     private var quoted: [[UInt8]: [UInt8]] = [:]
+    /// The names quoted last, with their JSON: a page's rows name the same few tables and columns over and over.
+    private var recentNames: [(name: String, json: [UInt8])] = []
+    private static let recentNameLimit = 16
     private var current: (table: String, key: String)?
     /// The row finished last.
     private var last: (table: String, key: String)?
@@ -130,20 +135,29 @@ struct SnapshotPageWriter {
         cells.removeAll(keepingCapacity: true)
     }
 
+    /// The device's index in the page's list. The device of the previous stamp is compared
+    /// first, without copying the id's bytes: a page's stamps mostly name few devices, in runs.
     private mutating func index(of device: String) -> Int {
+        if let lastDevice, deviceList[lastDevice].utf8.elementsEqual(device.utf8) { return lastDevice }
         let bytes = Array(device.utf8)
-        if let index = devices[bytes] { return index }
-        devices[bytes] = deviceList.count
-        deviceList.append(device)
-        return deviceList.count - 1
+        let index = devices[bytes] ?? deviceList.count
+        if index == deviceList.count {
+            devices[bytes] = index
+            deviceList.append(device)
+        }
+        lastDevice = index
+        return index
     }
 
-    /// A name as a JSON string, escaped once per distinct name.
+    /// A name as a JSON string, escaped once per distinct name. The names quoted last are
+    /// compared first, without copying the name's bytes to look it up.
     private mutating func quote(_ name: String) throws -> [UInt8] {
+        if let hit = recentNames.first(where: { $0.name.utf8.elementsEqual(name.utf8) }) { return hit.json }
         let bytes = Array(name.utf8)
-        if let quoted = quoted[bytes] { return quoted }
-        let encoded = Array(try JSONEncoder().encode(name))
+        let encoded = try quoted[bytes] ?? Array(JSONEncoder().encode(name))
         quoted[bytes] = encoded
+        if recentNames.count == Self.recentNameLimit { recentNames.removeFirst() }
+        recentNames.append((name, encoded))
         return encoded
     }
 }

@@ -169,14 +169,11 @@ struct KeyColumn: Sendable {
     }
 
     /// Reorders the rows in place: row `i` moves to row `slots[i]` (`slots` holds each row
-    /// once), through `spare` (see `Array.scatter`).
-    mutating func scatter(to slots: UnsafeBufferPointer<UInt16>, into spare: inout [UInt64]) {
+    /// once), through `spare` and, for a column of mixed kinds, `spareKinds` (see `Array.scatter`).
+    mutating func scatter(to slots: UnsafeBufferPointer<UInt16>, into spare: inout [UInt64], kinds spareKinds: inout [UInt8]) {
         heads.scatter(to: slots, into: &spare)
         tails?.scatter(to: slots, into: &spare)
-        if sharedKind == nil {
-            var spareKinds: [UInt8] = []
-            kinds.scatter(to: slots, into: &spareKinds)
-        }
+        if sharedKind == nil { kinds.scatter(to: slots, into: &spareKinds) }
     }
 
     /// Reorders the rows: row `i` becomes the old row `order[i]`.

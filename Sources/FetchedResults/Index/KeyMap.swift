@@ -183,6 +183,7 @@ struct KeyMap: Sendable {
         self.arrivals = []
         arrivalRegions = [:]
         var spare: [UInt64] = []
+        var spareKinds: [UInt8] = []
         // The numbers are copied out first: iterating `groups.keys` while mutating `groups`
         // would copy the table and keep every page's unsorted arrays alive until the loop ends.
         for group in Array(groups.keys) {
@@ -193,7 +194,8 @@ struct KeyMap: Sendable {
                 }
                 arrivals.withUnsafeBufferPointer { arrivals in
                     groups[group]?[number]?.sort(
-                        arrivedAt: UnsafeBufferPointer(rebasing: arrivals[region..<(region + count)]), spare: &spare)
+                        arrivedAt: UnsafeBufferPointer(rebasing: arrivals[region..<(region + count)]), spare: &spare,
+                        spareKinds: &spareKinds)
                 }
             }
         }

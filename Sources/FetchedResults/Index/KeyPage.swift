@@ -19,7 +19,7 @@ struct KeyPage: Sendable {
 
     /// An empty page with room for a full page of rows, for a result being read: its arrays
     /// do not grow (and leave freed copies behind) while rows arrive by `appendArrived`,
-    /// their offsets kept by the caller. `sort(arrivedAt:spare:)` orders them: in place
+    /// their offsets kept by the caller. `sort(arrivedAt:spare:spareKinds:)` orders them: in place
     /// when the page is full, in arrays of their size otherwise.
     static func forArrivals(keyCount: Int) -> KeyPage {
         var page = KeyPage(keyCount: keyCount)
@@ -143,9 +143,9 @@ struct KeyPage: Sendable {
 
     /// Puts the rows of a page made `forArrivals`, whose offsets are `arrivals` in the order
     /// the rows came, in rowid order: a full page in place (its offsets are then its
-    /// indexes: none are listed), through `spare` (see `Array.scatter`); another in arrays
+    /// indexes: none are listed), through `spare` and `spareKinds` (see `Array.scatter`); another in arrays
     /// of its size, its offsets listed.
-    mutating func sort(arrivedAt arrivals: UnsafeBufferPointer<UInt16>, spare: inout [UInt64]) {
+    mutating func sort(arrivedAt arrivals: UnsafeBufferPointer<UInt16>, spare: inout [UInt64], spareKinds: inout [UInt8]) {
         precondition(arrivals.count == count, "an offset per row")
         isUnsorted = false
         guard arrivals.count == Int(Self.width) else {
@@ -154,7 +154,7 @@ struct KeyPage: Sendable {
             return sort()
         }
         fingerprints.scatter(to: arrivals, into: &spare)
-        for column in columns.indices { columns[column].scatter(to: arrivals, into: &spare) }
+        for column in columns.indices { columns[column].scatter(to: arrivals, into: &spare, kinds: &spareKinds) }
     }
 
     /// Puts appended rows in rowid order, in arrays of their size.

@@ -30,7 +30,7 @@ struct SyncApplier {
     private func merge(_ change: SyncChange, into table: SyncedTable) throws -> Bool {
         switch change.operation {
         case .set(let column, let value):
-            guard table.columns.contains(column) else {
+            guard table.hasColumn(spelled: column) else {
                 throw StoreError.syncChangeRefused("change \(change.id) names column \"\(column)\", which \"\(table.name)\" has not")
             }
             let current = try SyncStorage.cells(of: table.name, key: change.key, in: db)[column]?.stamp

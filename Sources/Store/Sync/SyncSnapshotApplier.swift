@@ -83,12 +83,12 @@ struct SyncSnapshotApplier {
                 newest = max(newest, deleted.hlc)
             }
             for cell in row.cells {
-                guard table.columns.contains(cell.column) else {
+                guard table.hasColumn(spelled: cell.column) else {
                     throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
                 }
                 let values: [DatabaseValue] = [
                     .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(try device(cell.stamp, in: page)),
-                    .integer(table.linkColumns.contains(cell.column) ? 1 : 0),
+                    .integer(table.hasLinkColumn(spelled: cell.column) ? 1 : 0),
                 ]
                 won = try run(cellUpsert, values) || won
                 newest = max(newest, cell.stamp.hlc)

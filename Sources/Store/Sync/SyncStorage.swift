@@ -103,7 +103,7 @@ enum SyncStorage {
         try db.execute(
             sql: "INSERT OR REPLACE INTO store_sync_cells(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [
-                table.name, key, column, cell.value, cell.stamp.timestamp.rawValue, cell.stamp.device, table.linkColumns.contains(column),
+                table.name, key, column, cell.value, cell.stamp.timestamp.rawValue, cell.stamp.device, table.hasLinkColumn(spelled: column),
             ])
     }
 

@@ -23,6 +23,19 @@ struct SyncedTable {
     /// that wait for a parent (`store_sync_cells.link`).
     let linkColumns: Set<String>
 
+    /// Whether `name` spells one of ``columns`` with the same bytes, as SQLite and the sync
+    /// state tell names apart: String's `==` equates canonically equivalent names (`"é"` and
+    /// `"e\u{301}"`), and a cell accepted under the other spelling would be stored beside the
+    /// column's cells without ever reaching the column.
+    func hasColumn(spelled name: String) -> Bool {
+        columns.contains { $0.utf8.elementsEqual(name.utf8) }
+    }
+
+    /// Whether `name` spells one of ``linkColumns`` with the same bytes (see ``hasColumn(spelled:)``).
+    func hasLinkColumn(spelled name: String) -> Bool {
+        linkColumns.contains { $0.utf8.elementsEqual(name.utf8) }
+    }
+
     /// Reads and checks `table`: a rowid table with one `TEXT` or `BLOB` key column.
     static func load(_ table: String, from db: Database) throws -> SyncedTable {
         let name = table.lowercased()

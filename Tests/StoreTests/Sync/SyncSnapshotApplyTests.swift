@@ -75,6 +75,48 @@ struct SyncSnapshotApplyTests {
         #expect(try Self.state(of: store).rowIDsMatch)
     }
 
+    @Test("A page or a batch naming a column in the other normalization of its name is refused and leaves nothing behind")
+    func columnInOtherNormalization() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("device.sqlite")
+        let plain = try Store(path: path)
+        // The column is named in NFC; the refused page and batch name it in NFD: canonically
+        // equivalent (String's `==` finds them equal), different bytes (SQLite does not).
+        try plain.write { db in try db.execute(sql: "CREATE TABLE cards(id TEXT PRIMARY KEY, \"r\u{E9}sum\u{E9}\" TEXT)") }
+        try plain.close()
+        var configuration = StoreConfiguration()
+        configuration.sync = SyncConfiguration(tables: ["cards"])
+        let store = try Store(path: path, configuration: configuration)
+        let hlc: Int64 = 1_800_000_000_000 << 16
+        // Row i of the page has one cell, named columns[i].
+        let page = { (columns: [String]) in
+            let rows = columns.enumerated().map { index, column in
+                let cell = SyncSnapshotCell(column: column, value: .text("text"), stamp: SyncSnapshotStamp(hlc: hlc, device: 0))
+                return SyncSnapshotRow(table: "cards", key: .text("c\(index)"), deleted: nil, cells: [cell])
+            }
+            return SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: rows, next: nil)
+        }
+        let batch = SyncBatch(
+            schemaVersion: 0,
+            changes: [
+                SyncChange(
+                    id: SyncChange.ID(device: "0a-device", sequence: 1), table: "cards", key: .text("c2"),
+                    operation: .set(column: "re\u{301}sume\u{301}", value: .text("text")), timestamp: HybridTimestamp(rawValue: hlc))
+            ])
+        let stored = {
+            try store.read { db in
+                try db.fetchRows(sql: "SELECT (SELECT count(*) FROM cards), (SELECT count(*) FROM store_sync_cells)").map(\.values)
+            }
+        }
+        #expect(throws: StoreError.self) {
+            try store.write { db in try db.syncCoordinator?.apply(page(["r\u{E9}sum\u{E9}", "re\u{301}sume\u{301}"]), in: db) }
+        }
+        #expect(throws: StoreError.self) { try store.sync.apply(batch) }
+        #expect(try stored() == [[.integer(0), .integer(0)]])
+        try store.write { db in try db.syncCoordinator?.apply(page(["r\u{E9}sum\u{E9}", "r\u{E9}sum\u{E9}"]), in: db) }
+        #expect(try stored() == [[.integer(2), .integer(2)]])
+    }
+
     /// The sync state that must be equal: every cell, every tombstone, and whether each synced
     /// row's rowid is recorded for its key and no other rowid is.
     struct State: Equatable {
