@@ -11,13 +11,13 @@
 struct RowModels<M> {
     private var slots: [Int64: Int] = [:]
     private var rowIDs: [Int64] = []
-    private var buffer: Buffer
+    private var buffer: ModelBuffer
 
     /// No models, with room for `capacity` without growing.
     init(minimumCapacity capacity: Int = 0) {
         slots.reserveCapacity(capacity)
         rowIDs.reserveCapacity(capacity)
-        buffer = Buffer(capacity: capacity)
+        buffer = ModelBuffer(capacity: capacity, of: M.self)
     }
 
     /// The models of `byRowID`.
@@ -35,7 +35,7 @@ struct RowModels<M> {
     /// The model in `slot`.
     subscript(slot slot: Int) -> M {
         precondition(slot >= 0 && slot < buffer.count, "a slot of RowModels read after a change")
-        return buffer.models[slot]
+        return models[slot]
     }
 
     /// The rowid of the model in `slot`.
@@ -47,10 +47,10 @@ struct RowModels<M> {
         // One look-up of the table for a new row, the usual case.
         if let slot = slots.updateValue(buffer.count, forKey: rowID) {
             slots[rowID] = slot
-            buffer.models[slot] = model
+            models[slot] = model
         } else {
             rowIDs.append(rowID)
-            (buffer.models + buffer.count).initialize(to: model)
+            (models + buffer.count).initialize(to: model)
             buffer.count += 1
         }
     }
@@ -61,57 +61,56 @@ struct RowModels<M> {
         makeUnique(growing: false)
         let last = buffer.count - 1
         if slot != last {
-            swap(&buffer.models[slot], &buffer.models[last])
+            swap(&models[slot], &models[last])
             rowIDs.swapAt(slot, last)
             slots[rowIDs[slot]] = slot
         }
-        (buffer.models + last).deinitialize(count: 1)
+        (models + last).deinitialize(count: 1)
         buffer.count -= 1
         rowIDs.removeLast()
     }
 
+    /// The buffer's memory, bound to `M` when the buffer was made.
+    private var models: UnsafeMutablePointer<M> { buffer.memory.assumingMemoryBound(to: M.self) }
+
     /// Gives this value a buffer of its own before a change (with room for one model more
-    /// when `growing`).
+    /// when `growing`): the models are moved when this value held the only reference, else copied.
     private mutating func makeUnique(growing: Bool) {
         let isUnique = isKnownUniquelyReferenced(&buffer)
         let isFull = growing && buffer.count == buffer.capacity
         guard !isUnique || isFull else { return }
-        let capacity = isFull ? max(8, buffer.capacity * 2) : buffer.capacity
-        buffer = isUnique ? buffer.moved(capacity: capacity) : buffer.copy(capacity: capacity)
+        let old = buffer
+        let count = old.count
+        buffer = ModelBuffer(capacity: isFull ? max(8, old.capacity * 2) : old.capacity, of: M.self)
+        let from = old.memory.assumingMemoryBound(to: M.self)
+        if isUnique {
+            models.moveInitialize(from: from, count: count)
+            old.count = 0
+        } else {
+            models.initialize(from: from, count: count)
+        }
+        buffer.count = count
+    }
+}
+
+/// The memory of `RowModels`' models. Not generic, so that checking whether it is shared, or
+/// reading it, needs no type metadata (a generic class's is looked up at each use); the
+/// element type is known only to the closure that frees the models.
+private final class ModelBuffer {
+    let memory: UnsafeMutableRawPointer
+    let capacity: Int
+    var count = 0
+    private let deinitialize: (UnsafeMutableRawPointer, Int) -> Void
+
+    init<M>(capacity: Int, of _: M.Type) {
+        self.capacity = capacity
+        memory = UnsafeMutableRawPointer(UnsafeMutablePointer<M>.allocate(capacity: capacity))
+        deinitialize = { memory, count in memory.assumingMemoryBound(to: M.self).deinitialize(count: count) }
     }
 
-    /// The models, slot after slot, in memory allocated for them.
-    private final class Buffer {
-        let models: UnsafeMutablePointer<M>
-        let capacity: Int
-        var count = 0
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            models = .allocate(capacity: capacity)
-        }
-
-        deinit {
-            models.deinitialize(count: count)
-            models.deallocate()
-        }
-
-        /// A buffer with room for `capacity` holding copies of these models.
-        func copy(capacity: Int) -> Buffer {
-            let copy = Buffer(capacity: capacity)
-            copy.models.initialize(from: models, count: count)
-            copy.count = count
-            return copy
-        }
-
-        /// A buffer with room for `capacity` holding these models, moved out of this one.
-        func moved(capacity: Int) -> Buffer {
-            let moved = Buffer(capacity: capacity)
-            moved.models.moveInitialize(from: models, count: count)
-            moved.count = count
-            count = 0
-            return moved
-        }
+    deinit {
+        deinitialize(memory, count)
+        memory.deallocate()
     }
 }
 
