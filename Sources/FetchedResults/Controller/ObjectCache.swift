@@ -24,12 +24,15 @@ struct ObjectCache<M: StoreModel> {
     }
 
     /// The slot of `rowID`'s object, when it is read: valid until the cache changes.
+    @inline(__always)
     func slot(of rowID: Int64) -> Int? { objects.slot(of: rowID) }
 
     /// The object in `slot`.
+    @inline(__always)
     func object(atSlot slot: Int) -> M { objects[slot: slot] }
 
     /// The rowid of the object in `slot`.
+    @inline(__always)
     func rowID(atSlot slot: Int) -> Int64 { objects.rowID(atSlot: slot) }
 
     /// The row with its included objects, when it was read with them.
