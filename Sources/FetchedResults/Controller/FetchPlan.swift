@@ -172,7 +172,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// `firstPageRequest`), marked as a first page when more rows follow; `nil` for a request
     /// with a limit or an offset. With `loadsObjects`, the same statement reads the rows'
     /// objects too.
-    func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> (index: ResultIndex, objects: [Int64: M]?)? {
+    func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> (index: ResultIndex, objects: RowModels<M>?)? {
         guard request.limit == nil, request.offset == nil else { return nil }
         let page = try firstPageRequest(size: size, db)
         var (index, objects) = try readIndex(of: page, db, withObjects: loadsObjects, rowsRead: &rowsRead) { _ in }
@@ -201,12 +201,11 @@ struct FetchPlan<M: StoreModel>: Sendable {
     private func readIndex(
         of request: StoreRequest<M>, _ db: Database, withObjects: Bool = false, rowsRead: inout Int,
         every256Rows: (ResultIndex) throws -> Void
-    ) throws -> (index: ResultIndex, objects: [Int64: M]) {
+    ) throws -> (index: ResultIndex, objects: RowModels<M>) {
         var index = emptyIndex()
-        var objects: [Int64: M] = [:]
         // A first page's objects go in without growing the table (its resizing, run generic
         // over the model, was a twelfth of reading the page's index and objects, by `perf`).
-        if withObjects, let limit = request.limit { objects.reserveCapacity(limit) }
+        var objects = RowModels<M>(minimumCapacity: withObjects ? request.limit ?? 0 : 0)
         let (sql, arguments) = try request.sql(
             selecting: withObjects ? M.selection + ", " + selection : selection, arguments: selectionArguments, rowID: rowID)
         let statement = try db.cachedStatement(sql: sql)
@@ -215,7 +214,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
         let models = withObjects ? ModelRows<M>(statement: statement) : nil
         rowsRead += try columns.read(
             statement, base: withObjects ? modelColumnCount(in: statement) : 0, into: &index,
-            eachRow: models.map { models in { rowID in objects[rowID] = try models.decodeRow() } }, every256Rows: every256Rows)
+            eachRow: models.map { models in { rowID in objects.set(try models.decodeRow(), for: rowID) } }, every256Rows: every256Rows)
         index.finishAppending()
         return (index, objects)
     }

@@ -202,7 +202,9 @@ public final class FetchedResultsController<M: StoreModel> {
     /// Throws `.indexPathOutOfBounds`, `.objectDeleted` when the row was deleted after the
     /// results were delivered (its change set is on its way), or `.store`.
     public func object(at indexPath: IndexPath) throws(FetchedResultsError) -> M {
-        try loaded(at: indexPath).object
+        // The slot first: loading it may change the cache.
+        let slot = try loadedSlot(at: indexPath)
+        return cache.object(atSlot: slot)
     }
 
     /// The row at `indexPath` with the related objects the request includes
@@ -217,21 +219,27 @@ public final class FetchedResultsController<M: StoreModel> {
     /// print(first.title, first.list?.name ?? "no list", first.tags.map(\.name))
     /// ```
     public func row(at indexPath: IndexPath) throws(FetchedResultsError) -> FetchedRow<M> {
-        fetchedRow(try loaded(at: indexPath))
+        fetchedRow(atSlot: try loadedSlot(at: indexPath))
     }
 
-    /// The row of a loaded object, with the included objects read with it (none when the
-    /// request includes none).
-    private func fetchedRow(_ loaded: (rowID: Int64, object: M)) -> FetchedRow<M> {
-        cache.row(loaded.rowID) ?? FetchedRow(model: loaded.object, related: [:])
+    /// The row of the object in the cache's `slot`, with the included objects read with it
+    /// (none when the request includes none).
+    private func fetchedRow(atSlot slot: Int) -> FetchedRow<M> {
+        cache.row(cache.rowID(atSlot: slot)) ?? FetchedRow(model: cache.object(atSlot: slot), related: [:])
     }
 
-    /// The rowid and object at `indexPath`, read with its batch on first access.
-    private func loaded(at indexPath: IndexPath) throws(FetchedResultsError) -> (rowID: Int64, object: M) {
-        if let position = results.index.position(of: indexPath) { return try object(atPosition: position) }
+    /// The cache's slot of the object at `indexPath`, read with its batch on first access.
+    /// (Slots, not the objects: returning a model from code generic over it costs a look-up
+    /// of its type's metadata on each call.)
+    private func loadedSlot(at indexPath: IndexPath) throws(FetchedResultsError) -> Int {
+        if indexPath.count == 2, case (let section, let row) = (indexPath.section, indexPath.row),
+            let position = results.index.position(section: section, row: row)
+        {
+            return try slot(atPosition: position)
+        }
         guard let pastFirstPage else { throw .indexPathOutOfBounds(indexPath) }
         do {
-            return try object(pastFirstPageAt: indexPath, pastFirstPage)
+            return try slot(pastFirstPageAt: indexPath, pastFirstPage)
         } catch {
             throw FetchedResultsError.wrap(error)
         }
@@ -240,7 +248,7 @@ public final class FetchedResultsController<M: StoreModel> {
     /// The object at `indexPath` past the first page, with its batch (the rows of its section
     /// around it), asked for in the first page's snapshot: the background read answers between
     /// two of its steps, or the complete index once read.
-    private func object(pastFirstPageAt indexPath: IndexPath, _ rest: RowsPastFirstPage<M>) throws -> (rowID: Int64, object: M) {
+    private func slot(pastFirstPageAt indexPath: IndexPath, _ rest: RowsPastFirstPage<M>) throws -> Int {
         guard indexPath.count == 2, indexPath.section >= 0, indexPath.row >= 0, results.index.isSectioned || indexPath.section == 0
         else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
         let batchSize = cache.batchSize
@@ -249,33 +257,32 @@ public final class FetchedResultsController<M: StoreModel> {
         let offset = indexPath.row - first
         guard offset < rows.rowIDs.count else { throw FetchedResultsError.indexPathOutOfBounds(indexPath) }
         let rowID = rows.rowIDs[offset]
-        if let object = cache.object(rowID) { return (rowID, object) }
-        let models: [Int64: M]
+        if let slot = cache.slot(of: rowID) { return slot }
         // The rows ahead come with their models, but not with their included objects.
         if request.inclusions.isEmpty, let read = rows.models {
-            models = read
             cache.store(batch: rows.rowIDs, models: read)
         } else {
-            models = try readBatch(rows.rowIDs)
+            try readBatch(rows.rowIDs)
         }
-        guard let object = models[rowID] else { throw FetchedResultsError.objectDeleted(ObjectID(table: request.tableName, rowID: rowID)) }
-        return (rowID, object)
+        guard let slot = cache.slot(of: rowID) else {
+            throw FetchedResultsError.objectDeleted(ObjectID(table: request.tableName, rowID: rowID))
+        }
+        return slot
     }
 
     /// Reads the objects of `batch` (with their included objects, when the request includes
     /// any) and keeps them in the cache.
-    private func readBatch(_ batch: [Int64]) throws -> [Int64: M] {
+    private func readBatch(_ batch: [Int64]) throws {
         let request = request
         guard !request.inclusions.isEmpty else {
             let models = try store.read { db in try db.fetchModels(M.self, table: request.tableName, rowIDs: batch) }
             engine.rowsRead.withLock { $0 += models.count }
             cache.store(batch: batch, models: models)
-            return models
+            return
         }
         let rows = try store.read { db in try db.fetchRows(request, rowIDs: batch) }
         engine.rowsRead.withLock { $0 += rows.count }
         cache.store(batch: batch, rows: rows)
-        return rows.mapValues(\.model)
     }
 
     /// Every object, in order (reads all the batches not in the cache).
@@ -283,7 +290,10 @@ public final class FetchedResultsController<M: StoreModel> {
         get throws(FetchedResultsError) {
             var objects: [M] = []
             objects.reserveCapacity(results.numberOfObjects)
-            for position in 0..<results.numberOfObjects { objects.append(try object(atPosition: position).object) }
+            for position in 0..<results.numberOfObjects {
+                let slot = try slot(atPosition: position)
+                objects.append(cache.object(atSlot: slot))
+            }
             return objects
         }
     }
@@ -294,7 +304,7 @@ public final class FetchedResultsController<M: StoreModel> {
         get throws(FetchedResultsError) {
             var rows: [FetchedRow<M>] = []
             rows.reserveCapacity(results.numberOfObjects)
-            for position in 0..<results.numberOfObjects { rows.append(fetchedRow(try object(atPosition: position))) }
+            for position in 0..<results.numberOfObjects { rows.append(fetchedRow(atSlot: try slot(atPosition: position))) }
             return rows
         }
     }
@@ -302,22 +312,21 @@ public final class FetchedResultsController<M: StoreModel> {
     /// How many rows the controller has read from SQLite so far (index rows, re-read rows and objects).
     public var rowsRead: Int { engine.rowsRead.withLock { $0 } }
 
-    private func object(atPosition position: Int) throws(FetchedResultsError) -> (rowID: Int64, object: M) {
+    /// The cache's slot of the object at `position`, read with its batch on first access.
+    private func slot(atPosition position: Int) throws(FetchedResultsError) -> Int {
         // `results.index` is read in place: a copy of the index (a retain of each of its
         // arrays, then a release) was about a seventh of `object(at:)`, by `perf`.
         guard let rowID = results.index.rowID(at: position) else { throw .indexPathOutOfBounds(IndexPath(row: position, section: 0)) }
-        if let object = cache.object(rowID) { return (rowID, object) }
-        let id = ObjectID(table: request.tableName, rowID: rowID)
+        if let slot = cache.slot(of: rowID) { return slot }
         let batchSize = cache.batchSize
         let start = position / batchSize * batchSize
-        let models: [Int64: M]
         do {
-            models = try readBatch(results.index.rowIDs(in: start..<min(start + batchSize, results.index.count)))
+            try readBatch(results.index.rowIDs(in: start..<min(start + batchSize, results.index.count)))
         } catch {
             throw FetchedResultsError.wrap(error)
         }
-        guard let object = models[rowID] else { throw .objectDeleted(id) }
-        return (rowID, object)
+        guard let slot = cache.slot(of: rowID) else { throw .objectDeleted(ObjectID(table: request.tableName, rowID: rowID)) }
+        return slot
     }
 
     // MARK: Changes

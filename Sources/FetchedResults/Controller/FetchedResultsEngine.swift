@@ -45,7 +45,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// what answers for the rows past the page while the rest is read.
     struct FirstPage {
         let index: ResultIndex
-        let objects: [Int64: M]?
+        let objects: RowModels<M>?
         let rest: RowsPastFirstPage<M>
     }
 
@@ -214,11 +214,11 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// limit or an offset, or a store that reads on its writer), when the plan loads objects.
     private func pageObjects(
         of page: ResultIndex, pageSize: Int, _ plan: FetchPlan<M>, _ db: Database, rowsRead: inout Int
-    ) throws -> [Int64: M]? {
+    ) throws -> RowModels<M>? {
         guard plan.loadsObjects else { return nil }
         let objects = try db.fetchModels(M.self, table: plan.table, rowIDs: page.rowIDs(in: 0..<min(page.count, pageSize + 1)))
         rowsRead += objects.count
-        return objects
+        return RowModels(objects)
     }
 
     /// Switches to `request`, posting the change from the consumer's results to the new ones:

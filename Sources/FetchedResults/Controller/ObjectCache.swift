@@ -9,7 +9,7 @@ struct ObjectCache<M: StoreModel> {
     let batchSize: Int
     /// How many objects are kept with the request's batch size; `nil` without one: all.
     let limit: Int?
-    private var objects: [Int64: M] = [:]
+    private var objects = RowModels<M>()
     /// The rows read with their included objects, when the request includes any.
     private var rows: [Int64: FetchedRow<M>] = [:]
     private var batches: [[Int64]] = []
@@ -23,15 +23,25 @@ struct ObjectCache<M: StoreModel> {
         limit = batchSize.map { max(1_000, max(1, $0) * 16) }
     }
 
-    func object(_ rowID: Int64) -> M? { objects[rowID] }
+    /// The slot of `rowID`'s object, when it is read: valid until the cache changes.
+    @inline(__always)
+    func slot(of rowID: Int64) -> Int? { objects.slot(of: rowID) }
+
+    /// The object in `slot`.
+    @inline(__always)
+    func object(atSlot slot: Int) -> M { objects[slot: slot] }
+
+    /// The rowid of the object in `slot`.
+    @inline(__always)
+    func rowID(atSlot slot: Int) -> Int64 { objects.rowID(atSlot: slot) }
 
     /// The row with its included objects, when it was read with them.
     func row(_ rowID: Int64) -> FetchedRow<M>? { rows[rowID] }
 
     /// Replaces everything (a fetch) with `objects`: every object of a re-read without a batch
     /// size, the first page's of a first fetch, `nil` with a batch size.
-    mutating func reset(_ objects: [Int64: M]?) {
-        self.objects = objects ?? [:]
+    mutating func reset(_ objects: RowModels<M>?) {
+        self.objects = objects ?? RowModels()
         rows = [:]
         batches = []
         oldestBatch = 0
@@ -39,10 +49,14 @@ struct ObjectCache<M: StoreModel> {
 
     /// Forgets stale objects and takes the loaded ones, after a change to `result`.
     mutating func apply(_ changes: ResultChanges, loaded: LoadedObjects<M>?, result: ResultIndex) {
-        if let loaded, loaded.replacesAll { return reset(loaded.models) }
+        if let loaded, loaded.replacesAll { return reset(RowModels(loaded.models)) }
         guard let stale = changes.staleRows else { return reset(nil) }
         for rowID in stale {
-            objects[rowID] = result.contains(rowID) ? loaded?.models[rowID] : nil
+            if result.contains(rowID), let model = loaded?.models[rowID] {
+                objects.set(model, for: rowID)
+            } else {
+                objects.remove(rowID)
+            }
             rows[rowID] = nil
         }
     }
@@ -53,14 +67,19 @@ struct ObjectCache<M: StoreModel> {
         store(batch: rowIDs, models: rows.mapValues(\.model))
     }
 
-    /// Keeps a batch read from the store, evicting the oldest batches beyond the limit.
+    /// Keeps a batch read from the store, evicting the oldest batches beyond the limit (but
+    /// not the objects of this batch: a row the changes moved may be in an older one too).
     mutating func store(batch rowIDs: [Int64], models: [Int64: M]) {
-        for rowID in rowIDs { objects[rowID] = models[rowID] }
+        for rowID in rowIDs {
+            if let model = models[rowID] { objects.set(model, for: rowID) } else { objects.remove(rowID) }
+        }
         guard let limit else { return }
         batches.append(rowIDs)
+        guard objects.count > limit else { return }
+        let kept = Set(rowIDs)
         while objects.count > limit, oldestBatch < batches.count - 1 {
-            for rowID in batches[oldestBatch] {
-                objects.removeValue(forKey: rowID)
+            for rowID in batches[oldestBatch] where !kept.contains(rowID) {
+                objects.remove(rowID)
                 rows.removeValue(forKey: rowID)
             }
             batches[oldestBatch] = []
