@@ -17,7 +17,7 @@ struct SyncApplier {
         var touched: [(table: SyncedTable, key: DatabaseValue)] = []
         var seen: Set<RowIdentity> = []
         for change in batch.changes {
-            guard let table = tables[change.table] else {
+            guard let table = tables.table(named: change.table) else {
                 throw StoreError.syncChangeRefused("change \(change.id) names table \"\(change.table)\", which this store does not sync")
             }
             guard try merge(change, into: table) else { continue }

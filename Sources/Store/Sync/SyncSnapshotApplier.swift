@@ -70,7 +70,7 @@ struct SyncSnapshotApplier {
         var touched: [String: SyncedTable] = [:]
         var newest: Int64 = 0
         for row in page.rows {
-            guard let table = tables[row.table] ?? tables[row.table.lowercased()] else {
+            guard let table = tables.table(named: row.table) else {
                 throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
             }
             if touched[table.name] == nil { touched[table.name] = table }

@@ -105,3 +105,14 @@ struct SyncedTable {
             ?? "rowid"
     }
 }
+
+extension [String: SyncedTable] {
+    /// The synced table that `name` names, by its lowercased spelling's bytes, as SQLite and
+    /// the sync state tell names apart: the dictionary's own look-up, by `String`'s equality,
+    /// would also take a canonically equivalent name (`"cafe\u{301}s"` for `"caf\u{E9}s"`).
+    func table(named name: String) -> SyncedTable? {
+        let lowercased = name.lowercased()
+        guard let table = self[lowercased], table.name.utf8.elementsEqual(lowercased.utf8) else { return nil }
+        return table
+    }
+}

@@ -117,6 +117,44 @@ struct SyncSnapshotApplyTests {
         #expect(try stored() == [[.integer(2), .integer(2)]])
     }
 
+    @Test("A page or a batch naming a synced table in the other normalization of its name is refused; in other ASCII case, taken")
+    func tableInOtherNormalization() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("device.sqlite")
+        let plain = try Store(path: path)
+        try plain.write { db in try db.execute(sql: "CREATE TABLE \"caf\u{E9}s\"(id TEXT PRIMARY KEY, name TEXT)") }
+        try plain.close()
+        var configuration = StoreConfiguration()
+        configuration.sync = SyncConfiguration(tables: ["caf\u{E9}s"])
+        let store = try Store(path: path, configuration: configuration)
+        let hlc: Int64 = 1_800_000_000_000 << 16
+        let page = { (table: String) in
+            let cell = SyncSnapshotCell(column: "name", value: .text("text"), stamp: SyncSnapshotStamp(hlc: hlc, device: 0))
+            let row = SyncSnapshotRow(table: table, key: .text("c1"), deleted: nil, cells: [cell])
+            return SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: [row], next: nil)
+        }
+        let batch = { (table: String) in
+            SyncBatch(
+                schemaVersion: 0,
+                changes: [
+                    SyncChange(
+                        id: SyncChange.ID(device: "0a-device", sequence: 1), table: table, key: .text("c2"),
+                        operation: .set(column: "name", value: .text("text")), timestamp: HybridTimestamp(rawValue: hlc))
+                ])
+        }
+        let stored = {
+            try store.read { db in
+                try db.fetchRows(sql: "SELECT (SELECT count(*) FROM \"caf\u{E9}s\"), (SELECT count(*) FROM store_sync_cells)").map(\.values)
+            }
+        }
+        #expect(throws: StoreError.self) { try store.write { db in try db.syncCoordinator?.apply(page("cafe\u{301}s"), in: db) } }
+        #expect(throws: StoreError.self) { try store.sync.apply(batch("cafe\u{301}s")) }
+        #expect(try stored() == [[.integer(0), .integer(0)]])
+        try store.write { db in try db.syncCoordinator?.apply(page("CAF\u{E9}S"), in: db) }
+        try store.sync.apply(batch("caf\u{E9}s"))
+        #expect(try stored() == [[.integer(2), .integer(2)]])
+    }
+
     /// The sync state that must be equal: every cell, every tombstone, and whether each synced
     /// row's rowid is recorded for its key and no other rowid is.
     struct State: Equatable {
