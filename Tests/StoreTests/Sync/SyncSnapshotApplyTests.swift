@@ -78,81 +78,78 @@ struct SyncSnapshotApplyTests {
     @Test("A page or a batch naming a column in the other normalization of its name is refused and leaves nothing behind")
     func columnInOtherNormalization() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("device.sqlite")
-        let plain = try Store(path: path)
         // The column is named in NFC; the refused page and batch name it in NFD: canonically
         // equivalent (String's `==` finds them equal), different bytes (SQLite does not).
-        try plain.write { db in try db.execute(sql: "CREATE TABLE cards(id TEXT PRIMARY KEY, \"r\u{E9}sum\u{E9}\" TEXT)") }
-        try plain.close()
-        var configuration = StoreConfiguration()
-        configuration.sync = SyncConfiguration(tables: ["cards"])
-        let store = try Store(path: path, configuration: configuration)
-        let hlc: Int64 = 1_800_000_000_000 << 16
-        // Row i of the page has one cell, named columns[i].
-        let page = { (columns: [String]) in
-            let rows = columns.enumerated().map { index, column in
-                let cell = SyncSnapshotCell(column: column, value: .text("text"), stamp: SyncSnapshotStamp(hlc: hlc, device: 0))
-                return SyncSnapshotRow(table: "cards", key: .text("c\(index)"), deleted: nil, cells: [cell])
-            }
-            return SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: rows, next: nil)
-        }
-        let batch = SyncBatch(
-            schemaVersion: 0,
-            changes: [
-                SyncChange(
-                    id: SyncChange.ID(device: "0a-device", sequence: 1), table: "cards", key: .text("c2"),
-                    operation: .set(column: "re\u{301}sume\u{301}", value: .text("text")), timestamp: HybridTimestamp(rawValue: hlc))
-            ])
-        let stored = {
-            try store.read { db in
-                try db.fetchRows(sql: "SELECT (SELECT count(*) FROM cards), (SELECT count(*) FROM store_sync_cells)").map(\.values)
-            }
-        }
+        let cards = try OneSyncedTable("cards", columns: "\"r\u{E9}sum\u{E9}\" TEXT", in: directory)
         #expect(throws: StoreError.self) {
-            try store.write { db in try db.syncCoordinator?.apply(page(["r\u{E9}sum\u{E9}", "re\u{301}sume\u{301}"]), in: db) }
+            try cards.apply(cards.page([("cards", "r\u{E9}sum\u{E9}"), ("cards", "re\u{301}sume\u{301}")]))
         }
-        #expect(throws: StoreError.self) { try store.sync.apply(batch) }
-        #expect(try stored() == [[.integer(0), .integer(0)]])
-        try store.write { db in try db.syncCoordinator?.apply(page(["r\u{E9}sum\u{E9}", "r\u{E9}sum\u{E9}"]), in: db) }
-        #expect(try stored() == [[.integer(2), .integer(2)]])
+        #expect(throws: StoreError.self) { try cards.store.sync.apply(cards.batch(table: "cards", column: "re\u{301}sume\u{301}")) }
+        #expect(try cards.stored() == [[.integer(0), .integer(0)]])
+        try cards.apply(cards.page([("cards", "r\u{E9}sum\u{E9}"), ("cards", "r\u{E9}sum\u{E9}")]))
+        #expect(try cards.stored() == [[.integer(2), .integer(2)]])
     }
 
     @Test("A page or a batch naming a synced table in the other normalization of its name is refused; in other ASCII case, taken")
     func tableInOtherNormalization() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("device.sqlite")
-        let plain = try Store(path: path)
-        try plain.write { db in try db.execute(sql: "CREATE TABLE \"caf\u{E9}s\"(id TEXT PRIMARY KEY, name TEXT)") }
-        try plain.close()
-        var configuration = StoreConfiguration()
-        configuration.sync = SyncConfiguration(tables: ["caf\u{E9}s"])
-        let store = try Store(path: path, configuration: configuration)
-        let hlc: Int64 = 1_800_000_000_000 << 16
-        let page = { (table: String) in
-            let cell = SyncSnapshotCell(column: "name", value: .text("text"), stamp: SyncSnapshotStamp(hlc: hlc, device: 0))
-            let row = SyncSnapshotRow(table: table, key: .text("c1"), deleted: nil, cells: [cell])
-            return SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: [row], next: nil)
+        let cafes = try OneSyncedTable("caf\u{E9}s", columns: "name TEXT", in: directory)
+        #expect(throws: StoreError.self) { try cafes.apply(cafes.page([("cafe\u{301}s", "name")])) }
+        #expect(throws: StoreError.self) { try cafes.store.sync.apply(cafes.batch(table: "cafe\u{301}s", column: "name")) }
+        #expect(try cafes.stored() == [[.integer(0), .integer(0)]])
+        try cafes.apply(cafes.page([("CAF\u{E9}S", "name")]))
+        try cafes.store.sync.apply(cafes.batch(table: "caf\u{E9}s", column: "name"))
+        #expect(try cafes.stored() == [[.integer(2), .integer(2)]])
+    }
+
+    /// A store syncing one table, with pages and batches of one-cell rows that name it (or
+    /// their own spelling of it and of its columns).
+    struct OneSyncedTable {
+        let store: Store
+        let table: String
+        private let hlc: Int64 = 1_800_000_000_000 << 16
+
+        /// A store over a new file in `directory` syncing `table`, keyed by a text `id`, with `columns`.
+        init(_ table: String, columns: String, in directory: TemporaryDirectory) throws {
+            let path = directory.path("device.sqlite")
+            let plain = try Store(path: path)
+            try plain.write { db in try db.execute(sql: "CREATE TABLE \"\(table)\"(id TEXT PRIMARY KEY, \(columns))") }
+            try plain.close()
+            var configuration = StoreConfiguration()
+            configuration.sync = SyncConfiguration(tables: [table])
+            store = try Store(path: path, configuration: configuration)
+            self.table = table
         }
-        let batch = { (table: String) in
-            SyncBatch(
-                schemaVersion: 0,
-                changes: [
-                    SyncChange(
-                        id: SyncChange.ID(device: "0a-device", sequence: 1), table: table, key: .text("c2"),
-                        operation: .set(column: "name", value: .text("text")), timestamp: HybridTimestamp(rawValue: hlc))
-                ])
+
+        /// A page whose row `i` (keyed `"c<i>"`) has one cell, in `cells[i]`'s table and column.
+        func page(_ cells: [(table: String, column: String)]) -> SyncSnapshotPage {
+            let rows = cells.enumerated().map { index, cell in
+                SyncSnapshotRow(
+                    table: cell.table, key: .text("c\(index)"), deleted: nil,
+                    cells: [SyncSnapshotCell(column: cell.column, value: .text("text"), stamp: SyncSnapshotStamp(hlc: hlc, device: 0))])
+            }
+            return SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: rows, next: nil)
         }
-        let stored = {
+
+        /// A batch setting `column` of the row keyed `"c9"` in `table`.
+        func batch(table: String, column: String) -> SyncBatch {
+            let change = SyncChange(
+                id: SyncChange.ID(device: "0a-device", sequence: 1), table: table, key: .text("c9"),
+                operation: .set(column: column, value: .text("text")), timestamp: HybridTimestamp(rawValue: hlc))
+            return SyncBatch(schemaVersion: 0, changes: [change])
+        }
+
+        /// Applies `page` as a new device's snapshot page.
+        func apply(_ page: SyncSnapshotPage) throws {
+            try store.write { db in try db.syncCoordinator?.apply(page, in: db) }
+        }
+
+        /// How many rows the table holds and how many cells the sync state.
+        func stored() throws -> [[DatabaseValue]] {
             try store.read { db in
-                try db.fetchRows(sql: "SELECT (SELECT count(*) FROM \"caf\u{E9}s\"), (SELECT count(*) FROM store_sync_cells)").map(\.values)
+                try db.fetchRows(sql: "SELECT (SELECT count(*) FROM \"\(table)\"), (SELECT count(*) FROM store_sync_cells)").map(\.values)
             }
         }
-        #expect(throws: StoreError.self) { try store.write { db in try db.syncCoordinator?.apply(page("cafe\u{301}s"), in: db) } }
-        #expect(throws: StoreError.self) { try store.sync.apply(batch("cafe\u{301}s")) }
-        #expect(try stored() == [[.integer(0), .integer(0)]])
-        try store.write { db in try db.syncCoordinator?.apply(page("CAF\u{E9}S"), in: db) }
-        try store.sync.apply(batch("caf\u{E9}s"))
-        #expect(try stored() == [[.integer(2), .integer(2)]])
     }
 
     /// The sync state that must be equal: every cell, every tombstone, and whether each synced
