@@ -151,7 +151,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// sorts every row before the first: a released list's sort ran to its end), and it
     /// answers what the consumer asks `rest` about the rows past its first page.
     func fetchIndex(
-        _ db: Database, rowsRead: inout Int, isCancelled: (() -> Bool)? = nil, serving rest: RowsPastFirstPage<M>? = nil
+        _ db: Database, rowsRead: inout Int, isCancelled: (@Sendable () -> Bool)? = nil, serving rest: RowsPastFirstPage<M>? = nil
     ) throws -> ResultIndex {
         var served = 0
         defer { rowsRead += served }

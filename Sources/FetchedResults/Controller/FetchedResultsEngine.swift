@@ -192,7 +192,8 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
                 try trackRelatedRows(of: plan, db)
                 guard build.page.isFirstPage else { return build.rest.complete(with: build.page) }
                 var count = 0
-                let isCancelled = { [builds] in builds.withLock { $0 } != build.generation }
+                let generation = build.generation
+                let isCancelled: @Sendable () -> Bool = { [builds] in builds.withLock { $0 } != generation }
                 let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled, serving: build.rest)
                 build.rest.complete(with: index)
                 rowsRead.withLock { $0 += count }
@@ -361,7 +362,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// size, every object) in one snapshot; stops with `CancellationError` once `isCancelled`
     /// says so.
     private func fetch(
-        _ request: StoreRequest<M>, isCancelled: (() -> Bool)? = nil
+        _ request: StoreRequest<M>, isCancelled: (@Sendable () -> Bool)? = nil
     ) throws -> (FetchPlan<M>, ResultIndex, LoadedObjects<M>?) {
         var count = 0
         let registered = store.configuration.collations

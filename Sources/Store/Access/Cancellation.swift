@@ -1,20 +1,22 @@
-import CSQLite
-
 /// Links one async store job to task cancellation: once the task is cancelled, the statement
 /// the job runs (or the next one it starts) stops with `SQLITE_INTERRUPT`, and the job rolls
 /// back and throws `CancellationError`.
 ///
-/// It watches through SQLite's progress handler, installed for the job's duration, rather than
-/// `sqlite3_interrupt`, which does nothing when it lands between two statements.
+/// It watches through SQLite's progress handler (an `InterruptCheck`), installed for the job's
+/// duration, rather than `sqlite3_interrupt`, which does nothing when it lands between two statements.
 final class JobCancellation: Sendable {
     private struct State {
         var isCancelled = false
         var running: SerializedConnection?
     }
-    private let state = Locked(State())
+    private let state: Locked<State>
+    private let interruptCheck: InterruptCheck
 
-    /// How many virtual machine steps SQLite runs between two looks at the cancellation flag.
-    private static let checkInterval: Int32 = 1_000
+    init() {
+        let state = Locked(State())
+        self.state = state
+        interruptCheck = InterruptCheck { state.withLock(\.isCancelled) }
+    }
 
     /// Marks the job cancelled: its running statement stops within a few thousand steps.
     func cancel() {
@@ -27,14 +29,7 @@ final class JobCancellation: Sendable {
             if state.isCancelled { throw CancellationError() }
             state.running = connection
         }
-        try connection.onQueue { db in
-            sqlite3_progress_handler(
-                db.handle, Self.checkInterval,
-                { context in
-                    guard let context else { return 0 }
-                    return Unmanaged<JobCancellation>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
-                }, Unmanaged.passUnretained(self).toOpaque())
-        }
+        try connection.onQueue { [interruptCheck] db in db.setInterruptCheck(interruptCheck) }
     }
 
     /// Marks the job finished (call on the connection's queue): the connection's next job runs unwatched.
@@ -43,7 +38,7 @@ final class JobCancellation: Sendable {
             defer { state.running = nil }
             return state.running
         }
-        try? connection?.onQueue { db in sqlite3_progress_handler(db.handle, 0, nil, nil) }
+        try? connection?.onQueue { db in db.setInterruptCheck(nil) }
     }
 
     private var isCancelled: Bool { state.withLock(\.isCancelled) }
