@@ -226,7 +226,7 @@ struct ResultIndex: Sendable {
     /// The position among all rows of row `row` of section `section`, or `nil` when out of
     /// bounds. (A controller asks with the index path's numbers: `IndexPath`'s getters, opaque
     /// calls into Foundation, made it copy its index for the call, a retain and a release of
-    /// each of the index's arrays: a third of `object(at:)`, by `perf`.)
+    /// each of the index's arrays: about a fifth of `object(at:)`, by `perf`.)
     func position(section: Int, row: Int) -> Int? {
         guard section >= 0, section < sectionCount, row >= 0 else { return nil }
         let size = isSectioned ? sectionCounts[section] : count

@@ -27,13 +27,13 @@ struct SyncedTable {
     /// state tell names apart: String's `==` equates canonically equivalent names (`"é"` and
     /// `"e\u{301}"`), and a cell accepted under the other spelling would be stored beside the
     /// column's cells without ever reaching the column.
-    func hasColumn(spelled name: String) -> Bool {
-        columns.contains { $0.utf8.elementsEqual(name.utf8) }
-    }
+    func hasColumn(spelled name: String) -> Bool { Self.names(columns, contain: name) }
 
     /// Whether `name` spells one of ``linkColumns`` with the same bytes (see ``hasColumn(spelled:)``).
-    func hasLinkColumn(spelled name: String) -> Bool {
-        linkColumns.contains { $0.utf8.elementsEqual(name.utf8) }
+    func hasLinkColumn(spelled name: String) -> Bool { Self.names(linkColumns, contain: name) }
+
+    private static func names(_ names: some Sequence<String>, contain name: String) -> Bool {
+        names.contains { $0.utf8.elementsEqual(name.utf8) }
     }
 
     /// Reads and checks `table`: a rowid table with one `TEXT` or `BLOB` key column.
@@ -111,6 +111,9 @@ extension [String: SyncedTable] {
     /// the sync state tell names apart: the dictionary's own look-up, by `String`'s equality,
     /// would also take a canonically equivalent name (`"cafe\u{301}s"` for `"caf\u{E9}s"`).
     func table(named name: String) -> SyncedTable? {
+        // The name as sent first: a device sends the lowercased name it records, so a page
+        // of thousands of rows lowercases none of them.
+        if let table = self[name], table.name.utf8.elementsEqual(name.utf8) { return table }
         let lowercased = name.lowercased()
         guard let table = self[lowercased], table.name.utf8.elementsEqual(lowercased.utf8) else { return nil }
         return table
