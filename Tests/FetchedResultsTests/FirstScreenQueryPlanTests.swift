@@ -50,10 +50,13 @@ import Testing
     func anOrderSQLiteSortsSortsTheRowIDsAloneThenReadsThePageByRowID(request: StoreRequest<Note>) throws {
         try store.read { db in
             let plan = try FetchPlan(request, db: db, registered: [])
-            let page = try plan.firstPageRequest(size: 256, db).sql(selecting: plan.rowID, rowID: plan.rowID)
-            #expect(page.sql.contains("IN (SELECT \(plan.rowID) FROM"), "\(page.sql)")
-            #expect(try self.plan(db, page).contains { $0.contains("USING INTEGER PRIMARY KEY (rowid=?)") }, "\(page.sql)")
-            // The first rows of the whole order, ties broken by rowid alike.
+            let page = try #require(try plan.sortedRowIDsQuery(request.limit(257), db))
+            #expect(page.sql.contains("CROSS JOIN"), "\(page.sql)")
+            let steps = try self.plan(db, page)
+            #expect(steps.contains { $0.contains("USING INTEGER PRIMARY KEY (rowid=?)") }, "\(steps)")
+            // One sort, of the rowids and keys alone: the page's rows are not sorted again.
+            #expect(steps.filter { $0.hasPrefix("USE TEMP B-TREE") }.count == 1, "\(steps)")
+            // The first rows of the whole order, ties broken by rowid alike, in order.
             let whole = try rowIDs(db, request.sql(selecting: plan.rowID, rowID: plan.rowID))
             #expect(try rowIDs(db, page) == Array(whole.prefix(257)))
         }
@@ -62,7 +65,25 @@ import Testing
     @Test func anOrderAnIndexServesReadsItsFirstPageAsItIs() throws {
         try store.read { db in
             let plan = try FetchPlan(StoreRequest<Note>().order(Column("score").ascending), db: db, registered: [])
-            #expect(try plan.firstPageRequest(size: 256, db).predicate == nil)
+            #expect(try plan.sortedRowIDsQuery(plan.request.limit(257), db) == nil)
+        }
+    }
+
+    @Test func readingRowsThatDoNotComeInTheOrderExpectedStopsWhenChecked() throws {
+        try store.read { db in
+            let plan = try FetchPlan(StoreRequest<Note>().order(Column("title").ascending), db: db, registered: [])
+            let reversed = try plan.query(of: StoreRequest<Note>().order(Column("title").descending))
+            for checkingOrder in [false, true] {
+                let statement = try db.cachedStatement(sql: reversed.sql)
+                defer { statement.reset() }
+                var index = plan.emptyIndex()
+                let read = Result { try plan.columns.read(statement, into: &index, checkingOrder: checkingOrder) { _ in } }
+                if checkingOrder {
+                    #expect(throws: RowsOutOfOrder.self) { try read.get() }
+                } else {
+                    #expect(try read.get() == 1000)
+                }
+            }
         }
     }
 

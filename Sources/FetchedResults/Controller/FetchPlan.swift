@@ -87,21 +87,16 @@ struct FetchPlan<M: StoreModel>: Sendable {
             ?? false
         let keyColumns: [Int]
         let sectionColumn: Int
+        selection = Self.selection(of: request, ranksInSQL: ranksInSQL, rowID: rowID, allColumns: "*")
         if ranksInSQL {
-            let rowOrder = (request.orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
-            var columns = [rowID]
             var arguments: [DatabaseValue] = []
             if let first = request.orderings.first, let sectionKey = request.sectionKey {
-                columns += ["dense_rank() OVER (ORDER BY \(first.sql))", sectionKey.sql]
                 arguments += first.arguments + sectionKey.arguments
             }
-            columns.append("row_number() OVER (ORDER BY \(rowOrder))")
-            selection = (columns + ["*"]).joined(separator: ", ")
             selectionArguments = arguments + request.orderings.flatMap(\.arguments)
             keyColumns = request.sectionKey == nil ? [1] : [1, 3]
             sectionColumn = 2
         } else {
-            selection = ([rowID] + request.orderings.map(\.column.sql) + ["*"]).joined(separator: ", ")
             selectionArguments = request.orderings.flatMap(\.arguments)
             keyColumns = Array(request.orderings.indices.map { $0 + 1 })
             sectionColumn = 1
@@ -127,6 +122,22 @@ struct FetchPlan<M: StoreModel>: Sendable {
         isIncremental =
             try !ranksInSQL && predicateIsAnalysable && request.limit == nil && (request.offset ?? 0) == 0
             && Self.followsByRowID(links, from: request.tableName, db: db)
+    }
+
+    /// The columns `selection` lists, naming the rowid `rowID` and every column of the row
+    /// `allColumns`: unqualified, or through the table for a query that joins it.
+    private static func selection(of request: StoreRequest<M>, ranksInSQL: Bool, rowID: String, allColumns: String) -> String {
+        var columns = [rowID]
+        if ranksInSQL {
+            let rowOrder = (request.orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
+            if let first = request.orderings.first, let sectionKey = request.sectionKey {
+                columns += ["dense_rank() OVER (ORDER BY \(first.sql))", sectionKey.sql]
+            }
+            columns.append("row_number() OVER (ORDER BY \(rowOrder))")
+        } else {
+            columns += request.orderings.map(\.column.sql)
+        }
+        return (columns + [allColumns]).joined(separator: ", ")
     }
 
     /// Whether every link starts at `table` (one hop) and finds its children by parent rowid.
@@ -157,7 +168,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
         defer { rowsRead += served }
         let stops = isCancelled ?? { false }
         func read() throws -> ResultIndex {
-            try readIndex(of: request, db, rowsRead: &rowsRead) { index in
+            try readIndex(query(of: request), db, rowsRead: &rowsRead) { index in
                 if stops() { throw CancellationError() }
                 try rest?.serve(rowsRead: index.count, isCancelled: stops) { wanted in
                     try rows(wanted, readSoFar: index, db, rowsRead: &served)
@@ -169,51 +180,76 @@ struct FetchPlan<M: StoreModel>: Sendable {
 
     /// The first `size` rows of the index, read with SQLite's `LIMIT` over the request's
     /// order (served by an index on the order's columns, else by SQLite's top-N sort, see
-    /// `firstPageRequest`), marked as a first page when more rows follow; `nil` for a request
-    /// with a limit or an offset. With `loadsObjects`, the same statement reads the rows'
-    /// objects too.
+    /// `sortedRowIDsQuery`), marked as a first page when more rows follow; `nil` for a
+    /// request with a limit or an offset. With `loadsObjects`, the same statement reads the
+    /// rows' objects too.
     func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> (index: ResultIndex, objects: RowModels<M>?)? {
         guard request.limit == nil, request.offset == nil else { return nil }
-        let page = try firstPageRequest(size: size, db)
-        var (index, objects) = try readIndex(of: page, db, withObjects: loadsObjects, rowsRead: &rowsRead) { _ in }
-        index.isFirstPage = index.count > size
-        return (index, loadsObjects ? objects : nil)
-    }
-
-    /// The request reading the first `size` rows and one more (which tells whether more
-    /// follow), as SQLite reads them fastest. When an index serves the order, the request
-    /// with that limit. When SQLite must sort every matching row instead (its top-N sort
-    /// copies each row's selected columns, here the model's, the keys and every value), its
-    /// rows by rowid, found by the same query selecting the rowid alone: the sort then copies
-    /// the sort keys and the rowid, and only the page's rows are read whole (and sorted again).
-    /// The same order with the same ties broken by rowid: the same rows, in the same order.
-    func firstPageRequest(size: Int, _ db: Database) throws -> StoreRequest<M> {
         let page = request.limit(size + 1)
-        let narrow = try page.sql(selecting: rowID, rowID: rowID)
-        guard try db.sortsInTemporaryBTree(narrow) else { return page }
-        var byRowID = page
-        byRowID.predicate = SQLExpression(sql: "\(rowID) IN (\(narrow.sql))", arguments: narrow.arguments)
-        return byRowID
+        var read: (index: ResultIndex, objects: RowModels<M>)
+        do {
+            let sorted = try sortedRowIDsQuery(page, withObjects: loadsObjects, db)
+            read = try readIndex(
+                sorted ?? query(of: page, withObjects: loadsObjects), db, withObjects: loadsObjects, capacity: size + 1,
+                checkingOrder: sorted != nil, rowsRead: &rowsRead
+            ) { _ in }
+        } catch is RowsOutOfOrder {
+            // Not seen with any SQLite so far: the join has no `ORDER BY` that promises its order.
+            read = try readIndex(
+                query(of: page, withObjects: loadsObjects), db, withObjects: loadsObjects, capacity: size + 1, rowsRead: &rowsRead
+            ) { _ in }
+        }
+        read.index.isFirstPage = read.index.count > size
+        return (read.index, loadsObjects ? read.objects : nil)
     }
 
-    /// Reads `request`'s index in order, calling `every256Rows` with the rows read so far;
-    /// `withObjects`, the same statement reads each row's model too.
+    /// `request`'s query selecting the index's columns, after the model's `withObjects`.
+    func query(of request: StoreRequest<M>, withObjects: Bool = false) throws -> (sql: String, arguments: [DatabaseValue]) {
+        try request.sql(selecting: withObjects ? M.selection + ", " + selection : selection, arguments: selectionArguments, rowID: rowID)
+    }
+
+    /// When SQLite must sort every row `page` matches (no index serves its order), the
+    /// query that reads its rows as SQLite reads them fastest: the same query selecting the
+    /// rowid alone (its top-N sort then copies the sort keys and the rowid, not every column
+    /// selected), joined to the table by rowid, so that only the page's rows are read whole,
+    /// in the order the sort gave them; `nil` when an index serves the order. The join is
+    /// `CROSS`, which keeps the sorted rowids the outer loop, and has no `ORDER BY`, whose
+    /// second sort (of every selected column of the page's rows) cost as much as the rest of
+    /// the page's reading; the rows are checked to come in order as they are read.
+    func sortedRowIDsQuery(
+        _ page: StoreRequest<M>, withObjects: Bool = false, _ db: Database
+    ) throws -> (sql: String, arguments: [DatabaseValue])? {
+        let table = SQLIdentifier.quote(request.tableName)
+        // Named after the table, so never the table's own name.
+        let sorted = SQLIdentifier.quote(request.tableName + " sorted rowid")
+        let narrow = try page.sql(selecting: "\(rowID) AS \(sorted)", rowID: rowID)
+        guard try db.sortsInTemporaryBTree(narrow) else { return nil }
+        let columns = Self.selection(of: request, ranksInSQL: ranksInSQL, rowID: "\(table).\(rowID)", allColumns: "\(table).*")
+        let selected = withObjects ? M.selection(qualifiedBy: request.tableName) + ", " + columns : columns
+        return (
+            "SELECT \(selected) FROM (\(narrow.sql)) AS \(sorted) CROSS JOIN \(table) ON \(table).\(rowID) = \(sorted).\(sorted)",
+            selectionArguments + narrow.arguments
+        )
+    }
+
+    /// Reads the index of `query` (which selects `selection`, after the model's columns
+    /// `withObjects`, the same statement reading each row's model too) in order, calling
+    /// `every256Rows` with the rows read so far; with `checkingOrder`, throws
+    /// `RowsOutOfOrder` at a row that does not follow the one before in the plan's order.
     private func readIndex(
-        of request: StoreRequest<M>, _ db: Database, withObjects: Bool = false, rowsRead: inout Int,
-        every256Rows: (ResultIndex) throws -> Void
+        _ query: (sql: String, arguments: [DatabaseValue]), _ db: Database, withObjects: Bool = false, capacity: Int = 0,
+        checkingOrder: Bool = false, rowsRead: inout Int, every256Rows: (ResultIndex) throws -> Void
     ) throws -> (index: ResultIndex, objects: RowModels<M>) {
         var index = emptyIndex()
         // A first page's objects go in without growing the table (its resizing, run generic
         // over the model, was a twelfth of reading the page's index and objects, by `perf`).
-        var objects = RowModels<M>(minimumCapacity: withObjects ? request.limit ?? 0 : 0)
-        let (sql, arguments) = try request.sql(
-            selecting: withObjects ? M.selection + ", " + selection : selection, arguments: selectionArguments, rowID: rowID)
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.bind(arguments)
+        var objects = RowModels<M>(minimumCapacity: withObjects ? capacity : 0)
+        let statement = try db.cachedStatement(sql: query.sql)
+        try statement.bind(query.arguments)
         defer { statement.reset() }
         let models = withObjects ? ModelRows<M>(statement: statement) : nil
         rowsRead += try columns.read(
-            statement, base: withObjects ? modelColumnCount(in: statement) : 0, into: &index,
+            statement, base: withObjects ? modelColumnCount(in: statement) : 0, into: &index, checkingOrder: checkingOrder,
             eachRow: models.map { models in { rowID in objects.set(try models.decodeRow(), for: rowID) } }, every256Rows: every256Rows)
         index.finishAppending()
         return (index, objects)

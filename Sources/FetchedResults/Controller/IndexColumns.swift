@@ -39,16 +39,22 @@ struct IndexColumns: Sendable {
     /// Steps `statement` to its end, appending each row to `index` (rows come in the
     /// index's order) from column `base` on, and calls `eachRow` with each row's rowid (the
     /// statement on that row) and `every256Rows` with the rows appended so far every 256
-    /// rows stepped. Returns the number of rows stepped.
+    /// rows stepped. Returns the number of rows stepped. With `checkingOrder`, throws
+    /// `RowsOutOfOrder` at the first row that does not follow the one before in the index's order.
     func read(
-        _ statement: Statement, base: Int = 0, into index: inout ResultIndex, eachRow: ((Int64) throws -> Void)? = nil,
-        every256Rows: (ResultIndex) throws -> Void
+        _ statement: Statement, base: Int = 0, into index: inout ResultIndex, checkingOrder: Bool = false,
+        eachRow: ((Int64) throws -> Void)? = nil, every256Rows: (ResultIndex) throws -> Void
     ) throws -> Int {
         var stepped = 0
+        var previous: (rowID: Int64, keys: SortKeys)?
         try statement.forEachRow {
             stepped += 1
             if let rowID = rowID(in: statement, base: base) {
                 let rowKeys = keys(in: statement, base: base)
+                if checkingOrder {
+                    if let previous, !index.order.precedes(previous.keys, previous.rowID, rowKeys, rowID) { throw RowsOutOfOrder() }
+                    previous = (rowID, rowKeys)
+                }
                 index.append(
                     rowID, rowKeys, fingerprint: fingerprint(in: statement, base: base),
                     sectionValue: sectionValue(in: statement, base: base, keys: rowKeys))
@@ -59,3 +65,6 @@ struct IndexColumns: Sendable {
         return stepped
     }
 }
+
+/// A statement's rows did not come in the order its reader was told to expect.
+struct RowsOutOfOrder: Error {}

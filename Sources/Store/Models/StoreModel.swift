@@ -105,4 +105,11 @@ extension StoreModel {
     package static var selection: String {
         storeColumns.map { $0.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ") } ?? "*"
     }
+
+    /// The model's columns qualified by `table`, for a query that joins other tables:
+    /// `"tag"."id", "tag"."name"`, or `"tag".*`.
+    package static func selection(qualifiedBy table: String) -> String {
+        let prefix = SQLIdentifier.quote(table) + "."
+        return storeColumns.map { $0.map { prefix + SQLIdentifier.quote($0.name) }.joined(separator: ", ") } ?? prefix + "*"
+    }
 }

@@ -60,12 +60,3 @@ extension Database {
         return models
     }
 }
-
-extension StoreModel {
-    /// The model's columns qualified by `table`, for a query that joins other tables:
-    /// `"tag"."id", "tag"."name"`, or `"tag".*`.
-    static func selection(qualifiedBy table: String) -> String {
-        let prefix = SQLIdentifier.quote(table) + "."
-        return storeColumns.map { $0.map { prefix + SQLIdentifier.quote($0.name) }.joined(separator: ", ") } ?? prefix + "*"
-    }
-}
