@@ -55,16 +55,19 @@ import Testing
 
     @Test func changesSubscribedByNameReachTheirTableOnly() async throws {
         let directory = try TemporaryDirectory()
-        let store = try directory.makeStore(schema: Self.schema)
-        var upper = store.changes(in: ["CAFÉS"]).makeAsyncIterator()
-        var lower = store.changes(in: ["cafés"]).makeAsyncIterator()
-        var notes = store.changes(in: ["notes"]).makeAsyncIterator()
+        let store = try directory.makeStore(schema: Self.schema + "CREATE TABLE sentinel(id INTEGER PRIMARY KEY);")
+        // Each also follows a sentinel table, written last: a subscriber that missed its own
+        // table's write gets the sentinel's first, and the test fails rather than waits.
+        var upper = store.changes(in: ["CAFÉS", "sentinel"]).makeAsyncIterator()
+        var lower = store.changes(in: ["cafés", "sentinel"]).makeAsyncIterator()
+        var notes = store.changes(in: ["notes", "sentinel"]).makeAsyncIterator()
         try await store.write { db in try db.execute(sql: #"INSERT INTO "CAFÉS"(id, v) VALUES (1, 'upper')"#) }
         try await store.write { db in try db.execute(sql: #"INSERT INTO "cafés"(id, v) VALUES (1, 'lower')"#) }
         try await store.write { db in try db.execute(sql: "INSERT INTO NOTES(id, v) VALUES (1, 'x')") }
-        #expect(await upper.next()?.tables == ["caf\u{C9}s"])
-        #expect(await lower.next()?.tables == ["cafés"], "the first change it receives is its own table's")
-        #expect(await notes.next()?.changes(in: "Notes") == TableChanges(inserted: [1]))
+        try await store.write { db in try db.execute(sql: "INSERT INTO sentinel(id) VALUES (1)") }
+        #expect(await upper.next()?.tableChanges == ["caf\u{C9}s": TableChanges(inserted: [1])])
+        #expect(await lower.next()?.tableChanges == ["caf\u{E9}s": TableChanges(inserted: [1])], "its own table's write, first")
+        #expect(await notes.next()?.tableChanges == ["notes": TableChanges(inserted: [1])])
     }
 
     @Test(arguments: ChangeCapture.Source.available) func rollingBackToASavepointFindsItByItsOwnName(source: ChangeCapture.Source)
