@@ -132,4 +132,55 @@ import Testing
         #expect(try controller.object(at: controller.indexPath(for: Note.id(50_000)) ?? IndexPath(row: -1, section: 0)).score == 5000)
         #expect(controller.rowsRead - afterFetch <= 101, "one batch read for the object")
     }
+
+    /// A controller of `table` in rowid order, fetched, and the change sets it delivers.
+    private func controller(of table: String) throws -> (FetchedResultsController<Note>, DeliveredChangeSets) {
+        let controller = FetchedResultsController(store: store, request: StoreRequest<Note>(tableName: table))
+        try controller.performFetch()
+        let delivered = DeliveredChangeSets()
+        controller.didChange = { delivered.changeSets.append($0.changeSet) }
+        return (controller, delivered)
+    }
+
+    @MainActor private final class DeliveredChangeSets {
+        var changeSets: [ChangeSet] = []
+    }
+
+    /// `"CAFÉS"` and `"cafés"` are two tables (SQLite folds ASCII letters only): a controller
+    /// follows its own, not its twin.
+    @Test func aWriteReachesTheControllerOfItsTableNotOfItsTwin() async throws {
+        try await store.write { db in
+            try db.execute(
+                script: """
+                    CREATE TABLE "CAFÉS"(id INTEGER PRIMARY KEY, title TEXT NOT NULL, grp TEXT, score INTEGER);
+                    CREATE TABLE "cafés"(id INTEGER PRIMARY KEY, title TEXT NOT NULL, grp TEXT, score INTEGER);
+                    INSERT INTO "CAFÉS"(id, title) VALUES (1, 'upper');
+                    INSERT INTO "cafés"(id, title) VALUES (1, 'lower');
+                    """)
+        }
+        let (upper, upperDelivered) = try controller(of: "CAFÉS")
+        let (lower, lowerDelivered) = try controller(of: "cafés")
+        try await store.write { db in
+            try db.execute(sql: #"UPDATE "CAFÉS" SET title = 'UPPER' WHERE id = 1"#)
+            try db.execute(sql: #"INSERT INTO "CAFÉS"(id, title) VALUES (2, 'second')"#)
+        }
+        try await upper.waitUntilCurrent()
+        try await lower.waitUntilCurrent()
+        #expect(try upper.fetchedObjects.map(\.title) == ["UPPER", "second"])
+        #expect(
+            upperDelivered.changeSets == [ChangeSet(inserts: [IndexPath(row: 1, section: 0)], updates: [IndexPath(row: 0, section: 0)])])
+        #expect(try lower.fetchedObjects.map(\.title) == ["lower"])
+        #expect(lowerDelivered.changeSets.isEmpty, "the twin's controller saw no change")
+        #expect(lower.indexPath(for: ObjectID(table: "CAFÉS", rowID: 1)) == nil, "another table's object is not in its results")
+        #expect(lower.indexPath(for: ObjectID(table: "cafés", rowID: 1)) == IndexPath(row: 0, section: 0))
+    }
+
+    @Test func aTableNamedInOtherASCIICaseIsTheSameTable() async throws {
+        let (controller, delivered) = try controller(of: "NOTE")
+        try await store.write { db in try db.execute(sql: "INSERT INTO Note(title) VALUES ('f')") }
+        try await controller.waitUntilCurrent()
+        #expect(try controller.fetchedObjects.map(\.title) == ["a", "b", "c", "d", "e", "f"])
+        #expect(delivered.changeSets == [ChangeSet(inserts: [IndexPath(row: 5, section: 0)])])
+        #expect(controller.indexPath(for: ObjectID(table: "nOTE", rowID: 6)) == IndexPath(row: 5, section: 0))
+    }
 }

@@ -143,7 +143,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// Whether every link starts at `table` (one hop) and finds its children by parent rowid.
     private static func followsByRowID(_ links: [ToOneLink], from table: String, db: Database) throws -> Bool {
         for link in links {
-            guard link.childTable.lowercased() == table.lowercased(), try db.findsChildrenByParentRowID(link) else { return false }
+            guard link.childTable.matchesSQLiteIdentifier(table), try db.findsChildrenByParentRowID(link) else { return false }
         }
         return true
     }

@@ -23,7 +23,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     /// Finds the rows whose keys or match read children a transaction changed, when they read any.
     private var children: RelatedRowsTracker?
     private var observation: ChangeObservation?
-    /// The (lowercased) tables `observation` follows.
+    /// The (ASCII-folded, as in `StoreChanges`) tables `observation` follows.
     private var observedTables: Set<String> = []
     /// Counts the fetches that read an index in the background: one stops reading once the
     /// count has moved past its own (a new fetch, `cancelBuild()`).
@@ -227,7 +227,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     func replace(with request: StoreRequest<M>) throws {
         dispatchPrecondition(condition: .onQueue(queue))
         hub.clearPersistentFailures()
-        let isSameTable = plan?.table.lowercased() == request.tableName.lowercased()
+        let isSameTable = plan?.table.matchesSQLiteIdentifier(request.tableName) == true
         subscribe(to: request)
         let (plan, index, objects) = try fetch(request)
         self.plan = plan
@@ -242,7 +242,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let read =
             [request.tableName] + request.referencedLinks.map(\.parentTable) + (request.predicate?.relatedTables ?? [])
             + request.orderings.compactMap(\.column.aggregate).flatMap(\.tables) + request.inclusions.flatMap(\.tables)
-        let tables = Set(read.map { $0.lowercased() })
+        let tables = Set(read.map(\.sqliteIdentifierFolded))
         guard tables != observedTables || observation == nil else { return }
         observation?.cancel()
         observedTables = tables

@@ -52,7 +52,7 @@ struct RelatedRowsTracker: Sendable {
     /// The tracker of the relationships of `kinds` from `table`, reading in `db` what it remembers.
     private init(table: String, following kinds: [IncludedRelationship.Kind], db: Database) throws {
         self.table = table
-        tables = Set(kinds.flatMap(IncludedRelationship.tables(of:)).map { $0.lowercased() })
+        tables = Set(kinds.flatMap(IncludedRelationship.tables(of:)).map(\.sqliteIdentifierFolded))
         let resolved = try kinds.map { try Self.follow($0, from: table, db) }
         followed = resolved.map(\.followed)
         owners = resolved.map(\.owners)

@@ -26,7 +26,7 @@ struct KeyComparator: Sendable {
             self.init(.swift(comparison))
             return
         }
-        switch name.lowercased() {
+        switch name.sqliteIdentifierFolded {
         case "binary": self.init(.binary)
         case "nocase": self.init(.nocase)
         case "rtrim": self.init(.rtrim)

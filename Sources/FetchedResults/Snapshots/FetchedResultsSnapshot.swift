@@ -40,7 +40,7 @@ public struct FetchedResultsSnapshot: Sendable {
 
     /// Where `id` is, or `nil` when it is not in the results. O(log n).
     public func indexPath(for id: ObjectID) -> IndexPath? {
-        guard id.table.lowercased() == table.lowercased() else { return nil }
+        guard id.table.matchesSQLiteIdentifier(table) else { return nil }
         return index.indexPath(of: id.rowID)
     }
 

@@ -4,10 +4,10 @@ import SQLiteStoreCore
 struct WatchedObjects: Sendable {
     /// The watched objects by rowid, as the caller identified them.
     private(set) var byRowID: [Int64: ObjectID] = [:]
-    /// The table, lowercased as in `StoreChanges`.
+    /// The table, ASCII-folded as in `StoreChanges`.
     let table: String
 
-    init(table: String) { self.table = table.lowercased() }
+    init(table: String) { self.table = table.sqliteIdentifierFolded }
 
     var ids: Set<ObjectID> { Set(byRowID.values) }
 
@@ -15,13 +15,13 @@ struct WatchedObjects: Sendable {
     mutating func insert(_ ids: some Sequence<ObjectID>) -> [ObjectID] {
         var rejected: [ObjectID] = []
         for id in ids {
-            if id.table.lowercased() == table { byRowID[id.rowID] = id } else { rejected.append(id) }
+            if id.table.matchesSQLiteIdentifier(table) { byRowID[id.rowID] = id } else { rejected.append(id) }
         }
         return rejected
     }
 
     mutating func remove(_ ids: some Sequence<ObjectID>) {
-        for id in ids where id.table.lowercased() == table { byRowID.removeValue(forKey: id.rowID) }
+        for id in ids where id.table.matchesSQLiteIdentifier(table) { byRowID.removeValue(forKey: id.rowID) }
     }
 
     /// The watched objects a transaction touched.

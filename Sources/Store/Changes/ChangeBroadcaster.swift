@@ -29,7 +29,7 @@ final class ChangeBroadcaster: Sendable {
         tables: Set<String>?, deliver: @escaping @Sendable (StoreChanges) -> Void,
         fail: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) -> UInt64 {
-        let subscriber = Subscriber(tables: tables.map { Set($0.map { $0.lowercased() }) }, deliver: deliver, fail: fail)
+        let subscriber = Subscriber(tables: tables.map { Set($0.map(\.sqliteIdentifierFolded)) }, deliver: deliver, fail: fail)
         let (id, failure) = state.withLock { state in
             state.nextID += 1
             if state.failure == nil { state.subscribers[state.nextID] = subscriber }

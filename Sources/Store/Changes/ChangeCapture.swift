@@ -274,9 +274,9 @@ final class ChangeCapture {
     ) {
         guard let databaseName, let table, strcmp(databaseName, "main") == 0 else { return }
         let hooked = hookTable.table(named: table) { name in
-            let lowercased = name.lowercased()
+            let folded = name.sqliteIdentifierFolded
             let isInternal = StatementEffects.isInternal(name)
-            return .init(name: isInternal ? nil : lowercased, isWithoutRowID: facts.withoutRowIDTables.contains(lowercased))
+            return .init(name: isInternal ? nil : folded, isWithoutRowID: facts.withoutRowIDTables.contains(folded))
         }
         guard let name = hooked.name else { return }
         if preUpdateHook?.isTopLevel(on: connection) == true, operation != SQLITE_DELETE || !runningMayReplace {

@@ -9,7 +9,7 @@ import Foundation
 struct HookTableCache {
     /// What capture needs to know of an event's table.
     struct Table {
-        /// The lowercased name, `nil` for SQLite's internal tables (never published).
+        /// The ASCII-folded name (`sqliteIdentifierFolded`), `nil` for SQLite's internal tables (never published).
         let name: String?
         /// Whether the table is `WITHOUT ROWID`, whose rowids mean nothing.
         let isWithoutRowID: Bool

@@ -24,7 +24,7 @@ struct RowChangeLog {
     private var statementStart = 0
     /// Open savepoints, innermost last, with where their events begin.
     private var savepoints: [(name: String, start: Int)] = []
-    /// The (lowercased) names of the tables events name, and each one's index.
+    /// The (ASCII-folded, `sqliteIdentifierFolded`) names of the tables events name, and each one's index.
     private var tables: [String] = []
     private var tableIndexes: [String: Int32] = [:]
     /// The table of the last event, looked up before hashing: statements write one table at a time.
@@ -110,7 +110,7 @@ struct RowChangeLog {
     // MARK: Savepoints
 
     mutating func beginSavepoint(_ name: String) {
-        savepoints.append((name.lowercased(), events.count))
+        savepoints.append((name, events.count))
     }
 
     /// `RELEASE name`: the savepoints from `name` up end; their events stay.
@@ -128,8 +128,7 @@ struct RowChangeLog {
     }
 
     private func savepointIndex(of name: String) -> Int? {
-        let lowered = name.lowercased()
-        return savepoints.lastIndex { $0.name == lowered }
+        return savepoints.lastIndex { $0.name.matchesSQLiteIdentifier(name) }
     }
 
     // MARK: Transaction end

@@ -4,21 +4,21 @@ import CSQLite
 /// from the last load: after a schema change, a rollback, a `ROLLBACK TO`, and a commit by
 /// another connection or process, so that it follows transactions and savepoints.
 struct SchemaFacts {
-    /// The (lowercased) `WITHOUT ROWID` tables of the main database, whose rows hooks cannot name.
+    /// The (ASCII-folded) `WITHOUT ROWID` tables of the main database, whose rows hooks cannot name.
     var withoutRowIDTables: Set<String> = []
-    /// The (lowercased) tables whose definition, or one of whose triggers (main or temp), may
+    /// The (ASCII-folded) tables whose definition, or one of whose triggers (main or temp), may
     /// name the `FAIL` conflict resolution (`ON CONFLICT FAIL`, `OR FAIL`, `RAISE(FAIL, …)`).
     var tablesThatMayFail: Set<String> = []
     /// Whether a constraint or trigger of the schema may name the `REPLACE` conflict resolution,
     /// whose deletions the update hook does not report.
     var mayReplace = false
-    /// The (lowercased) tables whose definition may name `REPLACE` (`ON CONFLICT REPLACE`): a
+    /// The (ASCII-folded) tables whose definition may name `REPLACE` (`ON CONFLICT REPLACE`): a
     /// statement that writes one may delete rows of its own before changing them.
     var tablesReplacingOnConflict: Set<String> = []
-    /// The (lowercased) tables and views with a `BEFORE` or `INSTEAD OF` trigger that may write
+    /// The (ASCII-folded) tables and views with a `BEFORE` or `INSTEAD OF` trigger that may write
     /// rows: only such a trigger can change rows before a statement changes its first own row.
     var tablesWithWritingBeforeTriggers: Set<String> = []
-    /// The (lowercased) `INTEGER PRIMARY KEY` column of each rowid table that has one: updating
+    /// The (ASCII-folded) `INTEGER PRIMARY KEY` column of each rowid table that has one: updating
     /// it changes the rowid, which the update hook reports under the new rowid only.
     var rowIDAliases: [String: String] = [:]
 
@@ -26,7 +26,7 @@ struct SchemaFacts {
     static func load(from db: Database) throws -> SchemaFacts {
         var facts = SchemaFacts()
         for row in try db.uncapturedRows(sql: "SELECT name FROM pragma_table_list WHERE schema = 'main' AND wr = 1") {
-            if let name = row[0] { facts.withoutRowIDTables.insert(name.lowercased()) }
+            if let name = row[0] { facts.withoutRowIDTables.insert(name.sqliteIdentifierFolded) }
         }
         facts.tablesThatMayFail = try tables(mentioning: "fail", in: ["table", "trigger"], of: db)
         facts.tablesReplacingOnConflict = try tables(mentioning: "replace", in: ["table"], of: db)
@@ -41,7 +41,7 @@ struct SchemaFacts {
             let text = (row[1] ?? "").uppercased()
             let body = text.range(of: "BEGIN").map { text[$0.upperBound...] } ?? Substring(text)
             if let table = row[0], ["INSERT", "UPDATE", "DELETE", "REPLACE"].contains(where: body.contains) {
-                facts.tablesWithWritingBeforeTriggers.insert(table.lowercased())
+                facts.tablesWithWritingBeforeTriggers.insert(table.sqliteIdentifierFolded)
             }
         }
         let aliases = """
@@ -50,7 +50,7 @@ struct SchemaFacts {
               AND (SELECT count(*) FROM pragma_table_info(m.name) WHERE pk > 0) = 1
             """
         for row in try db.uncapturedRows(sql: aliases) {
-            if let table = row[0], let column = row[1] { facts.rowIDAliases[table.lowercased()] = column.lowercased() }
+            if let table = row[0], let column = row[1] { facts.rowIDAliases[table.sqliteIdentifierFolded] = column.sqliteIdentifierFolded }
         }
         return facts
     }
@@ -79,7 +79,7 @@ struct SchemaFacts {
         replacesOwnRows(effects) || !effects.writtenTables.isDisjoint(with: tablesWithWritingBeforeTriggers)
     }
 
-    /// The (lowercased) tables whose definition (`table`), or one of whose triggers (`trigger`), in
+    /// The (ASCII-folded) tables whose definition (`table`), or one of whose triggers (`trigger`), in
     /// main or temp, contains `word` in any case.
     private static func tables(mentioning word: String, in types: [String], of db: Database) throws -> Set<String> {
         let typeList = types.map { "'\($0)'" }.joined(separator: ", ")
@@ -88,6 +88,6 @@ struct SchemaFacts {
             UNION ALL
             SELECT tbl_name FROM temp.sqlite_schema WHERE type IN (\(typeList)) AND sql LIKE ?1
             """
-        return Set(try db.uncapturedRows(sql: sql, arguments: [.text("%\(word)%")]).compactMap { $0[0]?.lowercased() })
+        return Set(try db.uncapturedRows(sql: sql, arguments: [.text("%\(word)%")]).compactMap { $0[0]?.sqliteIdentifierFolded })
     }
 }

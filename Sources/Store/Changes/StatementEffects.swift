@@ -16,9 +16,9 @@ struct StatementEffects {
     var controlsTransaction = false
     /// Whether the statement changes the schema (CREATE, DROP, ALTER) or rewrites the file (VACUUM).
     var changesSchema = false
-    /// The (lowercased) tables the statement, its triggers and foreign key actions write to.
+    /// The (ASCII-folded, `sqliteIdentifierFolded`) tables the statement, its triggers and foreign key actions write to.
     var writtenTables: Set<String> = []
-    /// The (lowercased) columns the statement updates, by (lowercased) table; `rowid` stands for
+    /// The (ASCII-folded) columns the statement updates, by (ASCII-folded) table; `rowid` stands for
     /// any name of the rowid (SQLite's authorizer says `ROWID`).
     var updatedColumns: [String: Set<String>] = [:]
     /// Whether the statement may delete rows through REPLACE conflict resolution, which
@@ -44,8 +44,9 @@ struct StatementEffects {
             }
         case SQLITE_INSERT, SQLITE_UPDATE, SQLITE_DELETE:
             guard let table = first, !Self.isInternal(table) else { return }
-            writtenTables.insert(table.lowercased())
-            if action == SQLITE_UPDATE, let column = second { updatedColumns[table.lowercased(), default: []].insert(column.lowercased()) }
+            let folded = table.sqliteIdentifierFolded
+            writtenTables.insert(folded)
+            if action == SQLITE_UPDATE, let column = second { updatedColumns[folded, default: []].insert(column.sqliteIdentifierFolded) }
         case SQLITE_CREATE_INDEX, SQLITE_CREATE_TABLE, SQLITE_CREATE_TRIGGER, SQLITE_CREATE_VIEW,
             SQLITE_DROP_INDEX, SQLITE_DROP_TABLE, SQLITE_DROP_TRIGGER, SQLITE_DROP_VIEW,
             SQLITE_CREATE_VTABLE, SQLITE_DROP_VTABLE:
@@ -68,7 +69,7 @@ struct StatementEffects {
     /// Whether `name` is one of SQLite's own tables or indexes (`sqlite_` prefix, any case) or one
     /// of the store's sync tables (`store_sync_`, see `SyncStorage`): never published.
     static func isInternal(_ name: String) -> Bool {
-        let head = name.prefix(SyncStorage.prefix.count).lowercased()
+        let head = String(name.prefix(SyncStorage.prefix.count)).sqliteIdentifierFolded
         return head.hasPrefix("sqlite_") || head == SyncStorage.prefix
     }
 }

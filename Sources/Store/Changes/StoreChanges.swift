@@ -1,11 +1,12 @@
 /// The rows one committed transaction inserted, updated and deleted, table by table.
 ///
-/// Table names compare case-insensitively, as in SQL. Where a change cannot be described
-/// row by row (a `WITHOUT ROWID` table, a schema change, `VACUUM`, a write by another
-/// connection or process), the table is reported as wholly changed, or the whole database
-/// is (`affectsAllTables`).
+/// Table names compare as SQLite compares them: ASCII letters in any case, every other
+/// character as it is (`"Notes"` is `"notes"`, `"CAFÉS"` is not `"cafés"`). Where a change
+/// cannot be described row by row (a `WITHOUT ROWID` table, a schema change, `VACUUM`, a write
+/// by another connection or process), the table is reported as wholly changed, or the whole
+/// database is (`affectsAllTables`).
 public struct StoreChanges: Sendable, Equatable, CustomStringConvertible {
-    /// The changes of each table, keyed by lowercased table name.
+    /// The changes of each table, keyed by table name with its ASCII letters lowercased.
     public private(set) var tableChanges: [String: TableChanges]
     /// Whether every table may have changed (schema change, `VACUUM`, another process's write).
     public private(set) var affectsAllTables: Bool
@@ -19,7 +20,7 @@ public struct StoreChanges: Sendable, Equatable, CustomStringConvertible {
         tableChanges: [String: TableChanges] = [:], affectsAllTables: Bool = false, isExternal: Bool = false,
         isRemote: Bool = false
     ) {
-        self.tableChanges = Dictionary(tableChanges.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.tableChanges = Dictionary(tableChanges.map { ($0.key.sqliteIdentifierFolded, $0.value) }, uniquingKeysWith: { $1 })
         self.affectsAllTables = affectsAllTables
         self.isExternal = isExternal
         self.isRemote = isRemote
@@ -35,19 +36,19 @@ public struct StoreChanges: Sendable, Equatable, CustomStringConvertible {
     /// Whether nothing changed.
     public var isEmpty: Bool { !affectsAllTables && tableChanges.values.allSatisfy(\.isEmpty) }
 
-    /// The (lowercased) names of the tables with changes.
+    /// The names of the tables with changes, ASCII letters lowercased.
     public var tables: Set<String> { Set(tableChanges.keys) }
 
     /// What changed in `table`: that table's row changes, wholly changed if every table is.
     public func changes(in table: String) -> TableChanges {
-        var changes = tableChanges[table.lowercased()] ?? TableChanges()
+        var changes = tableChanges[table.sqliteIdentifierFolded] ?? TableChanges()
         if affectsAllTables { changes.isWhollyChanged = true }
         return changes
     }
 
     /// Whether `table` may have changed.
     public func touches(_ table: String) -> Bool {
-        affectsAllTables || !(tableChanges[table.lowercased()]?.isEmpty ?? true)
+        affectsAllTables || !(tableChanges[table.sqliteIdentifierFolded]?.isEmpty ?? true)
     }
 
     /// Whether any of `tables` may have changed; `nil` means any table.

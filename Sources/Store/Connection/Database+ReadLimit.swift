@@ -29,21 +29,16 @@ extension Database {
 
 /// The one table an authorizer lets statements read.
 private final class ReadAllowance {
-    /// The table's name, as SQLite compares names: ASCII letters in any case.
-    private let table: [UInt8]
+    /// The table's name, compared as SQLite compares names: ASCII letters in any case.
+    private let table: String
 
     init(table: String) {
-        self.table = Array(table.utf8).map(Self.lowercased)
+        self.table = table
     }
 
     func allows(table name: UnsafePointer<CChar>?, schema: UnsafePointer<CChar>?) -> Bool {
         // SQLite names no schema for some reads of a table it resolved already.
         guard let name, schema.map({ String(cString: $0) == "main" }) ?? true else { return false }
-        let bytes = Array(String(cString: name).utf8)
-        return bytes.count == table.count && zip(bytes, table).allSatisfy { Self.lowercased($0) == $1 }
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+        return String(cString: name).matchesSQLiteIdentifier(table)
     }
 }

@@ -14,7 +14,7 @@ extension Database {
 
     private func findRowIDName(of table: String) throws -> String {
         let columns = try uncapturedRows(sql: Self.rowIDNameSQL, arguments: [.text(table)])
-        let names = Set(columns.compactMap { $0[0]?.lowercased() })
+        let names = Set(columns.compactMap { $0[0]?.sqliteIdentifierFolded })
         if let free = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) { return free }
         let keys = columns.filter { $0[2] != "0" }
         if keys.count == 1, let key = keys.first, key[1]?.uppercased() == "INTEGER", let name = key[0] {

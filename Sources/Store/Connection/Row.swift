@@ -14,10 +14,10 @@ public struct Row: Sendable, Hashable, CustomStringConvertible {
     /// The value at column `index` (0-based).
     public subscript(index: Int) -> DatabaseValue { values[index] }
 
-    /// The value of the first column named `name` (case-insensitive, as in SQL), or `nil` if there is none.
+    /// The value of the first column named `name` (ASCII letters in any case, as SQLite compares
+    /// names), or `nil` if there is none.
     public subscript(name: String) -> DatabaseValue? {
-        let lowered = name.lowercased()
-        return columnNames.firstIndex { $0.lowercased() == lowered }.map { values[$0] }
+        columnNames.firstIndex { $0.matchesSQLiteIdentifier(name) }.map { values[$0] }
     }
 
     /// The value of column `name` converted to `T`; throws when the column is missing or does not convert.

@@ -28,7 +28,7 @@ final class RowIDNameCache {
             names.removeAll()
             schemaVersion = version
         }
-        let key = table.lowercased()
+        let key = table.sqliteIdentifierFolded
         if let name = names[key] { return name }
         let name = try resolve()
         names[key] = name

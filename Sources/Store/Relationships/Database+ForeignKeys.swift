@@ -12,8 +12,8 @@ struct ForeignKey {
     /// Whether the key is the one `link` follows; `referredKey` is the referred table's primary
     /// key, which a key that names no column refers to.
     func matches(_ link: ToOneLink, referredKey: String?) -> Bool {
-        from.lowercased() == link.foreignKey.lowercased() && table.lowercased() == link.parentTable.lowercased()
-            && (to ?? referredKey)?.lowercased() == link.referencedKey.lowercased()
+        from.matchesSQLiteIdentifier(link.foreignKey) && table.matchesSQLiteIdentifier(link.parentTable)
+            && (to ?? referredKey)?.matchesSQLiteIdentifier(link.referencedKey) == true
     }
 }
 

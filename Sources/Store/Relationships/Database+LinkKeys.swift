@@ -10,7 +10,7 @@ extension Database {
         let parentColumns = try uncapturedRows(
             sql: "SELECT name, upper(type) FROM pragma_table_xinfo(?) WHERE pk > 0", arguments: [.text(link.parentTable)])
         guard parentColumns.count == 1, let key = parentColumns.first,
-            key[0]?.lowercased() == link.referencedKey.lowercased(), key[1] == "INTEGER"
+            key[0]?.matchesSQLiteIdentifier(link.referencedKey) == true, key[1] == "INTEGER"
         else { return false }
         // A `WITHOUT ROWID` table, or an `INTEGER PRIMARY KEY DESC`, keeps its key in an index of origin `pk`.
         let keyIndexes = try uncapturedRows(

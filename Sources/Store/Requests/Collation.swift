@@ -58,9 +58,9 @@ public struct Collation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     /// Collations are equal when their names are equal, ignoring ASCII case (SQLite's rule).
-    public static func == (lhs: Collation, rhs: Collation) -> Bool { lhs.name.lowercased() == rhs.name.lowercased() }
+    public static func == (lhs: Collation, rhs: Collation) -> Bool { lhs.name.matchesSQLiteIdentifier(rhs.name) }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(name.lowercased()) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name.sqliteIdentifierFolded) }
 
     /// `COLLATE "name"`.
     var sql: String { "COLLATE \(SQLIdentifier.quote(name))" }

@@ -26,7 +26,7 @@ public struct SyncChange: Sendable, Hashable {
 
     /// The change's identity.
     public let id: ID
-    /// The (lowercased) name of the synced table.
+    /// The name of the synced table, its ASCII letters lowercased (SQLite's case-insensitivity).
     public let table: String
     /// The row's primary key.
     public let key: DatabaseValue
@@ -38,7 +38,7 @@ public struct SyncChange: Sendable, Hashable {
     /// A change from its parts.
     public init(id: ID, table: String, key: DatabaseValue, operation: Operation, timestamp: HybridTimestamp) {
         self.id = id
-        self.table = table.lowercased()
+        self.table = table.sqliteIdentifierFolded
         self.key = key
         self.operation = operation
         self.timestamp = timestamp

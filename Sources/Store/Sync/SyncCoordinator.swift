@@ -12,7 +12,7 @@ final class SyncCoordinator {
 
     /// Creates the sync tables when missing, the device id on first open, and checks every synced table.
     init(configuration: SyncConfiguration, database db: Database) throws {
-        tableNames = Set(configuration.tables.map { $0.lowercased() })
+        tableNames = Set(configuration.tables.map(\.sqliteIdentifierFolded))
         clock = HybridClock(physicalClock: configuration.physicalClock)
         try db.begin(.immediate)
         do {

@@ -114,7 +114,7 @@ struct SyncMaterializer {
         for child in tables.values.sorted(by: { $0.name < $1.name }) {
             for foreignKey in child.foreignKeys where foreignKey.parentTable == table.name {
                 let parentValue =
-                    foreignKey.parentColumn.lowercased() == table.key.lowercased()
+                    foreignKey.parentColumn.matchesSQLiteIdentifier(table.key)
                     ? key
                     : try db.fetchValue(
                         DatabaseValue.self,

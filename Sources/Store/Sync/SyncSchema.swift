@@ -7,7 +7,7 @@
 public struct SyncSchema: Sendable, Hashable {
     /// The schema version: the highest migration applied, 0 without migrations.
     public let version: Int64
-    /// Each synced table's (lowercased) name, and the columns of it that sync, in table order:
+    /// Each synced table's name, its ASCII letters lowercased, and the columns of it that sync, in table order:
     /// every column but the primary key and generated ones.
     public let columns: [String: [String]]
 
@@ -40,10 +40,10 @@ public struct SyncSchema: Sendable, Hashable {
     }
 
     /// Why a change of `table` that sets `column` (`nil`: a delete) cannot be applied under this
-    /// schema, or `nil` when it can. Table names compare case-insensitively, as a store's do;
+    /// schema, or `nil` when it can. Table names compare as a store's do: ASCII letters in any case;
     /// column names exactly, as a store applies them.
     public func refusal(table: String, column: String?) -> String? {
-        guard let synced = columns[table.lowercased()] else {
+        guard let synced = columns[table.sqliteIdentifierFolded] else {
             return "table \"\(table)\" is not synced (synced: \(columns.keys.sorted().joined(separator: ", ")))"
         }
         if let column, !synced.contains(column) {

@@ -9,7 +9,7 @@ struct SyncedTable {
         let setsNull: Bool
     }
 
-    /// The lowercased table name.
+    /// The table name, its ASCII letters lowercased (`sqliteIdentifierFolded`).
     let name: String
     /// The primary key column.
     let key: String
@@ -38,7 +38,7 @@ struct SyncedTable {
 
     /// Reads and checks `table`: a rowid table with one `TEXT` or `BLOB` key column.
     static func load(_ table: String, from db: Database) throws -> SyncedTable {
-        let name = table.lowercased()
+        let name = table.sqliteIdentifierFolded
         let info = try db.fetchRows(
             sql: "SELECT name, type, pk, hidden, \"notnull\", dflt_value FROM pragma_table_xinfo(?) ORDER BY cid",
             arguments: [name])
@@ -67,7 +67,7 @@ struct SyncedTable {
             return column
         }
         let foreignKeys = try foreignKeys(of: name, in: db)
-        let linkColumns = Set(columns.filter { column in foreignKeys.contains { $0.column.lowercased() == column.lowercased() } })
+        let linkColumns = Set(columns.filter { column in foreignKeys.contains { $0.column.matchesSQLiteIdentifier(column) } })
         return SyncedTable(
             name: name, key: key, columns: columns, requiredColumns: requiredColumns, foreignKeys: foreignKeys, linkColumns: linkColumns)
     }
@@ -90,7 +90,7 @@ struct SyncedTable {
                 throw StoreError.syncTableRefused(table, "it has a foreign key of several columns")
             }
             let column = try row.decode(String.self, column: "from")
-            let parent = try row.decode(String.self, column: "table").lowercased()
+            let parent = try row.decode(String.self, column: "table").sqliteIdentifierFolded
             let rule = try row.decode(String.self, column: "on_delete").uppercased()
             if rule == "SET DEFAULT" {
                 throw StoreError.syncTableRefused(table, "its foreign key \"\(column)\" is ON DELETE SET DEFAULT")
@@ -107,15 +107,15 @@ struct SyncedTable {
 }
 
 extension [String: SyncedTable] {
-    /// The synced table that `name` names, by its lowercased spelling's bytes, as SQLite and
+    /// The synced table that `name` names, by its folded spelling's bytes (ASCII letters lowercased), as SQLite and
     /// the sync state tell names apart: the dictionary's own look-up, by `String`'s equality,
     /// would also take a canonically equivalent name (`"cafe\u{301}s"` for `"caf\u{E9}s"`).
     func table(named name: String) -> SyncedTable? {
-        // The name as sent first: a device sends the lowercased name it records, so a page
-        // of thousands of rows lowercases none of them.
+        // The name as sent first: a device sends the folded name it records, so a page of
+        // thousands of rows folds none of them.
         if let table = self[name], table.name.utf8.elementsEqual(name.utf8) { return table }
-        let lowercased = name.lowercased()
-        guard let table = self[lowercased], table.name.utf8.elementsEqual(lowercased.utf8) else { return nil }
+        let folded = name.sqliteIdentifierFolded
+        guard let table = self[folded], table.name.utf8.elementsEqual(folded.utf8) else { return nil }
         return table
     }
 }

@@ -28,7 +28,7 @@ enum WatchColumnPath {
         let name = String(path[path.index(after: dot)...])
         let link = try self.link(prefix, in: path, of: table, option: option, db)
         let parentColumns = try columns(of: link.parentTable, in: db)
-        guard let match = parentColumns.first(where: { $0.lowercased() == name.lowercased() }) else {
+        guard let match = parentColumns.first(where: { $0.matchesSQLiteIdentifier(name) }) else {
             throw usage("\(option) '\(path)': table \(link.parentTable) has no column '\(name)'")
         }
         return Column(match, through: link)
@@ -36,15 +36,15 @@ enum WatchColumnPath {
 
     /// The watched table's column `name`, spelled as `tableColumns` spell it, or its rowid.
     static func ownColumn(_ name: String, tableColumns: [String]) -> String? {
-        if let match = tableColumns.first(where: { $0.lowercased() == name.lowercased() }) { return match }
-        return name.lowercased() == "rowid" ? "rowid" : nil
+        if let match = tableColumns.first(where: { $0.matchesSQLiteIdentifier(name) }) { return match }
+        return name.matchesSQLiteIdentifier("rowid") ? "rowid" : nil
     }
 
     /// The foreign key `prefix` names: the one whose column it is, else the only one to the table it is.
     private static func link(_ prefix: String, in path: String, of table: String, option: String, _ db: Database) throws -> ToOneLink {
         let keys = try foreignKeys(of: table, in: db)
-        let byColumn = keys.filter { $0.column.lowercased() == prefix.lowercased() }
-        let byTable = keys.filter { $0.parentTable.lowercased() == prefix.lowercased() }
+        let byColumn = keys.filter { $0.column.matchesSQLiteIdentifier(prefix) }
+        let byTable = keys.filter { $0.parentTable.matchesSQLiteIdentifier(prefix) }
         let candidates = Set(keys.map(\.column)).union(tablesReferredOnce(keys)).sorted().joined(separator: ", ")
         let chosen = byColumn.first ?? (byTable.count == 1 ? byTable.first : nil)
         guard let key = chosen else {
@@ -61,7 +61,10 @@ enum WatchColumnPath {
 
     /// The tables exactly one foreign key refers to: the prefixes that name a table unambiguously.
     private static func tablesReferredOnce(_ keys: [ForeignKey]) -> Set<String> {
-        Set(Dictionary(grouping: keys, by: { $0.parentTable.lowercased() }).values.filter { $0.count == 1 }.map { $0[0].parentTable })
+        Set(
+            Dictionary(grouping: keys, by: { $0.parentTable.sqliteIdentifierFolded }).values.filter { $0.count == 1 }.map {
+                $0[0].parentTable
+            })
     }
 
     /// `table`'s foreign keys of one column each, in the schema's spelling.

@@ -15,7 +15,7 @@ extension SyncSnapshotPage {
         }
         if next != nil && rows.isEmpty { throw Self.unexpected("the page holds no rows but says that more follow") }
         var seen = Set<RowIdentity>()
-        for row in rows where !seen.insert(RowIdentity(table: row.table.lowercased(), key: row.key)).inserted {
+        for row in rows where !seen.insert(RowIdentity(table: row.table.sqliteIdentifierFolded, key: row.key)).inserted {
             throw Self.unexpected("the page holds the row \(row.key) of \"\(row.table)\" twice")
         }
         return self
