@@ -28,3 +28,21 @@ extension String {
         isASCIIUppercase(byte) ? byte | 0x20 : byte
     }
 }
+
+extension Sequence<String> {
+    /// Whether one of the names is spelled with `name`'s UTF-8 bytes: String's `contains`
+    /// would also take a canonically equivalent spelling (`"e\u{301}"` for `"\u{E9}"`), a name
+    /// SQLite and the sync state tell apart.
+    package func containsSpelling(_ name: String) -> Bool {
+        contains { $0.utf8.elementsEqual(name.utf8) }
+    }
+}
+
+extension Dictionary where Key == String {
+    /// The value under the key spelled with `name`'s UTF-8 bytes: the subscript would also take
+    /// a canonically equivalent spelling (see ``Swift/Sequence/containsSpelling(_:)``).
+    package func value(spelled name: String) -> Value? {
+        guard let index = index(forKey: name), keys[index].utf8.elementsEqual(name.utf8) else { return nil }
+        return self[index].value
+    }
+}

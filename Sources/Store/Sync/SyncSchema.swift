@@ -40,13 +40,14 @@ public struct SyncSchema: Sendable, Hashable {
     }
 
     /// Why a change of `table` that sets `column` (`nil`: a delete) cannot be applied under this
-    /// schema, or `nil` when it can. Table names compare as a store's do: ASCII letters in any case;
-    /// column names exactly, as a store applies them.
+    /// schema, or `nil` when it can. Names compare as a store's do: a table's with ASCII letters
+    /// in any case, a column's exactly, each by its UTF-8 bytes (a canonically equivalent
+    /// spelling is another name, which every device would refuse).
     public func refusal(table: String, column: String?) -> String? {
-        guard let synced = columns[table.sqliteIdentifierFolded] else {
+        guard let synced = columns.value(spelled: table.sqliteIdentifierFolded) else {
             return "table \"\(table)\" is not synced (synced: \(columns.keys.sorted().joined(separator: ", ")))"
         }
-        if let column, !synced.contains(column) {
+        if let column, !synced.containsSpelling(column) {
             return "column \"\(column)\" of table \"\(table)\" is not synced (synced: \(synced.joined(separator: ", ")))"
         }
         return nil

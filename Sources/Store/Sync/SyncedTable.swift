@@ -27,14 +27,10 @@ struct SyncedTable {
     /// state tell names apart: String's `==` equates canonically equivalent names (`"é"` and
     /// `"e\u{301}"`), and a cell accepted under the other spelling would be stored beside the
     /// column's cells without ever reaching the column.
-    func hasColumn(spelled name: String) -> Bool { Self.names(columns, contain: name) }
+    func hasColumn(spelled name: String) -> Bool { columns.containsSpelling(name) }
 
     /// Whether `name` spells one of ``linkColumns`` with the same bytes (see ``hasColumn(spelled:)``).
-    func hasLinkColumn(spelled name: String) -> Bool { Self.names(linkColumns, contain: name) }
-
-    private static func names(_ names: some Sequence<String>, contain name: String) -> Bool {
-        names.contains { $0.utf8.elementsEqual(name.utf8) }
-    }
+    func hasLinkColumn(spelled name: String) -> Bool { linkColumns.containsSpelling(name) }
 
     /// Reads and checks `table`: a rowid table with one `TEXT` or `BLOB` key column.
     static func load(_ table: String, from db: Database) throws -> SyncedTable {
@@ -113,9 +109,6 @@ extension [String: SyncedTable] {
     func table(named name: String) -> SyncedTable? {
         // The name as sent first: a device sends the folded name it records, so a page of
         // thousands of rows folds none of them.
-        if let table = self[name], table.name.utf8.elementsEqual(name.utf8) { return table }
-        let folded = name.sqliteIdentifierFolded
-        guard let table = self[folded], table.name.utf8.elementsEqual(folded.utf8) else { return nil }
-        return table
+        value(spelled: name) ?? value(spelled: name.sqliteIdentifierFolded)
     }
 }

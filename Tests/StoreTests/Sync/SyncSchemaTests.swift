@@ -45,6 +45,21 @@ struct SyncSchemaTests {
         }
     }
 
+    @Test("A table or a column named in another normalization is refused, as every device would refuse it")
+    func namesInOtherNormalization() throws {
+        var migrator = Migrator()
+        try migrator.add(
+            Migration(version: 1, name: "cafes") { db in
+                try db.execute(sql: "CREATE TABLE \"caf\u{E9}s\"(id TEXT PRIMARY KEY, \"r\u{E9}sum\u{E9}\" TEXT)")
+            })
+        let schema = try SyncSchema(tables: ["caf\u{E9}s"], migrator: migrator)
+        #expect(schema.refusal(table: "caf\u{E9}s", column: "r\u{E9}sum\u{E9}") == nil)
+        #expect(schema.refusal(table: "CAF\u{E9}S", column: nil) == nil)
+        // Canonically equivalent (String's `==` finds them equal), other bytes (SQLite and a store do not).
+        #expect(schema.refusal(table: "cafe\u{301}s", column: nil)?.contains("is not synced") == true)
+        #expect(schema.refusal(table: "caf\u{E9}s", column: "re\u{301}sume\u{301}")?.contains("is not synced") == true)
+    }
+
     @Test("A table that could not sync, or is missing, is refused with the error a syncing store throws")
     func unsyncableTable() throws {
         for table in ["counters", "missing"] {
