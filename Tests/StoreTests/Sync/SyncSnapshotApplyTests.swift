@@ -8,9 +8,9 @@ import Testing
 /// Snapshot pages applied by a store give what the changes they sum up give, without a server:
 /// random changes (text keys whose byte order is not their case-insensitive order, keys that
 /// are canonically equivalent texts of different bytes, cells and deletes from three devices,
-/// parents that never come) are turned into snapshot pages as the server makes them, with
-/// refused pages (a table or a column the store does not sync, named in the middle of a page)
-/// between them; a fresh store, a store that held half of the changes before and a store that
+/// parents that never come) are turned into snapshot pages as the server makes them (some rows
+/// naming their table in upper case), with refused pages (a table or a column the store does
+/// not sync, or a column in upper case, named in the middle of a page) between them; a fresh store, a store that held half of the changes before and a store that
 /// applied all the changes as a batch hold the same tables and sync state, byte for byte.
 @Suite("Sync snapshots applied by a store")
 struct SyncSnapshotApplyTests {
@@ -266,8 +266,12 @@ struct SyncSnapshotApplyTests {
             .map(\.value)
         var pages: [SyncSnapshotPage] = []
         while !ordered.isEmpty {
-            let rows = Array(ordered.prefix(Int.random(in: 1...9, using: &random)))
+            var rows = Array(ordered.prefix(Int.random(in: 1...9, using: &random)))
             ordered.removeFirst(rows.count)
+            // A table named in other ASCII case is the same table, to SQLite and to a store.
+            for index in rows.indices where Int.random(in: 0..<4, using: &random) == 0 {
+                rows[index].table = rows[index].table.uppercased()
+            }
             let next = ordered.isEmpty ? nil : rows.last.map { SyncSnapshotPosition(table: $0.table, key: "\($0.key)") }
             pages.append(SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: devices, rows: rows, next: next))
         }
@@ -275,7 +279,7 @@ struct SyncSnapshotApplyTests {
     }
 
     /// One time in three, `page` with one row, not the first, naming a table or a column the
-    /// store does not sync; `nil` otherwise.
+    /// store does not sync (a synced column in upper case among them); `nil` otherwise.
     static func refusedCopy(of page: SyncSnapshotPage, using random: inout SeededGenerator) -> SyncSnapshotPage? {
         guard page.rows.count > 1, Int.random(in: 0..<3, using: &random) == 0 else { return nil }
         var rows = page.rows
@@ -283,7 +287,8 @@ struct SyncSnapshotApplyTests {
         if rows[index].cells.isEmpty || Bool.random(using: &random) {
             rows[index].table = "unsynced"
         } else {
-            rows[index].cells[0].column = "no_such_column"
+            // Columns are named exactly: another ASCII case names no synced column.
+            rows[index].cells[0].column = pick(["no_such_column", rows[index].cells[0].column.uppercased()], &random)
         }
         return SyncSnapshotPage(schemaVersion: page.schemaVersion, cursor: page.cursor, devices: page.devices, rows: rows, next: page.next)
     }
