@@ -186,18 +186,20 @@ struct FetchPlan<M: StoreModel>: Sendable {
     func fetchFirstPage(_ db: Database, size: Int, rowsRead: inout Int) throws -> (index: ResultIndex, objects: RowModels<M>?)? {
         guard request.limit == nil, request.offset == nil else { return nil }
         let page = request.limit(size + 1)
+        func readPage(_ query: (sql: String, arguments: [DatabaseValue]), checkingOrder: Bool) throws -> (
+            index: ResultIndex, objects: RowModels<M>
+        ) {
+            try readIndex(
+                query, db, withObjects: loadsObjects, capacity: size + 1, checkingOrder: checkingOrder, rowsRead: &rowsRead
+            ) { _ in }
+        }
         var read: (index: ResultIndex, objects: RowModels<M>)
         do {
             let sorted = try sortedRowIDsQuery(page, withObjects: loadsObjects, db)
-            read = try readIndex(
-                sorted ?? query(of: page, withObjects: loadsObjects), db, withObjects: loadsObjects, capacity: size + 1,
-                checkingOrder: sorted != nil, rowsRead: &rowsRead
-            ) { _ in }
+            read = try readPage(sorted ?? query(of: page, withObjects: loadsObjects), checkingOrder: sorted != nil)
         } catch is RowsOutOfOrder {
             // Not seen with any SQLite so far: the join has no `ORDER BY` that promises its order.
-            read = try readIndex(
-                query(of: page, withObjects: loadsObjects), db, withObjects: loadsObjects, capacity: size + 1, rowsRead: &rowsRead
-            ) { _ in }
+            read = try readPage(query(of: page, withObjects: loadsObjects), checkingOrder: false)
         }
         read.index.isFirstPage = read.index.count > size
         return (read.index, loadsObjects ? read.objects : nil)

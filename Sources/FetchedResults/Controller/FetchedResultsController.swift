@@ -232,10 +232,9 @@ public final class FetchedResultsController<M: StoreModel> {
     /// (Slots, not the objects: returning a model from code generic over it costs a look-up
     /// of its type's metadata on each call.)
     private func loadedSlot(at indexPath: IndexPath) throws(FetchedResultsError) -> Int {
-        if indexPath.count == 2, case (let section, let row) = (indexPath.section, indexPath.row),
-            let position = results.index.position(section: section, row: row)
-        {
-            return try slot(atPosition: position)
+        if indexPath.count == 2 {
+            let (section, row) = (indexPath.section, indexPath.row)
+            if let position = results.index.position(section: section, row: row) { return try slot(atPosition: position) }
         }
         guard let pastFirstPage else { throw .indexPathOutOfBounds(indexPath) }
         do {
