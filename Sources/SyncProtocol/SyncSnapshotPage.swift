@@ -78,7 +78,7 @@ public struct SyncSnapshotStamp: Sendable, Hashable, Codable {
     }
 
     /// A clock spelled as a decimal string (64 bits do not fit a JSON number in many readers).
-    static func decodeClock(from container: inout any UnkeyedDecodingContainer) throws -> Int64 {
+    static func decodeClock(from container: inout some UnkeyedDecodingContainer) throws -> Int64 {
         guard let hlc = Int64(try container.decode(String.self)) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a 64-bit integer")
         }
@@ -104,8 +104,13 @@ public struct SyncSnapshotCell: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
+        try self.init(from: &container)
+    }
+
+    /// Reads the cell's fields from its own array's container.
+    init(from container: inout some UnkeyedDecodingContainer) throws {
         column = try container.decode(String.self)
-        value = try container.decode(SyncWireValue.Compact.self).value
+        value = try SyncWireValue.Compact.value(from: &container)
         stamp = SyncSnapshotStamp(hlc: try SyncSnapshotStamp.decodeClock(from: &container), device: try container.decode(Int.self))
     }
 
@@ -140,11 +145,19 @@ public struct SyncSnapshotRow: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
+        try self.init(from: &container)
+    }
+
+    /// Reads the row's fields from its own array's container.
+    init(from container: inout some UnkeyedDecodingContainer) throws {
         table = try container.decode(String.self)
-        key = try container.decode(SyncWireValue.Compact.self).value
+        key = try SyncWireValue.Compact.value(from: &container)
         deleted = try container.decodeNil() ? nil : try container.decode(SyncSnapshotStamp.self)
         var cells: [SyncSnapshotCell] = []
-        while !container.isAtEnd { cells.append(try container.decode(SyncSnapshotCell.self)) }
+        while !container.isAtEnd {
+            var cell = try container.nestedUnkeyedContainer()
+            cells.append(try SyncSnapshotCell(from: &cell))
+        }
         self.cells = cells
     }
 

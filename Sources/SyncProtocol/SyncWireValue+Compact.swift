@@ -20,13 +20,26 @@ extension SyncWireValue {
                 return
             }
             var pair = try decoder.unkeyedContainer()
+            value = try Self.value(pair: &pair)
+        }
+
+        /// Reads the value spelled next in `container`: `null` or a pair. Faster than decoding
+        /// a `Compact` there, which sets a decoder up for it.
+        static func value(from container: inout some UnkeyedDecodingContainer) throws -> SyncWireValue {
+            if try container.decodeNil() { return .null }
+            var pair = try container.nestedUnkeyedContainer()
+            return try value(pair: &pair)
+        }
+
+        /// The value a pair spells, `[kind, payload]`.
+        private static func value(pair: inout some UnkeyedDecodingContainer) throws -> SyncWireValue {
             let name = try pair.decode(String.self)
             guard let kind = Kind(stringValue: name) else {
                 throw DecodingError.dataCorruptedError(in: pair, debugDescription: "\"\(name)\" is not integer, real, text or blob")
             }
             let payload = try (try? pair.decode(String.self)).map(Payload.string) ?? .number(pair.decode(Double.self))
             guard pair.isAtEnd else { throw DecodingError.dataCorruptedError(in: pair, debugDescription: "a value is [kind, payload]") }
-            value = try SyncWireValue(kind, payload, codingPath: pair.codingPath)
+            return try SyncWireValue(kind, payload, codingPath: pair.codingPath)
         }
 
         public func encode(to encoder: any Encoder) throws {

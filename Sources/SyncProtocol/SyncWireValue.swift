@@ -59,7 +59,7 @@ public enum SyncWireValue: Sendable, Hashable, Codable {
     }
 
     /// The value of `kind` that `payload` spells; throws when it spells none.
-    init(_ kind: Kind, _ payload: Payload, codingPath: [any CodingKey]) throws {
+    init(_ kind: Kind, _ payload: Payload, codingPath: @autoclosure () -> [any CodingKey]) throws {
         let value: SyncWireValue? =
             switch (kind, payload) {
             case (.integer, .string(let digits)): Int64(digits).map(SyncWireValue.integer)
@@ -74,7 +74,7 @@ public enum SyncWireValue: Sendable, Hashable, Codable {
                 Kind.integer: "a 64-bit integer in a string", .real: "a number, inf, -inf or nan", .text: "a string", .blob: "base64",
             ]
             let description = "\(kind.rawValue) is not \(expected[kind] ?? "")"
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: description))
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: description))
         }
         self = value
     }

@@ -16,7 +16,7 @@ struct SnapshotPageWriter {
         /// Whether `self` loses to `other`: a smaller clock, then a device id smaller by bytes, then an earlier change.
         func precedes(_ other: Stamp) -> Bool {
             if hlc != other.hlc { return hlc < other.hlc }
-            if !device.utf8.elementsEqual(other.device.utf8) { return device.utf8.lexicographicallyPrecedes(other.device.utf8) }
+            if !device.hasSameUTF8(as: other.device) { return device.utf8Precedes(other.device) }
             return sequence < other.sequence
         }
     }
@@ -56,7 +56,7 @@ struct SnapshotPageWriter {
             current = (table, key)
         }
         if let column, let value {
-            if let index = cells.firstIndex(where: { $0.column.utf8.elementsEqual(column.utf8) }) {
+            if let index = cells.firstIndex(where: { $0.column.hasSameUTF8(as: column) }) {
                 if cells[index].stamp.precedes(stamp) { cells[index] = (column, value, stamp) }
             } else {
                 cells.append((column, value, stamp))
@@ -93,13 +93,13 @@ struct SnapshotPageWriter {
     /// Whether two rows are one: the same bytes (String's `==` would equate canonically
     /// equivalent keys that the log stores as two rows).
     private static func sameBytes(_ a: (table: String, key: String), _ b: (table: String, key: String)) -> Bool {
-        a.table.utf8.elementsEqual(b.table.utf8) && a.key.utf8.elementsEqual(b.key.utf8)
+        a.table.hasSameUTF8(as: b.table) && a.key.hasSameUTF8(as: b.key)
     }
 
     /// Whether row `a` comes before row `b` in (table, key) order by bytes, the snapshot's order.
     private static func bytesPrecede(_ a: (table: String, key: String), _ b: (table: String, key: String)) -> Bool {
-        if !a.table.utf8.elementsEqual(b.table.utf8) { return a.table.utf8.lexicographicallyPrecedes(b.table.utf8) }
-        return a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+        if !a.table.hasSameUTF8(as: b.table) { return a.table.utf8Precedes(b.table) }
+        return a.key.utf8Precedes(b.key)
     }
 
     /// Writes the current row: `[table, key, deleted, cell, …]`, its cells in the order of their columns' bytes.
@@ -119,7 +119,7 @@ struct SnapshotPageWriter {
         } else {
             rows.append(contentsOf: "null".utf8)
         }
-        for cell in cells.sorted(by: { $0.column.utf8.lexicographicallyPrecedes($1.column.utf8) }) {
+        for cell in cells.sorted(by: { $0.column.utf8Precedes($1.column) }) {
             rows.append(contentsOf: ",[".utf8)
             rows.append(contentsOf: try quote(cell.column))
             rows.append(UInt8(ascii: ","))
@@ -138,7 +138,7 @@ struct SnapshotPageWriter {
     /// The device's index in the page's list. The device of the previous stamp is compared
     /// first, without copying the id's bytes: a page's stamps mostly name few devices, in runs.
     private mutating func index(of device: String) -> Int {
-        if let lastDevice, deviceList[lastDevice].utf8.elementsEqual(device.utf8) { return lastDevice }
+        if let lastDevice, deviceList[lastDevice].hasSameUTF8(as: device) { return lastDevice }
         let bytes = Array(device.utf8)
         let index = devices[bytes] ?? deviceList.count
         if index == deviceList.count {
@@ -152,7 +152,7 @@ struct SnapshotPageWriter {
     /// A name as a JSON string, escaped once per distinct name. The names quoted last are
     /// compared first, without copying the name's bytes to look it up.
     private mutating func quote(_ name: String) throws -> [UInt8] {
-        if let hit = recentNames.first(where: { $0.name.utf8.elementsEqual(name.utf8) }) { return hit.json }
+        if let hit = recentNames.first(where: { $0.name.hasSameUTF8(as: name) }) { return hit.json }
         let bytes = Array(name.utf8)
         let encoded = try quoted[bytes] ?? Array(JSONEncoder().encode(name))
         quoted[bytes] = encoded

@@ -1,3 +1,5 @@
+import SQLiteStoreSyncProtocol
+
 extension String {
     /// The name as SQLite compares identifiers (table, column, index, savepoint and collation
     /// names): ASCII letters `A`–`Z` lowercased, every other byte kept.
@@ -34,7 +36,7 @@ extension Sequence<String> {
     /// would also take a canonically equivalent spelling (`"e\u{301}"` for `"\u{E9}"`), a name
     /// SQLite and the sync state tell apart.
     package func containsSpelling(_ name: String) -> Bool {
-        contains { $0.utf8.elementsEqual(name.utf8) }
+        contains { $0.hasSameUTF8(as: name) }
     }
 }
 
@@ -42,7 +44,7 @@ extension Dictionary where Key == String {
     /// The value under the key spelled with `name`'s UTF-8 bytes: the subscript would also take
     /// a canonically equivalent spelling (see ``Swift/Sequence/containsSpelling(_:)``).
     package func value(spelled name: String) -> Value? {
-        guard let index = index(forKey: name), keys[index].utf8.elementsEqual(name.utf8) else { return nil }
+        guard let index = index(forKey: name), keys[index].hasSameUTF8(as: name) else { return nil }
         return self[index].value
     }
 }

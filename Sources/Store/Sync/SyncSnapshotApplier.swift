@@ -7,8 +7,9 @@ import SQLiteStoreSyncProtocol
 /// Each cell and delete is merged into `store_sync_cells` and `store_sync_rows` by one upsert
 /// that replaces the one there only when its stamp is greater, the rule of ``SyncApplier``;
 /// each row is listed in a temporary table, marked when one of them won (rows where nothing
-/// won are left as they are). Rows absent here whose merged state is present with every
-/// column (a new device's case) are then inserted per table in one statement; every other row
+/// won are left as they are) and when a cell of every column won (`complete`). Rows absent
+/// here, complete and present by the merge rule (a new device's case) are then inserted per
+/// table in one statement; every other row
 /// of the page goes through ``SyncMaterializer`` one by one, as do the children that waited
 /// for the rows inserted. What changes is published as remote changes and never recorded in
 /// the outbox.
@@ -19,8 +20,8 @@ struct SyncSnapshotApplier {
 
     private static let scratch = """
         CREATE TEMP TABLE IF NOT EXISTS store_sync_incoming_rows(
-            tbl TEXT NOT NULL, pk NOT NULL, won INTEGER NOT NULL DEFAULT 0, fast INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
+            tbl TEXT NOT NULL, pk NOT NULL, won INTEGER NOT NULL DEFAULT 0, complete INTEGER NOT NULL DEFAULT 0,
+            fast INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
         DELETE FROM temp.store_sync_incoming_rows;
         """
 
@@ -47,7 +48,8 @@ struct SyncSnapshotApplier {
     /// Checks the page and merges its cells and deletes: each replaces the one here when its
     /// stamp is greater. Lists the page's rows, marking `won` those where one did: the others'
     /// merged state, hence their row in the table, stays as it was (the snapshot of a device's
-    /// own rows changes nothing). Returns the tables the page touches.
+    /// own rows changes nothing); and `complete` those where a cell of every column won, whose
+    /// merged state therefore has every column. Returns the tables the page touches.
     private func merge(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
         let cellUpsert = try db.cachedStatement(
             sql: """
@@ -64,11 +66,13 @@ struct SyncSnapshotApplier {
                 """)
         let rowInsert = try db.cachedStatement(
             sql: """
-                INSERT INTO temp.store_sync_incoming_rows(tbl, pk, won) VALUES (?, ?, ?)
-                ON CONFLICT (tbl, pk) DO UPDATE SET won = max(won, excluded.won)
+                INSERT INTO temp.store_sync_incoming_rows(tbl, pk, won, complete) VALUES (?, ?, ?, ?)
+                ON CONFLICT (tbl, pk) DO UPDATE SET won = max(won, excluded.won), complete = max(complete, excluded.complete)
                 """)
         var touched: [String: SyncedTable] = [:]
         var newest: Int64 = 0
+        // Which of the current row's columns had a cell that won, by index in `columns`.
+        var columnsWon: [Bool] = []
         for row in page.rows {
             guard let table = tables.table(named: row.table) else {
                 throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
@@ -79,21 +83,26 @@ struct SyncSnapshotApplier {
             for statement in [deleteUpsert, cellUpsert, rowInsert] { try bind(statement, [.text(table.name), key], from: 1) }
             var won = false
             if let deleted = row.deleted {
-                won = try run(deleteUpsert, [.integer(deleted.hlc), .text(try device(deleted, in: page))]) || won
+                won = try run(deleteUpsert, [.integer(deleted.hlc), .text(try device(deleted, in: page))])
                 newest = max(newest, deleted.hlc)
             }
+            columnsWon.removeAll(keepingCapacity: true)
+            columnsWon.append(contentsOf: repeatElement(false, count: table.columns.count))
             for cell in row.cells {
-                guard table.hasColumn(spelled: cell.column) else {
+                guard let column = table.columnIndex(spelled: cell.column) else {
                     throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
                 }
                 let values: [DatabaseValue] = [
                     .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(try device(cell.stamp, in: page)),
                     .integer(table.hasLinkColumn(spelled: cell.column) ? 1 : 0),
                 ]
-                won = try run(cellUpsert, values) || won
+                if try run(cellUpsert, values) {
+                    won = true
+                    columnsWon[column] = true
+                }
                 newest = max(newest, cell.stamp.hlc)
             }
-            _ = try run(rowInsert, [.integer(won ? 1 : 0)])
+            _ = try run(rowInsert, [.integer(won ? 1 : 0), .integer(columnsWon.contains(false) ? 0 : 1)])
         }
         try clock.observe(HybridTimestamp(rawValue: newest), in: db)
         return touched.values.sorted { $0.name < $1.name }
@@ -129,20 +138,18 @@ struct SyncSnapshotApplier {
         guard !table.columns.isEmpty else { return }
         let quotedTable = SQLIdentifier.quote(table.name)
         let quotedKey = SQLIdentifier.quote(table.key)
-        // ?1 is the table's name, ?2… its columns' names.
-        let columnMarks = table.columns.indices.map { "?\($0 + 2)" }.joined(separator: ", ")
-        let parentMissing = table.foreignKeys.filter { !$0.setsNull }.compactMap { foreignKey -> String? in
-            guard let index = table.columns.firstIndex(of: foreignKey.column) else { return nil }
-            return """
-                AND NOT EXISTS (SELECT 1 FROM store_sync_cells f WHERE f.tbl = ?1 AND f.pk = p.pk AND f.col = ?\(index + 2)
-                    AND f.value IS NOT NULL AND NOT EXISTS (\(parentLookup(foreignKey, value: "f.value"))))
-                """
+        // ?1 is the table's name, ?2… the names of the foreign key columns whose parent must be here.
+        let parentChecks = table.foreignKeys.filter { !$0.setsNull && table.columns.contains($0.column) }
+        let parentMissing = parentChecks.enumerated().map { index, foreignKey in
+            """
+            AND NOT EXISTS (SELECT 1 FROM store_sync_cells f WHERE f.tbl = ?1 AND f.pk = p.pk AND f.col = ?\(index + 2)
+                AND f.value IS NOT NULL AND NOT EXISTS (\(parentLookup(foreignKey, value: "f.value"))))
+            """
         }.joined(separator: "\n")
         try db.execute(
             sql: """
                 UPDATE temp.store_sync_incoming_rows AS p SET fast = 1
-                WHERE p.tbl = ?1 AND p.won = 1 AND NOT EXISTS (SELECT 1 FROM \(quotedTable) WHERE \(quotedKey) = p.pk)
-                AND (SELECT count(*) FROM store_sync_cells c WHERE c.tbl = ?1 AND c.pk = p.pk AND c.col IN (\(columnMarks))) = \(table.columns.count)
+                WHERE p.tbl = ?1 AND p.won = 1 AND p.complete = 1 AND NOT EXISTS (SELECT 1 FROM \(quotedTable) WHERE \(quotedKey) = p.pk)
                 AND NOT EXISTS (
                     SELECT 1 FROM store_sync_rows r WHERE r.tbl = ?1 AND r.pk = p.pk AND r.deleted_clock IS NOT NULL
                     AND (r.deleted_clock, r.deleted_device) >= (
@@ -150,7 +157,7 @@ struct SyncSnapshotApplier {
                         ORDER BY n.clock DESC, n.device DESC LIMIT 1))
                 \(parentMissing)
                 """,
-            arguments: [DatabaseValue.text(table.name)] + table.columns.map(DatabaseValue.text))
+            arguments: [DatabaseValue.text(table.name)] + parentChecks.map { DatabaseValue.text($0.column) })
         let values = table.columns.enumerated().map { index, column in
             guard let foreignKey = table.foreignKeys.first(where: { $0.column == column && $0.setsNull }) else { return "c\(index).value" }
             return

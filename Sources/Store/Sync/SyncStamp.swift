@@ -1,3 +1,5 @@
+import SQLiteStoreSyncProtocol
+
 /// What orders two writes of one cell, or a write and a delete: the hybrid timestamp, then the
 /// device id, so that every device picks the same winner.
 struct SyncStamp: Comparable {
@@ -6,6 +8,6 @@ struct SyncStamp: Comparable {
 
     static func < (lhs: SyncStamp, rhs: SyncStamp) -> Bool {
         if lhs.timestamp != rhs.timestamp { return lhs.timestamp < rhs.timestamp }
-        return Array(lhs.device.utf8).lexicographicallyPrecedes(Array(rhs.device.utf8))
+        return lhs.device.utf8Precedes(rhs.device)
     }
 }

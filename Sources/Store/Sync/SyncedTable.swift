@@ -1,3 +1,5 @@
+import SQLiteStoreSyncProtocol
+
 /// What sync needs to know of one synced table, read from the schema and checked.
 struct SyncedTable {
     /// A single-column foreign key of the table.
@@ -27,7 +29,10 @@ struct SyncedTable {
     /// state tell names apart: String's `==` equates canonically equivalent names (`"é"` and
     /// `"e\u{301}"`), and a cell accepted under the other spelling would be stored beside the
     /// column's cells without ever reaching the column.
-    func hasColumn(spelled name: String) -> Bool { columns.containsSpelling(name) }
+    func hasColumn(spelled name: String) -> Bool { columnIndex(spelled: name) != nil }
+
+    /// The index in ``columns`` of the column `name` spells with the same bytes (see ``hasColumn(spelled:)``).
+    func columnIndex(spelled name: String) -> Int? { columns.firstIndex { $0.hasSameUTF8(as: name) } }
 
     /// Whether `name` spells one of ``linkColumns`` with the same bytes (see ``hasColumn(spelled:)``).
     func hasLinkColumn(spelled name: String) -> Bool { linkColumns.containsSpelling(name) }

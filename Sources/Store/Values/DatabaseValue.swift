@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStoreSyncProtocol
 
 /// A value in one of SQLite's five storage classes.
 public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
@@ -35,7 +36,7 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
         case (.null, .null): true
         case (.integer(let a), .integer(let b)): a == b
         case (.real(let a), .real(let b)): a == b
-        case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.text(let a), .text(let b)): a.hasSameUTF8(as: b)
         case (.blob(let a), .blob(let b)): a == b
         default: false
         }
