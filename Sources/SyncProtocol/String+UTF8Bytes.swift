@@ -22,11 +22,11 @@ extension String {
 
     /// `body` on both strings' contiguous UTF-8 bytes, or `nil` when either has none to lend
     /// (a bridged string, or an empty one without an address).
-    private func withUTF8Bytes<Result>(
-        _ other: String, _ body: (UnsafeRawPointer, UnsafeRawPointer) -> Result
-    ) -> Result? {
+    private func withUTF8Bytes<Answer>(
+        _ other: String, _ body: (UnsafeRawPointer, UnsafeRawPointer) -> Answer
+    ) -> Answer? {
         let result = utf8.withContiguousStorageIfAvailable { mine in
-            other.utf8.withContiguousStorageIfAvailable { theirs -> Result? in
+            other.utf8.withContiguousStorageIfAvailable { theirs -> Answer? in
                 guard let a = mine.baseAddress, let b = theirs.baseAddress else { return nil }
                 return body(a, b)
             }

@@ -17,9 +17,10 @@ extension String {
     }
 
     /// Whether `other` names the same identifier for SQLite: the same bytes but for the case of
-    /// ASCII letters.
+    /// ASCII letters. The same spelling, the usual case, is compared in place.
     package func matchesSQLiteIdentifier(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { Self.asciiLowercased($0) == Self.asciiLowercased($1) }
+        hasSameUTF8(as: other)
+            || utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { Self.asciiLowercased($0) == Self.asciiLowercased($1) }
     }
 
     private static func isASCIIUppercase(_ byte: UInt8) -> Bool {
