@@ -1,10 +1,10 @@
 /// The benchmark's command line (see Benchmarks/README.md, "Sync"):
 ///
-///     SyncBenchmark [latency] [initial] [load] [--rows 10000,1000000] [--iterations 200]
+///     SyncBenchmark [latency] [initial] [load] [wire] [--rows 10000,1000000] [--iterations 200]
 ///         [--initial-rows 100000] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2]
 ///         [--changes-per-push 10] [--accounts N]
 ///
-/// Without a part named, all three run.
+/// Without a part named, all four run. `wire` decodes pages of `--batch` rows `--iterations` times.
 struct BenchmarkArguments {
     enum Part: String, CaseIterable {
         /// ``WriteToChangeSet``.
@@ -13,6 +13,8 @@ struct BenchmarkArguments {
         case initial
         /// ``SustainedPushes``.
         case load
+        /// ``WireDecoding``.
+        case wire
     }
 
     var parts: [Part] = []
@@ -70,7 +72,7 @@ private func usage(_ problem: String) -> UsageError {
     UsageError(
         description: """
             \(problem)
-            usage: SyncBenchmark [latency] [initial] [load] [--rows 10000,1000000] [--iterations 200] \
+            usage: SyncBenchmark [latency] [initial] [load] [wire] [--rows 10000,1000000] [--iterations 200] \
             [--initial-rows 100000] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2] \
             [--changes-per-push 10] [--accounts N]
             """)

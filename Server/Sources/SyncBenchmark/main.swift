@@ -5,7 +5,7 @@ import Foundation
 // mode first, so that the sync-server beside this executable is a release build:
 //
 //   swift build -c release --package-path Server
-//   Server/.build/release/SyncBenchmark [latency] [initial] [load] [options]
+//   Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [options]
 
 Task { @MainActor in
     do {
@@ -36,6 +36,8 @@ func runBenchmarks(_ arguments: BenchmarkArguments) async throws {
                     changesPerPush: arguments.changesPerPush, accounts: arguments.accounts ?? arguments.clients)
                 print(try await load.run())
             }
+        case .wire:
+            print(try WireDecoding(rows: arguments.batchSize, iterations: arguments.iterations).run())
         }
     }
 }
