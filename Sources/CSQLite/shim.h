@@ -46,4 +46,18 @@ static inline void *csqlite_linked_function(const char *name) {
     return libversion == (void *)&sqlite3_libversion ? function : NULL;
 }
 
+/// A virtual table over values that Swift holds (`Database.withValuesTable`): SQLite's part
+/// first, as it requires, then the owner of the values.
+typedef struct {
+    sqlite3_vtab base;
+    const void *values;
+} csqlite_values_vtab;
+
+/// A cursor of a `csqlite_values_vtab`: SQLite's part, the owner of the values and the row it is on.
+typedef struct {
+    sqlite3_vtab_cursor base;
+    const void *values;
+    sqlite3_int64 row;
+} csqlite_values_cursor;
+
 #endif

@@ -1,10 +1,11 @@
 /// The benchmark's command line (see Benchmarks/README.md, "Sync"):
 ///
 ///     SyncBenchmark [latency] [initial] [load] [wire] [--rows 10000,1000000] [--iterations 200]
-///         [--initial-rows 100000] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2]
+///         [--initial-rows 100000] [--rounds 3] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2]
 ///         [--changes-per-push 10] [--accounts N]
 ///
-/// Without a part named, all four run. `wire` decodes pages of `--batch` rows `--iterations` times.
+/// Without a part named, all four run. `initial` measures `--rounds` pairs of a local insert and
+/// an initial sync; `wire` decodes pages of `--batch` rows `--iterations` times.
 struct BenchmarkArguments {
     enum Part: String, CaseIterable {
         /// ``WriteToChangeSet``.
@@ -21,6 +22,7 @@ struct BenchmarkArguments {
     var rows = [10_000, 1_000_000]
     var iterations = 200
     var initialRows = 100_000
+    var rounds = 3
     var batchSize = 5_000
     var clients = 50
     var seconds = 10
@@ -41,6 +43,7 @@ struct BenchmarkArguments {
             case "--rows": rows = try Self.counts(value, argument)
             case "--iterations": iterations = try Self.count(value, argument)
             case "--initial-rows": initialRows = try Self.count(value, argument)
+            case "--rounds": rounds = try Self.count(value, argument)
             case "--batch": batchSize = try Self.count(value, argument)
             case "--clients": clients = try Self.count(value, argument)
             case "--seconds": seconds = try Self.count(value, argument)
@@ -73,7 +76,7 @@ private func usage(_ problem: String) -> UsageError {
         description: """
             \(problem)
             usage: SyncBenchmark [latency] [initial] [load] [wire] [--rows 10000,1000000] [--iterations 200] \
-            [--initial-rows 100000] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2] \
+            [--initial-rows 100000] [--rounds 3] [--batch 5000] [--clients 50] [--seconds 10] [--servers 1,2] \
             [--changes-per-push 10] [--accounts N]
             """)
 }

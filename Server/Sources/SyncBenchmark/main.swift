@@ -28,7 +28,7 @@ func runBenchmarks(_ arguments: BenchmarkArguments) async throws {
                 print(try await WriteToChangeSet(rows: rows, iterations: arguments.iterations).run())
             }
         case .initial:
-            print(try await InitialSync(rows: arguments.initialRows, batchSize: arguments.batchSize).run())
+            print(try await InitialSync(rows: arguments.initialRows, batchSize: arguments.batchSize, rounds: arguments.rounds).run())
         case .load:
             for servers in arguments.serverCounts {
                 let load = SustainedPushes(

@@ -2,17 +2,18 @@ import SQLiteStoreSyncProtocol
 
 /// Merges a snapshot page (a `SyncSnapshotPage`: rows with their winning cells and latest
 /// deletes) into the store's sync state and its synced tables, in the write transaction the
-/// client opens, with statements prepared once and set-based ones rather than a few per cell.
+/// client opens, with set-based statements where it can rather than a few per cell.
 ///
-/// Each cell and delete is merged into `store_sync_cells` and `store_sync_rows` by one upsert
-/// that replaces the one there only when its stamp is greater, the rule of ``SyncApplier``;
-/// each row is listed in a temporary table, marked when one of them won (rows where nothing
-/// won are left as they are) and when a cell of every column won (`complete`). Rows absent
-/// here, complete and present by the merge rule (a new device's case) are then inserted per
-/// table in one statement; every other row
-/// of the page goes through ``SyncMaterializer`` one by one, as do the children that waited
-/// for the rows inserted. What changes is published as remote changes and never recorded in
-/// the outbox.
+/// Each cell and delete is merged into `store_sync_cells` and `store_sync_rows`, replacing the
+/// one there only when its stamp is greater, the rule of ``SyncApplier``: when the store holds
+/// nothing of the page's rows (a new device's case), all of them at once from the page read as
+/// tables (``Database/withValuesTable(_:named:_:)``); otherwise by an upsert each. Each row is
+/// listed in a temporary table, marked when one of them won (rows where nothing won are left as
+/// they are) and when a cell of every column won (`complete`). Rows absent here, complete and
+/// present by the merge rule (a new device's case) are then inserted per table in one
+/// statement; every other row of the page goes through ``SyncMaterializer`` one by one, as do
+/// the children that waited for the rows inserted. What changes is published as remote
+/// changes and never recorded in the outbox.
 struct SyncSnapshotApplier {
     let tables: [String: SyncedTable]
     let db: Database
@@ -50,7 +51,58 @@ struct SyncSnapshotApplier {
     /// merged state, hence their row in the table, stays as it was (the snapshot of a device's
     /// own rows changes nothing); and `complete` those where a cell of every column won, whose
     /// merged state therefore has every column. Returns the tables the page touches.
+    ///
+    /// When the store holds nothing of the page's rows (a new device's case), everything in the
+    /// page wins: SQL reads it as tables (``SyncSnapshotStaging``) and inserts it in a few
+    /// statements. Otherwise each cell and delete is merged by an upsert of its own.
     private func merge(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
+        let staging = try SyncSnapshotStaging(page, tables: tables)
+        try db.withValuesTable(staging.rows, named: "store_sync_page_rows") {
+            guard try holdsNothingOfRows() else { return try mergeOneByOne(staging) }
+            try db.withValuesTable(staging.cells, named: "store_sync_page_cells") {
+                for sql in [Self.insertNewRows, Self.insertNewCells, Self.insertNewDeletes] { try db.prepare(sql: sql).execute() }
+            }
+        }
+        try clock.observe(HybridTimestamp(rawValue: staging.newest), in: db)
+        return staging.tables
+    }
+
+    /// Whether the store holds no cell and no delete of any of the page's rows, and the page
+    /// gives each row once. Checked per table by the range of the page's keys there, in SQLite's
+    /// order, rather than key by key.
+    private func holdsNothingOfRows() throws -> Bool {
+        let statement = try db.prepare(
+            sql: """
+                SELECT NOT EXISTS (
+                    SELECT 1 FROM (
+                        SELECT tbl, min(pk) AS low, max(pk) AS high, count(*) = count(DISTINCT pk) AS once
+                        FROM store_sync_page_rows GROUP BY tbl) p
+                    WHERE NOT p.once
+                       OR EXISTS (SELECT 1 FROM store_sync_cells c WHERE c.tbl = p.tbl AND c.pk BETWEEN p.low AND p.high)
+                       OR EXISTS (SELECT 1 FROM store_sync_rows r WHERE r.tbl = p.tbl AND r.pk BETWEEN p.low AND p.high))
+                """)
+        _ = try statement.step()
+        return statement.integer(at: 0) == 1
+    }
+
+    private static let insertNewRows = """
+        INSERT INTO temp.store_sync_incoming_rows(tbl, pk, won, complete)
+        SELECT tbl, pk, won_if_new, complete_if_new FROM store_sync_page_rows
+        """
+
+    private static let insertNewCells = """
+        INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device, link)
+        SELECT tbl, pk, col, value, clock, device, link FROM store_sync_page_cells
+        """
+
+    private static let insertNewDeletes = """
+        INSERT INTO store_sync_rows(tbl, pk, deleted_clock, deleted_device)
+        SELECT tbl, pk, deleted_clock, deleted_device FROM store_sync_page_rows WHERE deleted_clock IS NOT NULL
+        """
+
+    /// Merges the staged rows' deletes and cells by an upsert each, in the page's order, and
+    /// lists the rows with their marks, learnt from which upserts wrote.
+    private func mergeOneByOne(_ staging: SyncSnapshotStaging) throws {
         let cellUpsert = try db.cachedStatement(
             sql: """
                 INSERT INTO store_sync_cells(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -69,50 +121,27 @@ struct SyncSnapshotApplier {
                 INSERT INTO temp.store_sync_incoming_rows(tbl, pk, won, complete) VALUES (?, ?, ?, ?)
                 ON CONFLICT (tbl, pk) DO UPDATE SET won = max(won, excluded.won), complete = max(complete, excluded.complete)
                 """)
-        var touched: [String: SyncedTable] = [:]
-        var newest: Int64 = 0
-        // Which of the current row's columns had a cell that won, by index in `columns`.
-        var columnsWon: [Bool] = []
-        for row in page.rows {
-            guard let table = tables.table(named: row.table) else {
-                throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
-            }
-            if touched[table.name] == nil { touched[table.name] = table }
+        let rows = staging.rows
+        let (rowNumbers, names, keys, columnCounts) = (rows.column("ri"), rows.column("tbl"), rows.column("pk"), rows.column("columns"))
+        let deletes = (clock: rows.column("deleted_clock"), device: rows.column("deleted_device"))
+        let cellRowNumbers = staging.cells.column("ri")
+        let cellValues = ["col", "value", "clock", "device", "link"].map(staging.cells.column)
+        var cell = 0
+        for row in rowNumbers.indices {
             // The row's table and key are parameters 1 and 2 of each statement, bound once per row.
-            let key = DatabaseValue(row.key)
-            for statement in [deleteUpsert, cellUpsert, rowInsert] { try bind(statement, [.text(table.name), key], from: 1) }
+            for statement in [deleteUpsert, cellUpsert, rowInsert] { try bind(statement, [names[row], keys[row]], from: 1) }
             var won = false
-            if let deleted = row.deleted {
-                won = try run(deleteUpsert, [.integer(deleted.hlc), .text(try device(deleted, in: page))])
-                newest = max(newest, deleted.hlc)
-            }
-            columnsWon.removeAll(keepingCapacity: true)
-            columnsWon.append(contentsOf: repeatElement(false, count: table.columns.count))
-            for cell in row.cells {
-                guard let column = table.columnIndex(spelled: cell.column) else {
-                    throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
-                }
-                let values: [DatabaseValue] = [
-                    .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc), .text(try device(cell.stamp, in: page)),
-                    .integer(table.hasLinkColumn(spelled: cell.column) ? 1 : 0),
-                ]
-                if try run(cellUpsert, values) {
+            if !deletes.clock[row].isNull { won = try run(deleteUpsert, [deletes.clock[row], deletes.device[row]]) }
+            var cellsWon: Int64 = 0
+            while cell < cellRowNumbers.count, cellRowNumbers[cell] == rowNumbers[row] {
+                if try run(cellUpsert, cellValues.map { $0[cell] }) {
                     won = true
-                    columnsWon[column] = true
+                    cellsWon += 1
                 }
-                newest = max(newest, cell.stamp.hlc)
+                cell += 1
             }
-            _ = try run(rowInsert, [.integer(won ? 1 : 0), .integer(columnsWon.contains(false) ? 0 : 1)])
+            _ = try run(rowInsert, [.integer(won ? 1 : 0), .integer(columnCounts[row] == .integer(cellsWon) ? 1 : 0)])
         }
-        try clock.observe(HybridTimestamp(rawValue: newest), in: db)
-        return touched.values.sorted { $0.name < $1.name }
-    }
-
-    private func device(_ stamp: SyncSnapshotStamp, in page: SyncSnapshotPage) throws -> String {
-        guard page.devices.indices.contains(stamp.device) else {
-            throw StoreError.syncChangeRefused("the snapshot names device #\(stamp.device), which it does not list")
-        }
-        return page.devices[stamp.device]
     }
 
     /// Binds `values` to the parameters from `first` on, leaving those before bound as they were.

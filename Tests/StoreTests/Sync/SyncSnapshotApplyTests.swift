@@ -75,6 +75,32 @@ struct SyncSnapshotApplyTests {
         #expect(try Self.state(of: store).rowIDsMatch)
     }
 
+    @Test("A page giving a row or a column of a row twice keeps the cells with the greater stamps, in a new store and one holding the row")
+    func repeatedRowAndColumn() throws {
+        let fixture = try SyncFixture(stores: 2)
+        let (new, holding) = (try fixture.open(0), try fixture.open(1))
+        let hlc: Int64 = 1_800_000_000_000 << 16
+        func row(_ cells: [(String, SyncWireValue, Int64)]) -> SyncSnapshotRow {
+            SyncSnapshotRow(
+                table: "lists", key: .text("l1"), deleted: nil,
+                cells: cells.map { SyncSnapshotCell(column: $0, value: $1, stamp: SyncSnapshotStamp(hlc: hlc + $2, device: 0)) })
+        }
+        func page(_ rows: [SyncSnapshotRow]) -> SyncSnapshotPage {
+            SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: rows, next: nil)
+        }
+        try holding.write { db in
+            try db.syncCoordinator?.apply(page([row([("name", .text("before"), 0), ("color", .integer(1), 0)])]), in: db)
+        }
+        let repeated = page([
+            row([("name", .text("late"), 2), ("name", .text("early"), 1), ("color", .integer(7), 1)]), row([("color", .integer(8), 2)]),
+        ])
+        for store in [new, holding] {
+            try store.write { db in try db.syncCoordinator?.apply(repeated, in: db) }
+            let lists = try store.read { db in try db.fetchRows(sql: "SELECT id, name, color FROM lists").map(\.values) }
+            #expect(lists == [[.text("l1"), .text("late"), .integer(8)]])
+        }
+    }
+
     @Test("A page or a batch naming a column in the other normalization of its name is refused and leaves nothing behind")
     func columnInOtherNormalization() throws {
         let directory = try TemporaryDirectory()

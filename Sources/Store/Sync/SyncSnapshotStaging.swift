@@ -1,0 +1,79 @@
+import SQLiteStoreSyncProtocol
+
+/// A snapshot page checked against the store's synced tables and laid out as two tables for
+/// ``SyncSnapshotApplier`` to merge: the page's ``rows`` and their ``cells``, both numbered by
+/// the row's place in the page (`ri`) and in that order.
+struct SyncSnapshotStaging {
+    /// `ri, tbl, pk, deleted_clock, deleted_device, columns, won_if_new, complete_if_new`: every
+    /// row of the page, with its delete's stamp or NULLs, how many columns its table syncs, and
+    /// its marks when the store holds nothing of it: whether it has a cell or a delete, and a
+    /// cell of every column.
+    private(set) var rows = ValuesTable(
+        columnNames: ["ri", "tbl", "pk", "deleted_clock", "deleted_device", "columns", "won_if_new", "complete_if_new"])
+    /// `ri, tbl, pk, col, value, clock, device, link`: the rows' cells, `link` when the column is
+    /// a foreign key. Of a column given twice in a row only the cell with the greatest stamp (the
+    /// first of equal ones): what merging them one after the other keeps.
+    private(set) var cells = ValuesTable(columnNames: ["ri", "tbl", "pk", "col", "value", "clock", "device", "link"])
+    /// The tables the page touches, by name.
+    private(set) var tables: [SyncedTable] = []
+    /// The greatest clock among the page's stamps (0 for none).
+    private(set) var newest: Int64 = 0
+
+    /// - Throws: `StoreError` when the page names a table, a column or a device index this
+    ///   store cannot take.
+    init(_ page: SyncSnapshotPage, tables synced: [String: SyncedTable]) throws {
+        rows.reserveCapacity(page.rows.count)
+        cells.reserveCapacity(page.rows.count * (synced.values.map(\.columns.count).max() ?? 0))
+        var touched: [String: SyncedTable] = [:]
+        for (index, row) in page.rows.enumerated() {
+            guard let table = synced.table(named: row.table) else {
+                throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
+            }
+            if touched[table.name] == nil { touched[table.name] = table }
+            let (ri, name, key) = (DatabaseValue.integer(Int64(index)), DatabaseValue.text(table.name), DatabaseValue(row.key))
+            let latest = try latestCells(of: row, in: table, page: page)
+            var deleted = (clock: DatabaseValue.null, device: DatabaseValue.null)
+            if let stamp = row.deleted {
+                deleted = (.integer(stamp.hlc), .text(try device(stamp, in: page)))
+                newest = max(newest, stamp.hlc)
+            }
+            rows.append(
+                ri, name, key, deleted.clock, deleted.device, .integer(Int64(table.columns.count)),
+                .integer(row.deleted != nil || !latest.isEmpty ? 1 : 0), .integer(latest.count == table.columns.count ? 1 : 0))
+            for cell in latest {
+                cells.append(
+                    ri, name, key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc),
+                    .text(try device(cell.stamp, in: page)),
+                    .integer(table.hasLinkColumn(spelled: cell.column) ? 1 : 0))
+                newest = max(newest, cell.stamp.hlc)
+            }
+        }
+        self.tables = touched.values.sorted { $0.name < $1.name }
+    }
+
+    /// The row's cells in the page's order, of a column given twice only the latest.
+    private func latestCells(of row: SyncSnapshotRow, in table: SyncedTable, page: SyncSnapshotPage) throws -> [SyncSnapshotCell] {
+        var latest: [Int?] = Array(repeating: nil, count: table.columns.count)
+        for (index, cell) in row.cells.enumerated() {
+            guard let column = table.columnIndex(spelled: cell.column) else {
+                throw StoreError.syncChangeRefused("the snapshot names column \"\(cell.column)\", which \"\(table.name)\" has not")
+            }
+            if let kept = latest[column], try !isGreater(cell.stamp, than: row.cells[kept].stamp, in: page) { continue }
+            latest[column] = index
+        }
+        let kept = latest.compactMap { $0 }
+        return kept.count == row.cells.count ? row.cells : kept.sorted().map { row.cells[$0] }
+    }
+
+    private func isGreater(_ stamp: SyncSnapshotStamp, than other: SyncSnapshotStamp, in page: SyncSnapshotPage) throws -> Bool {
+        guard stamp.hlc == other.hlc else { return stamp.hlc > other.hlc }
+        return try device(other, in: page).utf8Precedes(try device(stamp, in: page))
+    }
+
+    private func device(_ stamp: SyncSnapshotStamp, in page: SyncSnapshotPage) throws -> String {
+        guard page.devices.indices.contains(stamp.device) else {
+            throw StoreError.syncChangeRefused("the snapshot names device #\(stamp.device), which it does not list")
+        }
+        return page.devices[stamp.device]
+    }
+}
