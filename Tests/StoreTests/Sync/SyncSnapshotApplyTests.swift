@@ -28,10 +28,12 @@ struct SyncSnapshotApplyTests {
         let pages = Self.pages(of: changes, using: &random)
         var refused = 0
         for store in [fresh, half] {
+            let refusedBefore = refused
             for page in pages {
                 // A refused page leaves nothing behind: the rows merged before the bad one are
-                // rolled back with the write.
-                if let bad = Self.refusedCopy(of: page, using: &random) {
+                // rolled back with the write. Each store refuses its first page that can be
+                // refused, then one in three.
+                if let bad = Self.refusedCopy(of: page, always: refused == refusedBefore, using: &random) {
                     #expect(throws: StoreError.self) { try store.write { db in try db.syncCoordinator?.apply(bad, in: db) } }
                     refused += 1
                 }
@@ -304,10 +306,11 @@ struct SyncSnapshotApplyTests {
         return pages
     }
 
-    /// One time in three, `page` with one row, not the first, naming a table or a column the
-    /// store does not sync (a synced column in upper case among them); `nil` otherwise.
-    static func refusedCopy(of page: SyncSnapshotPage, using random: inout SeededGenerator) -> SyncSnapshotPage? {
-        guard page.rows.count > 1, Int.random(in: 0..<3, using: &random) == 0 else { return nil }
+    /// One time in three (`always` when asked), `page` with one row, not the first, naming a
+    /// table or a column the store does not sync (a synced column in upper case among them);
+    /// `nil` otherwise, and always for a page of one row.
+    static func refusedCopy(of page: SyncSnapshotPage, always: Bool = false, using random: inout SeededGenerator) -> SyncSnapshotPage? {
+        guard page.rows.count > 1, always || Int.random(in: 0..<3, using: &random) == 0 else { return nil }
         var rows = page.rows
         let index = Int.random(in: 1..<rows.count, using: &random)
         if rows[index].cells.isEmpty || Bool.random(using: &random) {
