@@ -53,11 +53,13 @@ typedef struct {
     const void *values;
 } csqlite_values_vtab;
 
-/// A cursor of a `csqlite_values_vtab`: SQLite's part, the owner of the values and the row it is on.
+/// A cursor of a `csqlite_values_vtab`: SQLite's part, the owner of the values, the row it is
+/// on and how many rows there are.
 typedef struct {
     sqlite3_vtab_cursor base;
     const void *values;
     sqlite3_int64 row;
+    sqlite3_int64 count;
 } csqlite_values_cursor;
 
 #endif

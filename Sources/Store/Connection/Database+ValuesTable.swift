@@ -73,7 +73,9 @@ private final class ValuesTableSource {
         module.xOpen = { table, cursor in
             guard let table, let cursor else { return SQLITE_ERROR }
             let values = UnsafeMutablePointer<csqlite_values_cursor>.allocate(capacity: 1)
-            values.initialize(to: csqlite_values_cursor(base: sqlite3_vtab_cursor(), values: valuesTable(table).pointee.values, row: 0))
+            let owner = valuesTable(table).pointee.values
+            let count = Int64(ValuesTableSource.from(owner)?.values.rowCount ?? 0)
+            values.initialize(to: csqlite_values_cursor(base: sqlite3_vtab_cursor(), values: owner, row: 0, count: count))
             cursor.pointee = UnsafeMutableRawPointer(values).assumingMemoryBound(to: sqlite3_vtab_cursor.self)
             return SQLITE_OK
         }
@@ -90,8 +92,8 @@ private final class ValuesTableSource {
             return SQLITE_OK
         }
         module.xEof = { cursor in
-            guard let cursor, let source = ValuesTableSource.from(valuesCursor(cursor).pointee.values) else { return 1 }
-            return valuesCursor(cursor).pointee.row < source.values.rowCount ? 0 : 1
+            guard let cursor else { return 1 }
+            return valuesCursor(cursor).pointee.row < valuesCursor(cursor).pointee.count ? 0 : 1
         }
         module.xColumn = { cursor, context, column in
             guard let cursor, let source = ValuesTableSource.from(valuesCursor(cursor).pointee.values) else { return SQLITE_ERROR }
@@ -116,34 +118,22 @@ private func valuesCursor(_ cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>) -
     UnsafeMutableRawPointer(cursor).assumingMemoryBound(to: csqlite_values_cursor.self)
 }
 
-/// Makes `value` the result of a column; NaN is an error, as when binding it (SQLite would
-/// turn it into NULL).
+/// Makes `value` the result of a column; NaN is an error, as when binding it.
 private func setResult(_ context: OpaquePointer?, _ value: DatabaseValue) -> Int32 {
-    switch value {
-    case .null: sqlite3_result_null(context)
-    case .integer(let number): sqlite3_result_int64(context, number)
-    case .real(let number) where number.isNaN:
-        sqlite3_result_error(context, "NaN cannot be stored: SQLite would turn it into NULL", -1)
-        return SQLITE_ERROR
-    case .real(let number): sqlite3_result_double(context, number)
-    case .text(var text):
-        text.withUTF8 { bytes in
-            // Empty text is still text: a NULL pointer would make the result NULL.
-            guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_result_text64(context, "", 0, transientDestructor, UInt8(SQLITE_UTF8))
-            }
-            start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                sqlite3_result_text64(context, chars, UInt64(bytes.count), transientDestructor, UInt8(SQLITE_UTF8))
-            }
+    let code = value.withSQLiteArgument { argument in
+        switch argument {
+        case .null: sqlite3_result_null(context)
+        case .integer(let number): sqlite3_result_int64(context, number)
+        case .real(let number): sqlite3_result_double(context, number)
+        case .text(let text, let count): sqlite3_result_text64(context, text, count, transientDestructor, UInt8(SQLITE_UTF8))
+        case .blob(let bytes, let count): sqlite3_result_blob64(context, bytes, count, transientDestructor)
+        case .emptyBlob: sqlite3_result_zeroblob(context, 0)
         }
-    case .blob(let data):
-        data.withUnsafeBytes { bytes in
-            if let start = bytes.baseAddress, !bytes.isEmpty {
-                sqlite3_result_blob64(context, start, UInt64(bytes.count), transientDestructor)
-            } else {
-                sqlite3_result_zeroblob(context, 0)
-            }
-        }
+        return SQLITE_OK
     }
-    return SQLITE_OK
+    guard let code else {
+        sqlite3_result_error(context, DatabaseValue.notANumberMessage, -1)
+        return SQLITE_ERROR
+    }
+    return code
 }

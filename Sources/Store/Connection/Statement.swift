@@ -74,44 +74,23 @@ public final class Statement {
         }
     }
 
-    /// Binds one value to the parameter at `index` (1-based, as in SQLite).
+    /// Binds one value to the parameter at `index` (1-based, as in SQLite): text with its byte
+    /// length, so that a NUL inside it is stored rather than ending it; empty data as an empty blob.
     public func bind(_ value: DatabaseValue, at index: Int) throws {
         let position = Int32(index)
-        let code: Int32
-        switch value {
-        case .null: code = sqlite3_bind_null(handle, position)
-        case .integer(let number): code = sqlite3_bind_int64(handle, position, number)
-        case .real(let number):
-            guard !number.isNaN else {
-                throw StoreError.mismatch("NaN cannot be stored: SQLite would turn it into NULL (parameter \(index))", sql: sql)
+        let code = value.withSQLiteArgument { argument in
+            switch argument {
+            case .null: sqlite3_bind_null(handle, position)
+            case .integer(let number): sqlite3_bind_int64(handle, position, number)
+            case .real(let number): sqlite3_bind_double(handle, position, number)
+            case .text(let text, let count): sqlite3_bind_text64(handle, position, text, count, transientDestructor, UInt8(SQLITE_UTF8))
+            case .blob(let bytes, let count): sqlite3_bind_blob64(handle, position, bytes, count, transientDestructor)
+            case .emptyBlob: sqlite3_bind_zeroblob(handle, position, 0)
             }
-            code = sqlite3_bind_double(handle, position, number)
-        case .text(let text): code = bindText(text, at: position)
-        case .blob(let data): code = bindBlob(data, at: position)
         }
+        guard let code else { throw StoreError.mismatch("\(DatabaseValue.notANumberMessage) (parameter \(index))", sql: sql) }
         // Checked here first: reaching the unowned `database` costs a retain and a release per value.
         if code != SQLITE_OK { try database.check(code, sql: sql) }
-    }
-
-    /// Binds text with its byte length, so that a NUL inside it is stored rather than ending it.
-    private func bindText(_ text: String, at position: Int32) -> Int32 {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_bind_text64(handle, position, "", 0, transientDestructor, UInt8(SQLITE_UTF8))
-            }
-            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                sqlite3_bind_text64(handle, position, chars, UInt64(bytes.count), transientDestructor, UInt8(SQLITE_UTF8))
-            }
-        }
-    }
-
-    /// Binds bytes; empty data is an empty blob (SQLite would bind NULL for a nil pointer).
-    private func bindBlob(_ data: Data, at position: Int32) -> Int32 {
-        data.withUnsafeBytes { bytes in
-            guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, position, 0) }
-            return sqlite3_bind_blob64(handle, position, start, UInt64(bytes.count), transientDestructor)
-        }
     }
 
     /// Advances to the next row: `true` if a row is available, `false` when done.

@@ -76,6 +76,6 @@ public struct StoreBindings {
     /// The error for a NaN, which SQLite would silently store as NULL.
     @usableFromInline
     func notANumber(parameter: Int32) -> StoreError {
-        StoreError.mismatch("NaN cannot be stored: SQLite would turn it into NULL (parameter \(parameter))", sql: statement.sql)
+        StoreError.mismatch("\(DatabaseValue.notANumberMessage) (parameter \(parameter))", sql: statement.sql)
     }
 }
