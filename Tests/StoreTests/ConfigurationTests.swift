@@ -23,7 +23,7 @@ struct ConfigurationTests {
         return (try store.write(text), try store.read(text))
     }
 
-    @Test("Defaults: WAL, synchronous NORMAL, foreign keys on, 5 s busy timeout, four readers")
+    @Test("Defaults: WAL, synchronous NORMAL, foreign keys on, 5 s busy timeout, four readers, a 16 MiB writer cache")
     func defaults() throws {
         let store = try directory.makeStore()
         #expect(store.configuration.readerCount == 4)
@@ -32,6 +32,7 @@ struct ConfigurationTests {
         #expect(try pragma("synchronous", in: store).writer == "1")
         #expect(try pragma("foreign_keys", in: store) == ("1", "1"))
         #expect(try pragma("busy_timeout", in: store) == ("5000", "5000"))
+        #expect(try pragma("cache_size", in: store) == ("-16384", "-2000"))
         #expect(FileManager.default.fileExists(atPath: directory.path("test.sqlite-wal")))
     }
 
@@ -61,6 +62,26 @@ struct ConfigurationTests {
         #expect(try pragma("journal_mode", in: store).writer == "delete")
         #expect(try pragma("synchronous", in: store).writer == "2")
         #expect(try pragma("busy_timeout", in: store) == ("1250", "1250"))
+    }
+
+    @Test("The writer's cache follows writerCacheSize in kibibytes rounded up, or keeps SQLite's default for nil")
+    func writerCacheSize() throws {
+        var configuration = StoreConfiguration()
+        configuration.writerCacheSize = 1_500_000
+        #expect(
+            try pragma("cache_size", in: directory.makeStore(named: "sized.sqlite", configuration: configuration)) == ("-1465", "-2000"))
+        configuration.writerCacheSize = nil
+        #expect(
+            try pragma("cache_size", in: directory.makeStore(named: "default.sqlite", configuration: configuration)) == ("-2000", "-2000"))
+    }
+
+    @Test("A writer cache size of zero or less is refused before the file is created", arguments: [0, -1])
+    func invalidWriterCacheSize(bytes: Int) throws {
+        var configuration = StoreConfiguration()
+        configuration.writerCacheSize = bytes
+        let error = #expect(throws: StoreError.self) { try directory.makeStore(named: "refused.sqlite", configuration: configuration) }
+        #expect(error?.code == .misuse)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("refused.sqlite")))
     }
 
     @Test("prepareDatabase runs on the writer and on every reader, after the store's pragmas")

@@ -21,7 +21,8 @@ public enum BenchmarkSchema {
     public static let journalModePragma = "PRAGMA journal_mode = WAL"
 
     /// Per-connection durability setting, applied by every contender to each of its connections.
-    /// The page cache stays at SQLite's default size and memory mapping stays off for everybody.
+    /// The page cache stays at SQLite's default size and memory mapping stays off for everybody
+    /// (SQLiteStore's contenders open their store with `writerCacheSize` set to `nil`).
     public static let synchronousPragma = "PRAGMA synchronous = NORMAL"
 
 }

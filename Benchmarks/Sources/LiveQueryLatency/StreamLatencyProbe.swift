@@ -22,7 +22,7 @@ final class StreamLatencyProbe<M: StoreModel> {
     /// Opens the database at `databasePath`, fetches the live query, waits for its complete
     /// results and starts its consumer.
     init(databasePath: String, request: StoreRequest<M>, consumer kind: LatencyArguments.Consumer) throws {
-        store = try Store(path: databasePath)
+        store = try StoreDatabase.open(atPath: databasePath)
         controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
         try controller.catchUp()

@@ -14,7 +14,7 @@ final class ControllerChangeStream {
     /// Opens a `Store`, performs the controller's fetch, waits for its complete results and
     /// subscribes to its later changes.
     init(databasePath: String, request: StoreRequest<Item>) throws {
-        store = try Store(path: databasePath)
+        store = try StoreDatabase.open(atPath: databasePath)
         controller = FetchedResultsController(store: store, request: request)
         try controller.performFetch()
         try controller.catchUp()

@@ -11,7 +11,7 @@ public final class StoreFetcher<Model: StoreBenchmarkModel>: FetchContender {
 
     /// Opens a `Store` with its default configuration.
     public init(databasePath: String) throws {
-        store = try Store(path: databasePath)
+        store = try StoreDatabase.open(atPath: databasePath)
     }
 
     /// `db.fetch(Model.allByScore)` in one `read`.

@@ -20,7 +20,7 @@ public final class StoreFirstScreen<Model: StoreBenchmarkModel>: FirstScreenCont
 
     /// Opens a `Store` with its default configuration.
     public init(databasePath: String) async throws {
-        store = try Store(path: databasePath)
+        store = try StoreDatabase.open(atPath: databasePath)
     }
 
     /// Creates the controller, fetches, and reads the first `count` objects.

@@ -14,7 +14,7 @@ public final class StoreInserter<Model: StoreBenchmarkModel>: InsertContender {
 
     /// Opens a `Store` with its default configuration (WAL, `synchronous = NORMAL`).
     public init(databasePath: String) throws {
-        store = try Store(path: databasePath)
+        store = try StoreDatabase.open(atPath: databasePath)
     }
 
     /// Inserts each model in one write transaction; with a subscriber, waits until it has

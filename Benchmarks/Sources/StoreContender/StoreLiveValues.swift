@@ -14,7 +14,7 @@ public final class StoreLiveValues: LiveQueryContender {
 
     /// Opens a `Store` and waits for the first values.
     public init(databasePath: String) async throws {
-        store = try Store(path: databasePath)
+        store = try StoreDatabase.open(atPath: databasePath)
         values = LiveValues(ItemRequests.flaggedByScore, in: store).makeAsyncIterator()
         guard try await values.next() != nil else { throw ValuesEndedError() }
     }

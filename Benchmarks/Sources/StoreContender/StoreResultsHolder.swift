@@ -14,7 +14,7 @@ public final class StoreResultsHolder: ResultsMemoryContender {
 
     /// Opens a `Store` with its default configuration.
     public init(databasePath: String) async throws {
-        store = try Store(path: databasePath)
+        store = try StoreDatabase.open(atPath: databasePath)
     }
 
     /// Performs the controller's fetch, reads the object at the top of the list and waits for

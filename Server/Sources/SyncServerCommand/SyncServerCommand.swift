@@ -64,8 +64,14 @@ struct Serve: AsyncParsableCommand {
     var tables: String
     @Option(help: "Seconds a change's clock may run ahead of the server's before its push is refused.")
     var maxClockSkew: Int64 = 3600
+    @Flag(
+        help:
+            "Stop, as on SIGTERM, when standard input ends: for a parent that runs the server as its child and may die without stopping it."
+    )
+    var stopAtEndOfInput = false
 
     func run() async throws {
+        if stopAtEndOfInput { EndOfInputWatch.start() }
         var configuration = SyncServerConfiguration(
             postgres: try database.configuration(), host: host, port: port, schema: try schema())
         configuration.maxClockSkew = .seconds(maxClockSkew)

@@ -2,9 +2,14 @@ import Foundation
 
 /// An executable of this package built beside the tests or the benchmark, run with its output
 /// in a file; killed (SIGKILL, unless it ended before) when released.
+///
+/// Its standard input is a pipe whose other end only this process holds: when this process
+/// ends without releasing it (a crash, SIGKILL), the child's input ends, which a child that
+/// watches it (`sync-server --stop-at-end-of-input`) takes as the signal to stop.
 public final class ChildProcess: @unchecked Sendable {
     private let process = Process()
     private let output: URL
+    private let input = Pipe()
 
     /// The product `name` of this package, built beside the running tests or executable
     /// (`.build/debug/name`, `.build/release/name`), or the path in the environment variable `override`.
@@ -25,6 +30,7 @@ public final class ChildProcess: @unchecked Sendable {
         let handle = try FileHandle(forWritingTo: output)
         process.executableURL = binary
         process.arguments = arguments
+        process.standardInput = input
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
@@ -48,6 +54,18 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Its process id.
     public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Closes this process's end of its standard input, as this process's own end would.
+    public func endInput() throws { try input.fileHandleForWriting.close() }
+
+    /// Its exit status once it has ended, waiting up to `limit`; `nil` while it still runs.
+    public func exitStatus(waitingUpTo limit: Duration) async throws -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 
     /// Kills it at once, as a crash would.
     public func kill() {

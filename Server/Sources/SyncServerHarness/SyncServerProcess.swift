@@ -11,14 +11,15 @@ public final class SyncServerProcess: @unchecked Sendable {
     /// The `sync-server` executable (`SYNC_SERVER_BINARY` names another).
     public static var binary: URL { ChildProcess.binary("sync-server", override: "SYNC_SERVER_BINARY") }
 
-    /// Starts `sync-server --postgres database --port port --migrations migrations --tables tables`
-    /// and waits until it listens.
+    /// Starts `sync-server --postgres database --port port --migrations migrations --tables tables
+    /// --stop-at-end-of-input` and waits until it listens: it stops when this process ends,
+    /// however it ends.
     public init(database: String, port: Int = 0, migrations: URL, tables: Set<String>) async throws {
         let process = try ChildProcess(
             Self.binary,
             [
                 "--postgres", database, "--port", String(port), "--migrations", migrations.path, "--tables",
-                tables.sorted().joined(separator: ","),
+                tables.sorted().joined(separator: ","), "--stop-at-end-of-input",
             ])
         self.process = process
         self.port = try await process.waitForLine { line in
@@ -31,6 +32,15 @@ public final class SyncServerProcess: @unchecked Sendable {
 
     /// Kills it at once, as a crash would.
     public func kill() { process.kill() }
+
+    /// Closes this process's end of its standard input, as this process's own end would: the
+    /// server stops as on SIGTERM.
+    public func endInput() throws { try process.endInput() }
+
+    /// Its exit status once it has ended, waiting up to `limit`; `nil` while it still runs.
+    public func exitStatus(waitingUpTo limit: Duration) async throws -> Int32? {
+        try await process.exitStatus(waitingUpTo: limit)
+    }
 
     /// `sync-server add-token --postgres database --account name`: the token it printed;
     /// throws when it failed or printed anything on standard error.

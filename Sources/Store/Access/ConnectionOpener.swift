@@ -9,6 +9,7 @@ struct ConnectionOpener {
     /// The writer: creates the file if needed and sets the journal mode; for a read-only
     /// store, opens an existing file as it is and refuses writes.
     func openWriter(inMemory: Bool) throws -> Database {
+        let cacheKibibytes = try writerCacheKibibytes()
         let creation = configuration.isReadOnly ? 0 : SQLITE_OPEN_CREATE
         let db = try Database(path: path, flags: SQLITE_OPEN_READWRITE | creation)
         try configureConnection(db)
@@ -19,8 +20,17 @@ struct ConnectionOpener {
             try setJournalMode(db)
         }
         try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        if let cacheKibibytes { try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
         try finishSetUp(db)
         return db
+    }
+
+    /// `writerCacheSize` in whole kibibytes, rounded up (a negative `cache_size` counts
+    /// kibibytes), or `nil` for SQLite's default; checked before the file is opened.
+    private func writerCacheKibibytes() throws -> Int? {
+        guard let bytes = configuration.writerCacheSize else { return nil }
+        guard bytes > 0 else { throw StoreError.misuse("writerCacheSize must be a positive number of bytes or nil, not \(bytes)") }
+        return bytes / 1024 + (bytes % 1024 == 0 ? 0 : 1)
     }
 
     /// Reads the schema, so that a file that is not a database fails now with `SQLITE_NOTADB`.

@@ -32,6 +32,13 @@ public struct StoreConfiguration: Sendable {
     public var busyTimeout: Duration = .seconds(5)
     /// How many read-only connections serve concurrent reads; 4 by default. With 0 (and in memory) reads run on the writer.
     public var readerCount = 4
+    /// The most memory, in bytes, the writer's page cache may hold (`PRAGMA cache_size`); 16 MiB
+    /// by default, `nil` for SQLite's own default of 2 MiB. A write transaction whose pages
+    /// outgrow the cache writes them to the journal before it commits and reads them back: with
+    /// random keys (UUIDs, which synced tables use) a few tens of thousands of rows are enough.
+    /// The cache takes memory only for the pages the writer touched, and keeps it until the
+    /// store closes. Readers keep SQLite's default; set theirs in `prepareDatabase`.
+    public var writerCacheSize: Int? = 16 << 20
     /// Whether the store only reads: the file must exist already, its journal mode is left as
     /// it is, and every connection refuses writes (`PRAGMA query_only`), so `write` fails with
     /// `SQLITE_READONLY`. The store still sees other processes' commits. `false` by default.
