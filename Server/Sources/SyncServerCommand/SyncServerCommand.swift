@@ -64,10 +64,7 @@ struct Serve: AsyncParsableCommand {
     var tables: String
     @Option(help: "Seconds a change's clock may run ahead of the server's before its push is refused.")
     var maxClockSkew: Int64 = 3600
-    @Flag(
-        help:
-            "Stop, as on SIGTERM, when standard input ends: for a parent that runs the server as its child and may die without stopping it."
-    )
+    @Flag(help: "Stop as on SIGTERM when standard input ends (for a parent that may die without stopping the server).")
     var stopAtEndOfInput = false
 
     func run() async throws {
