@@ -78,24 +78,41 @@ struct InitialSync {
         let cpu = { CPUUse(postmaster: postmaster, servers: deployment.servers.map(\.processIdentifier)) }
         var measured: [Round] = []
         for round in 1...rounds {
-            let plain = try stores.make("local-\(round)", syncs: false)
-            let localInsert = try clock.measure { try stores.insert(notes, into: plain) }
-            try plain.close()
-            let newDevice = try stores.make("device-c\(round)", syncs: true)
-            var client = SyncClient(store: newDevice, server: deployment.servers[0].url, token: token)
-            client.batchSize = batchSize
-            var pulled = 0
-            let before = cpu()
-            let initialSync = try await clock.measure { pulled = try await client.synchronize().pulled }
-            let used = cpu().since(before)
-            let count = try await newDevice.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM notes") }
-            guard pulled == pushed, count == rows else {
-                throw BenchmarkFailure(
-                    description: "the new device pulled \(pulled) of \(pushed) changes and holds \(count ?? 0) of \(rows) notes")
-            }
-            try newDevice.close()
-            measured.append(Round(localInsert: localInsert, initialSync: initialSync, cpu: used))
+            let source = Source(server: deployment.servers[0].url, token: token, changes: pushed)
+            measured.append(try await measureRound(round, of: notes, in: stores, syncingFrom: source, cpu: cpu))
         }
         return Result(rows: rows, batchSize: batchSize, recordedInsert: recordedInsert, push: push, changes: pushed, rounds: measured)
+    }
+
+    /// Where a new device syncs from, and how many changes it must receive there.
+    private struct Source {
+        let server: URL
+        let token: String
+        let changes: Int
+    }
+
+    /// A local insert of `notes` into a new database, then a new device's initial sync, checked
+    /// to have received every change and every note.
+    private func measureRound(
+        _ round: Int, of notes: [Note], in stores: BenchmarkStores, syncingFrom source: Source, cpu: () -> CPUUse
+    ) async throws -> Round {
+        let clock = ContinuousClock()
+        let plain = try stores.make("local-\(round)", syncs: false)
+        let localInsert = try clock.measure { try stores.insert(notes, into: plain) }
+        try plain.close()
+        let newDevice = try stores.make("device-c\(round)", syncs: true)
+        var client = SyncClient(store: newDevice, server: source.server, token: source.token)
+        client.batchSize = batchSize
+        var pulled = 0
+        let before = cpu()
+        let initialSync = try await clock.measure { pulled = try await client.synchronize().pulled }
+        let used = cpu().since(before)
+        let count = try await newDevice.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM notes") }
+        guard pulled == source.changes, count == rows else {
+            throw BenchmarkFailure(
+                description: "the new device pulled \(pulled) of \(source.changes) changes and holds \(count ?? 0) of \(rows) notes")
+        }
+        try newDevice.close()
+        return Round(localInsert: localInsert, initialSync: initialSync, cpu: used)
     }
 }
