@@ -43,7 +43,8 @@ struct SyncRecorder {
         if changes.isWhollyChanged {
             present = try db.fetchRows(sql: "SELECT rowid FROM \(SQLIdentifier.quote(table.name)) ORDER BY rowid")
                 .compactMap { if case .integer(let rowID) = $0[0] { rowID } else { nil } }
-            gone = try SyncStorage.recordedRowIDs(of: table.name, in: db).filter { !Set(present).contains($0) }
+            let stillPresent = Set(present)
+            gone = try SyncStorage.recordedRowIDs(of: table.name, in: db).filter { !stillPresent.contains($0) }
         }
         for start in stride(from: 0, to: present.count, by: Self.chunkSize) {
             let chunk = Array(present[start..<min(start + Self.chunkSize, present.count)])
