@@ -84,7 +84,7 @@ struct SyncRecorder {
     }
 
     /// Records every cell of rows that nothing here knew, as sets: the cells with the
-    /// transaction's stamp, the outbox entries row after row, each row's rowid.
+    /// transaction's stamp in key order, the outbox entries row after row, each row's rowid.
     private mutating func recordUnknownRows(_ table: SyncedTable, _ rows: [(rowID: Int64, key: DatabaseValue)]) throws {
         guard !rows.isEmpty else { return }
         let rowIDs = try BoundKeys(rows.map { .integer($0.rowID) }).argument
@@ -95,12 +95,12 @@ struct SyncRecorder {
             let cells = UnknownRowCells(table)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO store_sync_cells(tbl, pk, col, value, clock, device, link) "
-                    + cells.select("?, \(cells.key), c.name, \(cells.value), ?, ?, c.link"),
+                    + cells.select("?, \(cells.key), c.name, \(cells.value), ?, ?, c.link", in: .byKey),
                 arguments: cells.arguments(
                     selecting: [.text(table.name), .integer(stamp.timestamp.rawValue), .text(stamp.device)], rowIDs: rowIDs))
             try db.execute(
                 sql: "INSERT INTO store_sync_outbox(schema_version, tbl, pk, col, value, clock) "
-                    + cells.select("?, ?, \(cells.key), c.name, \(cells.value), ?"),
+                    + cells.select("?, ?, \(cells.key), c.name, \(cells.value), ?", in: .rowMajor),
                 arguments: cells.arguments(
                     selecting: [.integer(version), .text(table.name), .integer(stamp.timestamp.rawValue)], rowIDs: rowIDs))
         }
