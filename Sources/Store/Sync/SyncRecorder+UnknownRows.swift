@@ -23,9 +23,9 @@ struct KnownRows {
     }
 }
 
-/// Every cell of some rows of a synced table, row after row and column after column, as one
-/// `SELECT` of the rows by rowid (a JSON array read by `json_each`) crossed with the table's
-/// columns, their names and link flags bound.
+/// Every cell of some rows of a synced table, as one `SELECT` of the rows by rowid (a JSON
+/// array read by `json_each`) crossed with the table's columns, their names and link flags
+/// bound: row after row, or by key (``Order``).
 struct UnknownRowCells {
     /// The row's key, as the selection reads it.
     let key: String
@@ -44,13 +44,28 @@ struct UnknownRowCells {
         columnArguments = table.columns.flatMap { [.text($0), .integer(table.linkColumns.contains($0) ? 1 : 0)] }
     }
 
-    /// `SELECT <selection> FROM` the rows and the columns, in order; `selection` reads `t` (the
+    /// The order in which ``select(_:in:)`` gives the cells.
+    enum Order {
+        /// Row after row as the rowids were given, each row's cells in the order of the table's
+        /// columns: the outbox's order.
+        case rowMajor
+        /// By key, then column name, by bytes: the order of `store_sync_cells`' primary key, so
+        /// that an insert walks its pages once, from first to last, instead of landing all over them.
+        case byKey
+    }
+
+    /// `SELECT <selection> FROM` the rows and the columns, in `order`; `selection` reads `t` (the
     /// row) and `c` (the column: `name`, `ordinal`, `link`).
-    func select(_ selection: String) -> String {
-        """
-        SELECT \(selection) FROM json_each(?) AS ids JOIN \(table) AS t ON t.rowid = ids.value
-        CROSS JOIN (\(columns)) AS c ORDER BY ids.key, c.ordinal
-        """
+    func select(_ selection: String, in order: Order) -> String {
+        let orderBy =
+            switch order {
+            case .rowMajor: "ids.key, c.ordinal"
+            case .byKey: "\(key) COLLATE BINARY, c.name COLLATE BINARY"
+            }
+        return """
+            SELECT \(selection) FROM json_each(?) AS ids JOIN \(table) AS t ON t.rowid = ids.value
+            CROSS JOIN (\(columns)) AS c ORDER BY \(orderBy)
+            """
     }
 
     /// The arguments of `select`: the selection's, then the rowids, then the columns'.
