@@ -29,6 +29,13 @@ final class BenchmarkStores {
         return try open(path, syncs: syncs)
     }
 
+    /// The size in bytes of database file `name`, once its store is closed (its WAL checkpointed
+    /// into it and removed).
+    func fileSize(of name: String) throws -> Int {
+        let path = folder.appendingPathComponent("\(name).sqlite").path
+        return (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
     /// Inserts `notes` in one transaction, as an app does: one model at a time.
     func insert(_ notes: [Note], into store: Store) throws {
         try store.write { db in

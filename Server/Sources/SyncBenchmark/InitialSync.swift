@@ -22,6 +22,8 @@ struct InitialSync {
         let initialSync: Duration
         /// The CPU time used during the initial sync; `clients` is this process, the new device.
         let cpu: CPUUse
+        /// The sizes in bytes of the local insert's file and of the new device's after its sync, both closed.
+        let fileSizes: (local: Int, newDevice: Int)
 
         var ratio: Double { initialSync.seconds / localInsert.seconds }
     }
@@ -52,11 +54,14 @@ struct InitialSync {
                 if let postgres = round.cpu.postgres, let server = round.cpu.servers, let device = round.cpu.clients {
                     text += "; CPU: the new device \(format(device)), PostgreSQL \(format(postgres)), the server \(format(server))"
                 }
+                text +=
+                    "; files: the new device \(megabytes(round.fileSizes.newDevice)), the local insert \(megabytes(round.fileSizes.local))"
             }
             return text
         }
 
         private func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
+        private func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
         private func format(_ duration: Duration) -> String { String(format: "%.3f s", duration.seconds) }
     }
 
@@ -97,10 +102,11 @@ struct InitialSync {
         _ round: Int, of notes: [Note], in stores: BenchmarkStores, syncingFrom source: Source, cpu: () -> CPUUse
     ) async throws -> Round {
         let clock = ContinuousClock()
-        let plain = try stores.make("local-\(round)", syncs: false)
+        let (localName, deviceName) = ("local-\(round)", "device-c\(round)")
+        let plain = try stores.make(localName, syncs: false)
         let localInsert = try clock.measure { try stores.insert(notes, into: plain) }
         try plain.close()
-        let newDevice = try stores.make("device-c\(round)", syncs: true)
+        let newDevice = try stores.make(deviceName, syncs: true)
         var client = SyncClient(store: newDevice, server: source.server, token: source.token)
         client.batchSize = batchSize
         var pulled = 0
@@ -113,6 +119,7 @@ struct InitialSync {
                 description: "the new device pulled \(pulled) of \(source.changes) changes and holds \(count ?? 0) of \(rows) notes")
         }
         try newDevice.close()
-        return Round(localInsert: localInsert, initialSync: initialSync, cpu: used)
+        let fileSizes = (local: try stores.fileSize(of: localName), newDevice: try stores.fileSize(of: deviceName))
+        return Round(localInsert: localInsert, initialSync: initialSync, cpu: used, fileSizes: fileSizes)
     }
 }

@@ -61,8 +61,8 @@ struct SyncRecorder {
     /// undo for a statement that fails), and the cells of rows with random keys land on pages
     /// all over `store_sync_cells`, so each set saves most of its pages again. Recording 100,000
     /// notes in one transaction wrote 1.24 GB of statement journal in sets of 1,000 rows, 0.11 GB
-    /// in sets of 100,000. A chunk's rows are held in memory at once: the benchmark's peak was
-    /// 30–45 MB higher.
+    /// in sets of 100,000. A chunk's rows are held in memory at once: the process's peak was
+    /// 30–45 MB higher for those 100,000 notes (`SyncBenchmark initial`, Benchmarks/README.md).
     static let chunkSize = 100_000
 
     /// Records the rows at `rowIDs`, in order: those that nothing here knew as sets, the others

@@ -5,8 +5,8 @@ import Testing
 @testable import SQLiteStoreCore
 
 /// Three stores write at random (inserts, updates of random columns, deletes with their
-/// cascades, REPLACE, statements that fail and are caught, rolled-back transactions and
-/// savepoints) and exchange changes through an ordered log standing in for the server, with
+/// cascades, multi-row inserts under every conflict clause with canonically equivalent keys,
+/// statements that fail and are caught, rolled-back transactions and savepoints) and exchange changes through an ordered log standing in for the server, with
 /// lost acknowledgements (changes pushed again), batches out of order and duplicated, clocks
 /// hours apart and going back, and stores closed and reopened between a write and its push.
 /// Once all changes are everywhere, every store holds the same synced tables, equal to an
@@ -31,6 +31,9 @@ struct SyncConvergenceRandomizedTests {
         for (device, sequences) in run.server.sequences() {
             #expect(sequences == Array(1...Int64(sequences.count)), "device \(device) lost or repeated a change, seed \(seed)")
         }
+        let lists = try SyncFixture.rows(of: "lists", in: run.stores[0]).keys
+        let equivalentKeys = lists.contains { key in lists.contains { $0 != key && $0.description == key.description } }
+        #expect(equivalentKeys, "no two kept lists have canonically equivalent keys, seed \(seed)")
         #expect(run.server.log.count > 100, "seed \(seed)")
         #expect(run.server.duplicatesReceived > 0, "no acknowledgement was lost, seed \(seed)")
         for store in run.stores { #expect(try store.sync.pendingChanges().changes.isEmpty) }
@@ -134,6 +137,22 @@ private struct ConvergenceRun {
         }
     }
 
+    /// Several lists in one statement under a random conflict clause: new keys in descending
+    /// order (so that the rows' keys and rowids run opposite ways), two of them canonically
+    /// equivalent but different in bytes, and sometimes a key that exists already, which each
+    /// clause resolves its own way (`OR ROLLBACK` ends the whole transaction).
+    private mutating func multiRowInsert(_ rows: LocalRows) -> (String, [DatabaseValue]) {
+        let clause = ["", "OR ABORT", "OR FAIL", "OR IGNORE", "OR REPLACE", "OR ROLLBACK"].randomElement(using: &random) ?? ""
+        nextKey += 1
+        var keys: [DatabaseValue] = [
+            .text("L\(nextKey)\u{E9}"), .text("L\(nextKey)z"), .text("L\(nextKey)e\u{301}"), .text("L\(nextKey)a"),
+        ]
+        if Bool.random(using: &random) { keys.insert(pick(rows.lists), at: Int.random(in: 0...keys.count, using: &random)) }
+        let values = Array(repeating: "(?, ?, ?)", count: keys.count).joined(separator: ", ")
+        let arguments = keys.flatMap { key in [key, randomValue(0), randomValue(1)] }
+        return ("INSERT \(clause) INTO lists(id, name, color) VALUES \(values)", arguments)
+    }
+
     private mutating func newKey(_ prefix: String) -> DatabaseValue {
         nextKey += 1
         return .text("\(prefix)\(nextKey)")
@@ -154,7 +173,7 @@ private struct ConvergenceRun {
 
     /// One statement and its arguments; some fail (foreign key, NOT NULL, UNIQUE), as an app's may.
     private mutating func randomStatement(_ rows: LocalRows) -> (String, [DatabaseValue]) {
-        switch Int.random(in: 0..<13, using: &random) {
+        switch Int.random(in: 0..<14, using: &random) {
         case 0, 1:
             return ("INSERT INTO lists(id, name, color) VALUES (?, ?, ?)", [newKey("L"), randomValue(0), randomValue(1)])
         case 2, 3:
@@ -181,6 +200,8 @@ private struct ConvergenceRun {
             return ("INSERT OR REPLACE INTO lists(id, name, color) VALUES (?, ?, ?)", [pick(rows.lists), randomValue(0), randomValue(1)])
         case 11:
             return ("INSERT INTO lists(id, name) VALUES (?, 'duplicate')", [pick(rows.lists)])  // fails when the key exists
+        case 12:
+            return multiRowInsert(rows)
         default:
             return ("UPDATE lists SET color = color WHERE id = ?", [pick(rows.lists)])  // writes the same value
         }

@@ -76,11 +76,11 @@ final class SyncFixture {
     }
 
     /// The rows of one table, as `[column: value]`, by key.
-    static func rows(of table: String, in store: Store) throws -> [String: [String: DatabaseValue]] {
-        var rows: [String: [String: DatabaseValue]] = [:]
+    static func rows(of table: String, in store: Store) throws -> [TextKey: [String: DatabaseValue]] {
+        var rows: [TextKey: [String: DatabaseValue]] = [:]
         for row in try store.read({ db in try db.fetchRows(sql: "SELECT * FROM \(table) ORDER BY id") }) {
             guard case .text(let key) = row[0] else { continue }
-            rows[key] = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.values))
+            rows[TextKey(key)] = Dictionary(uniqueKeysWithValues: zip(row.columnNames, row.values))
         }
         return rows
     }
@@ -91,4 +91,15 @@ final class SyncFixture {
         try to.sync.apply(batch)
         if let last = batch.lastID { try from.sync.acknowledge(upTo: last) }
     }
+}
+
+/// A text key told apart by its bytes, as SQLite and the sync tables tell keys apart: `String`'s
+/// `==` would take canonically equivalent keys ("\u{E9}" and "e\u{301}") for one row.
+struct TextKey: Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    let bytes: [UInt8]
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+    init(stringLiteral text: String) { self.init(text) }
+
+    var description: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -25,11 +25,13 @@ struct SyncMergeModel {
         var tombstone: Version?
     }
 
-    private var rows: [String: [String: RowState]] = [:]
+    /// Each table's rows by key, told apart by bytes.
+    private var rows: [String: [TextKey: RowState]] = [:]
 
     init(changes: [SyncChange]) {
         for change in changes {
-            guard case .text(let key) = change.key else { continue }
+            guard case .text(let text) = change.key else { continue }
+            let key = TextKey(text)
             let version = Version(timestamp: change.timestamp.rawValue, device: Array(change.id.device.utf8), value: .null)
             var state = rows[change.table, default: [:]][key, default: RowState()]
             switch change.operation {
@@ -48,13 +50,13 @@ struct SyncMergeModel {
         "lists": ["name", "color"], "items": ["list_id", "title", "done", "score"], "tags": ["item_id", "label"],
     ]
 
-    private func alive(_ table: String) -> [String: [String: DatabaseValue]] {
-        var result: [String: [String: DatabaseValue]] = [:]
+    private func alive(_ table: String) -> [TextKey: [String: DatabaseValue]] {
+        var result: [TextKey: [String: DatabaseValue]] = [:]
         for (key, state) in rows[table] ?? [:] {
             guard let newest = state.cells.values.max(), Self.required[table, default: []].allSatisfy({ state.cells[$0] != nil })
             else { continue }
             if let tombstone = state.tombstone, !(tombstone < newest) { continue }
-            var values: [String: DatabaseValue] = ["id": .text(key)]
+            var values: [String: DatabaseValue] = ["id": .text(key.description)]
             for column in Self.columns[table, default: []] { values[column] = state.cells[column]?.value ?? .null }
             result[key] = values
         }
@@ -62,15 +64,15 @@ struct SyncMergeModel {
     }
 
     /// The rows each table must hold, by key, each as `[column: value]`.
-    func expectedTables() -> [String: [String: [String: DatabaseValue]]] {
+    func expectedTables() -> [String: [TextKey: [String: DatabaseValue]]] {
         let lists = alive("lists")
         let items = alive("items").filter { _, item in
             guard case .text(let list)? = item["list_id"] else { return false }
-            return lists[list] != nil
+            return lists[TextKey(list)] != nil
         }
         let tags = alive("tags").mapValues { tag in
             var tag = tag
-            if case .text(let item)? = tag["item_id"], items[item] == nil { tag["item_id"] = .null }
+            if case .text(let item)? = tag["item_id"], items[TextKey(item)] == nil { tag["item_id"] = .null }
             return tag
         }
         return ["lists": lists, "items": items, "tags": tags]

@@ -24,7 +24,7 @@ struct SyncRuleTests {
         try SyncFixture.exchange(from: a, to: b)
     }
 
-    private func lists(_ store: Store) throws -> [String: [String: DatabaseValue]] { try SyncFixture.rows(of: "lists", in: store) }
+    private func lists(_ store: Store) throws -> [TextKey: [String: DatabaseValue]] { try SyncFixture.rows(of: "lists", in: store) }
 
     /// Runs `onA` on A and `onB` on B, B's clock ahead of A's when `bIsLater`, then sends
     /// each device's changes to the other, in the order `aFirst` says.
