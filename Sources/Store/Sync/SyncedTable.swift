@@ -57,6 +57,12 @@ struct SyncedTable {
             throw StoreError.syncTableRefused(
                 name, "its primary key \"\(key)\" is \(declared); synced tables need a UUID or String key (TEXT or BLOB)")
         }
+        if let collation = try nonBinaryCollation(ofKey: key, in: name, db: db) {
+            throw StoreError.syncTableRefused(
+                name,
+                "its primary key \"\(key)\" compares with COLLATE \(collation); synced keys must compare by their bytes (BINARY), "
+                    + "as the sync state and the server tell keys apart")
+        }
         let columns = info.compactMap { row -> String? in
             guard row["hidden"] == .integer(0), case .text(let column)? = row["name"], column != key else { return nil }
             return column
@@ -79,6 +85,22 @@ struct SyncedTable {
         if type.contains("INT") { return false }
         if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return true }
         return type.isEmpty || type.contains("BLOB")
+    }
+
+    /// The collation other than `BINARY` that the key compares with, if any: its column's
+    /// declared collation (used by `WHERE key = ?`) or its primary key index's (which decides
+    /// which keys are one row). Under `NOCASE`, "abc" on one device and "ABC" on another would
+    /// be one row in each store but two in the sync state and on the server.
+    private static func nonBinaryCollation(ofKey key: String, in table: String, db: Database) throws -> String? {
+        let indexCollations = try db.fetchRows(
+            sql: """
+                SELECT x.coll FROM pragma_index_list(?) AS l, pragma_index_xinfo(l.name) AS x
+                WHERE l.origin = 'pk' AND x.key = 1
+                """,
+            arguments: [table]
+        ).compactMap { $0[0].stringValue }
+        let collations = [db.declaredCollation(table: table, column: key) ?? "BINARY"] + indexCollations
+        return collations.first { $0.uppercased() != "BINARY" }
     }
 
     private static func foreignKeys(of table: String, in db: Database) throws -> [ForeignKey] {
