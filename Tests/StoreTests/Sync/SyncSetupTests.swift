@@ -29,7 +29,7 @@ struct SyncSetupTests {
     }
 
     @Test(
-        "A table whose key is a rowid, an integer, missing, composite or WITHOUT ROWID is refused at open, by name",
+        "A table whose key is a rowid, an integer, missing, composite, WITHOUT ROWID or not BINARY is refused at open, by name",
         arguments: [
             "CREATE TABLE t(id INTEGER PRIMARY KEY, x)",
             "CREATE TABLE t(id INT PRIMARY KEY, x)",
