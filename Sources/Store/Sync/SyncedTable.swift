@@ -100,8 +100,10 @@ struct SyncedTable {
             arguments: [table]
         ).compactMap { $0[0].stringValue }
         let collations = [db.declaredCollation(table: table, column: key) ?? "BINARY"] + indexCollations
-        return collations.first { $0.uppercased() != "BINARY" }
+        return collations.first { !isBinary($0) }
     }
+
+    private static func isBinary(_ collation: String) -> Bool { collation.uppercased() == "BINARY" }
 
     private static func foreignKeys(of table: String, in db: Database) throws -> [ForeignKey] {
         let rows = try db.fetchRows(
@@ -119,6 +121,12 @@ struct SyncedTable {
                 throw StoreError.syncTableRefused(table, "its foreign key \"\(column)\" is ON DELETE SET DEFAULT")
             }
             let parentColumn = try row.decode(String?.self, column: "to") ?? parentKey(of: parent, in: db)
+            if let collation = db.declaredCollation(table: parent, column: parentColumn), !isBinary(collation) {
+                throw StoreError.syncTableRefused(
+                    table,
+                    "its foreign key \"\(column)\" refers to \"\(parent)\".\"\(parentColumn)\", which compares with COLLATE "
+                        + "\(collation); a parent must be found by its bytes (BINARY), as the sync state finds the rows that wait for it")
+            }
             return ForeignKey(column: column, parentTable: parent, parentColumn: parentColumn, setsNull: rule == "SET NULL")
         }
     }

@@ -49,11 +49,21 @@ struct SyncSetupTests {
 
     /// Under `NOCASE`, "abc" on one device and "ABC" on another would each be one row in the
     /// stores but two in the sync state: the devices would end holding each other's values
-    /// under their own keys.
-    @Test("A key that compares by another collation than BINARY is refused, naming the collation")
-    func keyCollationRefused() throws {
-        let error = refusal(schema: "CREATE TABLE t(id TEXT PRIMARY KEY COLLATE NOCASE, x)")
+    /// under their own keys. A child whose foreign key spells its parent "abc" where the
+    /// parent says "ABC" would wait for good on a device where it arrived first.
+    @Test(
+        "A key, or a foreign key's parent column, that compares by another collation than BINARY is refused, naming the collation",
+        arguments: [
+            "CREATE TABLE t(id TEXT PRIMARY KEY COLLATE NOCASE, x)",
+            """
+            CREATE TABLE p(id TEXT PRIMARY KEY, code TEXT UNIQUE COLLATE NOCASE);
+            CREATE TABLE t(id TEXT PRIMARY KEY, p_code TEXT REFERENCES p(code));
+            """,
+        ])
+    func collationRefused(schema: String) throws {
+        let error = refusal(schema: schema)
         #expect(error?.code == .misuse)
+        #expect(error?.message.contains("table \"t\"") == true)
         #expect(error?.message.contains("COLLATE NOCASE") == true)
     }
 
