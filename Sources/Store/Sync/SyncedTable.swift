@@ -44,6 +44,10 @@ struct SyncedTable {
             sql: "SELECT name, type, pk, hidden, \"notnull\", dflt_value FROM pragma_table_xinfo(?) ORDER BY cid",
             arguments: [name])
         guard !info.isEmpty else { throw StoreError.syncTableRefused(name, "it does not exist") }
+        if let twin = try canonicallyEquivalentTwin(of: name, in: db) {
+            throw StoreError.syncTableRefused(
+                name, "table \"\(twin)\" has a canonically equivalent name in other bytes, which sync could not tell apart from it")
+        }
         let isWithoutRowID = try db.fetchValue(
             Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [name])
         if isWithoutRowID == true { throw StoreError.syncTableRefused(name, "it is a WITHOUT ROWID table") }
@@ -85,6 +89,14 @@ struct SyncedTable {
         if type.contains("INT") { return false }
         if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return true }
         return type.isEmpty || type.contains("BLOB")
+    }
+
+    /// Another table whose name is `name` to `String` (canonically equivalent, `"cafe\u{301}s"`
+    /// for `"caf\u{E9}s"`) but not to SQLite (other bytes): table names reach sync as strings.
+    private static func canonicallyEquivalentTwin(of name: String, in db: Database) throws -> String? {
+        try db.fetchRows(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            .compactMap { $0[0].stringValue }
+            .first { $0.sqliteIdentifierFolded == name && !$0.sqliteIdentifierFolded.hasSameUTF8(as: name) }
     }
 
     /// The collation other than `BINARY` that the key compares with, if any: its column's
