@@ -27,6 +27,21 @@ public enum SyncWireValue: Sendable, Hashable, Codable {
         case number(Double)
     }
 
+    /// Whether both are the same kind with the same payload, texts compared by their UTF-8
+    /// bytes as SQLite compares them: String's `==` equates canonically equivalent texts
+    /// (`"é"` and `"e\u{301}"`), which are the keys of two rows in SQLite, on the server and
+    /// side by side in one snapshot page.
+    public static func == (lhs: SyncWireValue, rhs: SyncWireValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.integer(let a), .integer(let b)): a == b
+        case (.real(let a), .real(let b)): a == b
+        case (.text(let a), .text(let b)): a.hasSameUTF8(as: b)
+        case (.blob(let a), .blob(let b)): a == b
+        default: false
+        }
+    }
+
     private static let nonFiniteReals: [String: Double] = ["inf": .infinity, "-inf": -.infinity, "nan": .nan]
 
     public init(from decoder: any Decoder) throws {

@@ -33,6 +33,23 @@ import Testing
         #expect(try store.read { db in try db.fetchValue(Int.self, sql: "SELECT sum(v) FROM t") } == 2 * (0..<10_000).reduce(0, +))
     }
 
+    /// String's `==` equates canonically equivalent texts; SQLite reads their bytes.
+    @Test("SQL that differs only in canonically equivalent bytes is two statements: each reads its own table and literal")
+    func canonicallyEquivalentSQLIsTwoStatements() throws {
+        let tables = ["caf\u{E9}s", "cafe\u{301}s"]
+        let (literals, names) = try store.write { db in
+            for table in tables { try db.execute(sql: "CREATE TABLE \(SQLIdentifier.quote(table))(name TEXT)") }
+            for table in tables {
+                try db.execute(sql: "INSERT INTO \(SQLIdentifier.quote(table)) VALUES ('\(table)')")
+            }
+            let literals = try tables.map { try db.fetchValue(DatabaseValue.self, sql: "SELECT '\($0)'") }
+            let names = try tables.map { try db.fetchValue(DatabaseValue.self, sql: "SELECT name FROM \(SQLIdentifier.quote($0))") }
+            return (literals, names)
+        }
+        #expect(literals == tables.map { .text($0) })
+        #expect(names == tables.map { .text($0) })
+    }
+
     @Test("The least recently used statement is the one dropped: a statement in use stays cached")
     func leastRecentlyUsedIsDropped() throws {
         let (kept, dropped) = try store.write { db in

@@ -1,5 +1,9 @@
+import SQLiteStoreSyncProtocol
+
 /// The prepared statements that `Database.cachedStatement(sql:)` reuses: at most `capacity`,
-/// the least recently used one dropped to make room.
+/// the least recently used one dropped to make room. SQL is told apart by its bytes, as SQLite
+/// reads it: String's `==` equates canonically equivalent texts, so `SELECT 'é'` would have run
+/// the statement prepared for `SELECT 'e\u{301}'`, and a table's name the other table's.
 ///
 /// Bounded because SQL built with literals (`execute(sql: "… WHERE id = 42")`) would otherwise
 /// keep one prepared statement, with its compiled program, per distinct string for the life of
@@ -16,8 +20,16 @@ struct StatementCache {
         var lastUse: UInt64
     }
 
+    /// SQL, equal to another by its UTF-8 bytes. Hashed as a `String` (byte-equal texts hash alike).
+    private struct SQLText: Hashable {
+        let sql: String
+
+        static func == (lhs: SQLText, rhs: SQLText) -> Bool { lhs.sql.hasSameUTF8(as: rhs.sql) }
+        func hash(into hasher: inout Hasher) { hasher.combine(sql) }
+    }
+
     let capacity: Int
-    private var entries: [String: Entry] = [:]
+    private var entries: [SQLText: Entry] = [:]
     private var clock: UInt64 = 0
 
     init(capacity: Int = Self.defaultCapacity) {
@@ -31,21 +43,23 @@ struct StatementCache {
     mutating func statement(for sql: String) -> Statement? {
         clock += 1
         let now = clock
-        return entries[sql].map { entry in
-            entries[sql]?.lastUse = now
+        let key = SQLText(sql: sql)
+        return entries[key].map { entry in
+            entries[key]?.lastUse = now
             return entry.statement
         }
     }
 
     /// Caches `statement` for `sql`, dropping the least recently used statement when full.
     mutating func insert(_ statement: Statement, for sql: String) {
-        if entries.count >= capacity, entries[sql] == nil,
+        let key = SQLText(sql: sql)
+        if entries.count >= capacity, entries[key] == nil,
             let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
         {
             entries[oldest] = nil
         }
         clock += 1
-        entries[sql] = Entry(statement: statement, lastUse: clock)
+        entries[key] = Entry(statement: statement, lastUse: clock)
     }
 
     /// Drops every statement.

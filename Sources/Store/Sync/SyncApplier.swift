@@ -15,13 +15,13 @@ struct SyncApplier {
         guard batch.schemaVersion == version else { throw StoreError.syncSchemaMismatch(batch: batch.schemaVersion, store: version) }
         if let newest = batch.changes.map(\.timestamp).max() { try clock.observe(newest, in: db) }
         var touched: [(table: SyncedTable, key: DatabaseValue)] = []
-        var seen: Set<RowIdentity> = []
+        var seen: Set<SyncRowIdentity<DatabaseValue>> = []
         for change in batch.changes {
             guard let table = tables.table(named: change.table) else {
                 throw StoreError.syncChangeRefused("change \(change.id) names table \"\(change.table)\", which this store does not sync")
             }
             guard try merge(change, into: table) else { continue }
-            if seen.insert(RowIdentity(table: table.name, key: change.key)).inserted { touched.append((table, change.key)) }
+            if seen.insert(SyncRowIdentity(table: table.name, key: change.key)).inserted { touched.append((table, change.key)) }
         }
         try SyncMaterializer(tables: tables, db: db).materialize(touched)
     }
@@ -42,10 +42,5 @@ struct SyncApplier {
             try SyncStorage.setTombstone(table.name, key: change.key, change.stamp, in: db)
         }
         return true
-    }
-
-    private struct RowIdentity: Hashable {
-        let table: String
-        let key: DatabaseValue
     }
 }

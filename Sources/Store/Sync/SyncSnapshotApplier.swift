@@ -219,8 +219,12 @@ struct SyncSnapshotApplier {
             arguments: [DatabaseValue.text(table.name)])
     }
 
+    /// A query of the parent row that the foreign key value `value` (a cell's) refers to, found
+    /// as SQLite's foreign keys find it: by the parent column's affinity. The unary `+` takes
+    /// the cell column's own (`BLOB`) affinity away, so that a child's number 42 finds the
+    /// parent "42", as a bound value does in ``SyncMaterializer``.
     private func parentLookup(_ foreignKey: SyncedTable.ForeignKey, value: String) -> String {
-        "SELECT 1 FROM \(SQLIdentifier.quote(foreignKey.parentTable)) WHERE \(SQLIdentifier.quote(foreignKey.parentColumn)) = \(value)"
+        "SELECT 1 FROM \(SQLIdentifier.quote(foreignKey.parentTable)) WHERE \(SQLIdentifier.quote(foreignKey.parentColumn)) = +\(value)"
     }
 
     /// The staged rows whose merged state changed: those inserted in one statement (`fast`), or the others.

@@ -107,12 +107,19 @@ enum SyncStorage {
             ])
     }
 
-    /// The keys of `table`'s rows whose cell `column`, a link, holds `value` (the children of a parent row).
+    /// The keys of `table`'s rows whose cell `column`, a link, may refer to a parent whose key
+    /// is `value`: the cells holding `value`, and, for a text that spells a number exactly, the
+    /// cells holding that number. SQLite matches a child's number 42 with a parent's text "42"
+    /// (it applies the parent column's affinity), so a child column of numeric affinity holds
+    /// 42 where its parent's key is "42". The caller checks each candidate's parent as SQLite does.
     static func keys(of table: String, column: String, equalTo value: DatabaseValue, in db: Database) throws -> [DatabaseValue] {
         try db.fetchRows(
             sql: """
                 SELECT pk FROM store_sync_cells INDEXED BY store_sync_cells_by_link
-                WHERE tbl = ? AND col = ? AND value = ? AND link ORDER BY pk
+                WHERE tbl = ?1 AND col = ?2 AND link AND value IN (
+                    ?3, (SELECT number FROM (SELECT CAST(?3 AS NUMERIC) AS number)
+                         WHERE typeof(?3) = 'text' AND CAST(number AS TEXT) == ?3))
+                ORDER BY pk
                 """,
             arguments: [table, column, value]
         ).map { $0[0] }

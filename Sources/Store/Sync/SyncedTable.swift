@@ -44,6 +44,10 @@ struct SyncedTable {
             sql: "SELECT name, type, pk, hidden, \"notnull\", dflt_value FROM pragma_table_xinfo(?) ORDER BY cid",
             arguments: [name])
         guard !info.isEmpty else { throw StoreError.syncTableRefused(name, "it does not exist") }
+        if let twin = try canonicallyEquivalentTwin(of: name, in: db) {
+            throw StoreError.syncTableRefused(
+                name, "table \"\(twin)\" has a canonically equivalent name in other bytes, which sync could not tell apart from it")
+        }
         let isWithoutRowID = try db.fetchValue(
             Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [name])
         if isWithoutRowID == true { throw StoreError.syncTableRefused(name, "it is a WITHOUT ROWID table") }
@@ -56,6 +60,12 @@ struct SyncedTable {
         guard hasTextOrBlobAffinity(declared) else {
             throw StoreError.syncTableRefused(
                 name, "its primary key \"\(key)\" is \(declared); synced tables need a UUID or String key (TEXT or BLOB)")
+        }
+        if let collation = try nonBinaryCollation(ofKey: key, in: name, db: db) {
+            throw StoreError.syncTableRefused(
+                name,
+                "its primary key \"\(key)\" compares with COLLATE \(collation); synced keys must compare by their bytes (BINARY), "
+                    + "as the sync state and the server tell keys apart")
         }
         let columns = info.compactMap { row -> String? in
             guard row["hidden"] == .integer(0), case .text(let column)? = row["name"], column != key else { return nil }
@@ -81,6 +91,32 @@ struct SyncedTable {
         return type.isEmpty || type.contains("BLOB")
     }
 
+    /// Another table whose name is `name` to `String` (canonically equivalent, `"cafe\u{301}s"`
+    /// for `"caf\u{E9}s"`) but not to SQLite (other bytes): table names reach sync as strings.
+    private static func canonicallyEquivalentTwin(of name: String, in db: Database) throws -> String? {
+        try db.fetchRows(sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            .compactMap { $0[0].stringValue }
+            .first { $0.sqliteIdentifierFolded == name && !$0.sqliteIdentifierFolded.hasSameUTF8(as: name) }
+    }
+
+    /// The collation other than `BINARY` that the key compares with, if any: its column's
+    /// declared collation (used by `WHERE key = ?`) or its primary key index's (which decides
+    /// which keys are one row). Under `NOCASE`, "abc" on one device and "ABC" on another would
+    /// be one row in each store but two in the sync state and on the server.
+    private static func nonBinaryCollation(ofKey key: String, in table: String, db: Database) throws -> String? {
+        let indexCollations = try db.fetchRows(
+            sql: """
+                SELECT x.coll FROM pragma_index_list(?) AS l, pragma_index_xinfo(l.name) AS x
+                WHERE l.origin = 'pk' AND x.key = 1
+                """,
+            arguments: [table]
+        ).compactMap { $0[0].stringValue }
+        let collations = [db.declaredCollation(table: table, column: key) ?? "BINARY"] + indexCollations
+        return collations.first { !isBinary($0) }
+    }
+
+    private static func isBinary(_ collation: String) -> Bool { collation.uppercased() == "BINARY" }
+
     private static func foreignKeys(of table: String, in db: Database) throws -> [ForeignKey] {
         let rows = try db.fetchRows(
             sql: "SELECT id, \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list(?)", arguments: [table])
@@ -97,6 +133,12 @@ struct SyncedTable {
                 throw StoreError.syncTableRefused(table, "its foreign key \"\(column)\" is ON DELETE SET DEFAULT")
             }
             let parentColumn = try row.decode(String?.self, column: "to") ?? parentKey(of: parent, in: db)
+            if let collation = db.declaredCollation(table: parent, column: parentColumn), !isBinary(collation) {
+                throw StoreError.syncTableRefused(
+                    table,
+                    "its foreign key \"\(column)\" refers to \"\(parent)\".\"\(parentColumn)\", which compares with COLLATE "
+                        + "\(collation); a parent must be found by its bytes (BINARY), as the sync state finds the rows that wait for it")
+            }
             return ForeignKey(column: column, parentTable: parent, parentColumn: parentColumn, setsNull: rule == "SET NULL")
         }
     }

@@ -80,6 +80,16 @@ struct SyncAnswerCheckTests {
         #expect(try Self.storedSyncState(store) == 0, "\(what): something was stored")
     }
 
+    /// String's `==` takes "\u{E9}" and "e\u{301}" for one text; SQLite, the server and the
+    /// sync state keep two rows under them, which one page may hold side by side.
+    @Test("A page whose rows' keys differ only in their bytes is no row twice; the same bytes twice are")
+    func rowsTwiceByBytes() throws {
+        let page = { (keys: [String]) in SyncSnapshotPage(schemaVersion: 0, cursor: 9, devices: ["d"], rows: keys.map(Self.row), next: nil)
+        }
+        #expect(try page(["\u{E9}", "e\u{301}"]).checked(limit: 2, cursor: nil).rows.count == 2)
+        #expect(throws: SyncServerError.self) { try page(["e\u{301}", "e\u{301}"]).checked(limit: 2, cursor: nil) }
+    }
+
     @Test("A pull answer with more changes than asked for, or a cursor that does not move on, is refused before it is applied")
     func refusedPullAnswer() async throws {
         let fixture = try SyncFixture(stores: 1)

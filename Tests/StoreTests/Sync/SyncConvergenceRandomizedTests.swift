@@ -158,6 +158,17 @@ private struct ConvergenceRun {
         return .text("\(prefix)\(nextKey)")
     }
 
+    /// An item key, which sometimes spells a number ("7", "7.5"): a tag's `NUMERIC` `item_id`
+    /// then holds it as a number, which SQLite still matches with the item's text key.
+    private mutating func newItemKey() -> DatabaseValue {
+        nextKey += 1
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: return .text("\(nextKey)")
+        case 1: return .text("\(nextKey).5")
+        default: return .text("I\(nextKey)")
+        }
+    }
+
     private mutating func randomValue(_ kind: Int) -> DatabaseValue {
         switch kind {
         case 0: return [.text("a"), .text("b"), .text("\u{E9}"), .text("e\u{301}"), .text("")].randomElement(using: &random) ?? .null
@@ -179,7 +190,7 @@ private struct ConvergenceRun {
         case 2, 3:
             return (
                 "INSERT INTO items(id, list_id, title, score) VALUES (?, ?, ?, ?)",
-                [newKey("I"), pick(rows.lists), randomValue(0), randomValue(2)]
+                [newItemKey(), pick(rows.lists), randomValue(0), randomValue(2)]
             )
         case 4:
             let item = Int.random(in: 0..<3, using: &random) == 0 ? DatabaseValue.null : pick(rows.items)

@@ -4,14 +4,15 @@ import TestSupport
 @testable import SQLiteStoreCore
 
 /// Synced stores on files in one temporary directory, sharing a schema of lists, their items
-/// (`ON DELETE CASCADE`) and tags on items (`ON DELETE SET NULL`), and a settable clock each.
+/// (`ON DELETE CASCADE`) and tags on items (`ON DELETE SET NULL`, by a `NUMERIC` column, which
+/// holds an item key that spells a number, "7", as the number 7), and a settable clock each.
 final class SyncFixture {
     static let schema = """
         CREATE TABLE lists(id TEXT PRIMARY KEY, name TEXT NOT NULL, color INTEGER);
         CREATE TABLE items(
             id TEXT PRIMARY KEY, list_id TEXT NOT NULL REFERENCES lists(id) ON DELETE CASCADE,
             title TEXT, done INTEGER NOT NULL DEFAULT 0, score REAL);
-        CREATE TABLE tags(id TEXT PRIMARY KEY, item_id TEXT REFERENCES items(id) ON DELETE SET NULL, label TEXT);
+        CREATE TABLE tags(id TEXT PRIMARY KEY, item_id NUMERIC REFERENCES items(id) ON DELETE SET NULL, label TEXT);
         """
     static let tables: [String] = ["lists", "items", "tags"]
 

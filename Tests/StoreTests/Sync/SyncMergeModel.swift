@@ -72,9 +72,20 @@ struct SyncMergeModel {
         }
         let tags = alive("tags").mapValues { tag in
             var tag = tag
-            if case .text(let item)? = tag["item_id"], items[TextKey(item)] == nil { tag["item_id"] = .null }
+            if let item = tag["item_id"].flatMap(Self.itemKey), items[item] == nil { tag["item_id"] = .null }
             return tag
         }
         return ["lists": lists, "items": items, "tags": tags]
+    }
+
+    /// The item key a tag's `item_id` refers to, as SQLite's foreign key matches it: the
+    /// `NUMERIC` column holds the key "7" as the number 7, and "7.5" as 7.5.
+    private static func itemKey(_ value: DatabaseValue) -> TextKey? {
+        switch value {
+        case .text(let key): TextKey(key)
+        case .integer(let number): TextKey(String(number))
+        case .real(let number): TextKey(String(number))
+        default: nil
+        }
     }
 }

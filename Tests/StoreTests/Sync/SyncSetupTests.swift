@@ -29,7 +29,7 @@ struct SyncSetupTests {
     }
 
     @Test(
-        "A table whose key is a rowid, an integer, missing, composite or WITHOUT ROWID is refused at open, by name",
+        "A table whose key is a rowid, an integer, missing, composite, WITHOUT ROWID or not BINARY is refused at open, by name",
         arguments: [
             "CREATE TABLE t(id INTEGER PRIMARY KEY, x)",
             "CREATE TABLE t(id INT PRIMARY KEY, x)",
@@ -37,6 +37,9 @@ struct SyncSetupTests {
             "CREATE TABLE t(a TEXT, b TEXT, PRIMARY KEY (a, b))",
             "CREATE TABLE t(id TEXT PRIMARY KEY, x) WITHOUT ROWID",
             "CREATE TABLE u(id TEXT PRIMARY KEY)",
+            "CREATE TABLE t(id TEXT PRIMARY KEY COLLATE NOCASE, x)",
+            "CREATE TABLE t(id TEXT, x, PRIMARY KEY (id COLLATE RTRIM))",
+            "CREATE TABLE t(id TEXT COLLATE NOCASE, x, PRIMARY KEY (id COLLATE BINARY))",
         ])
     func refusedTables(schema: String) throws {
         let error = refusal(schema: schema)
@@ -44,10 +47,31 @@ struct SyncSetupTests {
         #expect(error?.message.contains("table \"t\"") == true)
     }
 
-    @Test("TEXT and BLOB (UUID) keys are accepted")
+    /// Under `NOCASE`, "abc" on one device and "ABC" on another would each be one row in the
+    /// stores but two in the sync state: the devices would end holding each other's values
+    /// under their own keys. A child whose foreign key spells its parent "abc" where the
+    /// parent says "ABC" would wait for good on a device where it arrived first.
+    @Test(
+        "A key, or a foreign key's parent column, that compares by another collation than BINARY is refused, naming the collation",
+        arguments: [
+            "CREATE TABLE t(id TEXT PRIMARY KEY COLLATE NOCASE, x)",
+            """
+            CREATE TABLE p(id TEXT PRIMARY KEY, code TEXT UNIQUE COLLATE NOCASE);
+            CREATE TABLE t(id TEXT PRIMARY KEY, p_code TEXT REFERENCES p(code));
+            """,
+        ])
+    func collationRefused(schema: String) throws {
+        let error = refusal(schema: schema)
+        #expect(error?.code == .misuse)
+        #expect(error?.message.contains("table \"t\"") == true)
+        #expect(error?.message.contains("COLLATE NOCASE") == true)
+    }
+
+    @Test("TEXT and BLOB (UUID) keys are accepted, also with BINARY spelled out")
     func acceptedKeys() throws {
         let store = try open(
-            schema: "CREATE TABLE t(id TEXT PRIMARY KEY, x); CREATE TABLE u(id BLOB PRIMARY KEY, x)", syncing: ["t", "u"])
+            schema: "CREATE TABLE t(id TEXT PRIMARY KEY COLLATE BINARY, x); CREATE TABLE u(id BLOB PRIMARY KEY, x)",
+            syncing: ["t", "u"])
         try store.write { db in
             try db.execute(sql: "INSERT INTO u(id, x) VALUES (?, 1)", arguments: [UUID()])
         }

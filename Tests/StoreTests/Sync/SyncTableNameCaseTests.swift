@@ -97,6 +97,23 @@ struct SyncTableNameCaseTests {
         #expect(schema.refusal(table: "CAF\u{E9}S", column: "city") == nil, "CAFéS is the lowercase twin, in other ASCII case")
     }
 
+    /// `"caf\u{E9}s"` and `"cafe\u{301}s"` are two tables to SQLite but one `String`, which
+    /// is how ``SyncConfiguration/tables`` and change notifications name tables.
+    @Test("A synced table whose name has a canonically equivalent twin in the schema is refused, naming both")
+    func canonicallyEquivalentTwinRefused() throws {
+        let path = directory.path("equivalent.sqlite")
+        try Store(path: path).write { db in
+            for table in ["caf\u{E9}s", "cafe\u{301}s"] {
+                try db.execute(sql: "CREATE TABLE \(SQLIdentifier.quote(table))(id TEXT PRIMARY KEY, name TEXT)")
+            }
+        }
+        var configuration = StoreConfiguration()
+        configuration.sync = SyncConfiguration(tables: ["caf\u{E9}s"])
+        let error = #expect(throws: StoreError.self) { try Store(path: path, configuration: configuration) }
+        #expect(error?.code == .misuse)
+        #expect(error?.message.contains("\"cafe\u{301}s\"") == true, "\(String(describing: error))")
+    }
+
     @Test("A snapshot page may hold one key in both twins; in one twin spelled in two ASCII cases, it is the row twice")
     func snapshotPageHoldsBothTwins() throws {
         let stamp = SyncSnapshotStamp(hlc: 1 << 20, device: 0)

@@ -67,6 +67,13 @@ struct SyncWireFormatTests {
         }
     }
 
+    @Test("Wire values are equal as SQLite's: texts by their bytes, each kind apart")
+    func equalityByBytes() {
+        #expect(SyncWireValue.text("\u{E9}") != .text("e\u{301}"))
+        #expect(SyncWireValue.text("e\u{301}") == .text("e\u{301}"))
+        #expect(Set<SyncWireValue>([.text("\u{E9}"), .text("e\u{301}"), .integer(1), .real(1), .text("1")]).count == 5)
+    }
+
     @Test("A pull response keeps the changes, the cursor and whether more wait")
     func pullResponse() throws {
         let batch = Self.batch()

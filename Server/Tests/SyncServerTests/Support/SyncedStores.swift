@@ -93,8 +93,9 @@ final class SyncedStores: @unchecked Sendable {
         return folder
     }
 
-    /// A table's rows as text, in key order: equal texts are equal contents (text and blobs by
-    /// their bytes, through `quote()`, which also names each value's storage class).
+    /// A table's rows as text, in key order, through `quote()`, which names each value's
+    /// storage class: dumps whose UTF-8 bytes are equal are equal contents (String's `==`
+    /// would also find canonically equivalent texts, "\u{E9}" and "e\u{301}", equal).
     static func dump(_ store: Store, table: String) throws -> [String] {
         let columns =
             table == "items"
@@ -106,6 +107,9 @@ final class SyncedStores: @unchecked Sendable {
             }
         }
     }
+
+    /// A dump's rows as their UTF-8 bytes, to compare byte for byte.
+    static func bytes(_ dump: [String]) -> [[UInt8]] { dump.map { Array($0.utf8) } }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 }

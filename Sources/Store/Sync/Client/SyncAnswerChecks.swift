@@ -14,16 +14,11 @@ extension SyncSnapshotPage {
             throw Self.unexpected("the page is at cursor \(self.cursor), not at its snapshot's \(cursor)")
         }
         if next != nil && rows.isEmpty { throw Self.unexpected("the page holds no rows but says that more follow") }
-        var seen = Set<RowIdentity>()
-        for row in rows where !seen.insert(RowIdentity(table: row.table.sqliteIdentifierFolded, key: row.key)).inserted {
+        var seen = Set<SyncRowIdentity<SyncWireValue>>()
+        for row in rows where !seen.insert(SyncRowIdentity(table: row.table.sqliteIdentifierFolded, key: row.key)).inserted {
             throw Self.unexpected("the page holds the row \(row.key) of \"\(row.table)\" twice")
         }
         return self
-    }
-
-    private struct RowIdentity: Hashable {
-        let table: String
-        let key: SyncWireValue
     }
 
     private static func unexpected(_ message: String) -> SyncServerError {
