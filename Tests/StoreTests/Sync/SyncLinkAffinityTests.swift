@@ -100,4 +100,19 @@ struct SyncLinkAffinityTests {
             #expect(keys == [[], [], [.text("C1")]])
         }
     }
+
+    /// SQLite's delete of "42.0" takes a `NUMERIC` child's 42 for its child (it applies the
+    /// child's affinity), its insert check for a child of "42" only: the merge removes the child
+    /// with "42.0", then finds its parent "42" there and brings it back.
+    @Test("A parent deleted on another device leaves the child of another parent whose key spells the same number")
+    func removedParentLeavesChildOfEqualNumber() throws {
+        let (a, b) = (try open("a.sqlite", childType: "NUMERIC"), try open("b.sqlite", childType: "NUMERIC"))
+        try a.write { db in try db.execute(sql: "INSERT INTO p VALUES ('42', 1), ('42.0', 2)") }
+        try SyncFixture.exchange(from: a, to: b)
+        try b.write { db in try db.execute(sql: "INSERT INTO c VALUES ('C1', '42')") }
+        try a.write { db in try db.execute(sql: "DELETE FROM p WHERE id = '42.0'") }
+        try SyncFixture.exchange(from: a, to: b)
+        try SyncFixture.exchange(from: b, to: a)
+        for store in [a, b] { #expect(try children(in: store) == [[.text("C1"), .integer(42), .text("integer")]]) }
+    }
 }
