@@ -30,7 +30,7 @@ struct SyncMaterializer {
         while index < queue.count {
             let (table, key) = queue[index]
             index += 1
-            if try materialize(table, key: key) { queue += try children(of: table, key: key) }
+            queue += try materialize(table, key: key)
         }
     }
 
@@ -40,22 +40,26 @@ struct SyncMaterializer {
         try materialize(rows.flatMap { try children(of: $0.table, key: $0.key) })
     }
 
-    /// Brings one row to its merged state; returns whether it was inserted.
-    private func materialize(_ table: SyncedTable, key: DatabaseValue) throws -> Bool {
+    /// Brings one row to its merged state; returns its children when it was inserted or
+    /// deleted, whose merged state may follow: they may appear with it, and a child that
+    /// SQLite's delete leaves behind (an untyped column's 42 for the key "42") goes after it.
+    private func materialize(_ table: SyncedTable, key: DatabaseValue) throws -> [(table: SyncedTable, key: DatabaseValue)] {
         let merged = try mergedRow(of: table, key: key)
         let quotedTable = SQLIdentifier.quote(table.name)
         let rowID = try db.fetchValue(
             Int64.self, sql: "SELECT rowid FROM \(quotedTable) WHERE \(SQLIdentifier.quote(table.key)) = ?", arguments: [key])
         switch (merged, rowID) {
         case (nil, nil):
-            return false
+            return []
         case (nil, let rowID?):
+            // Found while the row, which may hold the value they refer to, is still there.
+            let children = try children(of: table, key: key)
             try remove(table, rowID: rowID)
-            return false
+            return children
         case (let values?, let rowID?):
             try update(table, rowID: rowID, to: values)
             try SyncStorage.setRowID(table.name, key: key, rowID, in: db)
-            return false
+            return []
         case (let values?, nil):
             let columns = table.columns.filter { values[$0] != nil }
             let names = ([table.key] + columns).map(SQLIdentifier.quote).joined(separator: ", ")
@@ -64,7 +68,7 @@ struct SyncMaterializer {
                 sql: "INSERT INTO \(quotedTable) (\(names)) VALUES (\(marks))",
                 arguments: [key] + columns.map { values[$0] ?? .null })
             try SyncStorage.setRowID(table.name, key: key, db.lastInsertedRowID, in: db)
-            return true
+            return try children(of: table, key: key)
         }
     }
 

@@ -107,22 +107,32 @@ enum SyncStorage {
             ])
     }
 
-    /// The keys of `table`'s rows whose cell `column`, a link, may refer to a parent whose key
-    /// is `value`: the cells holding `value`, and, for a text that spells a number exactly, the
-    /// cells holding that number. SQLite matches a child's number 42 with a parent's text "42"
-    /// (it applies the parent column's affinity), so a child column of numeric affinity holds
-    /// 42 where its parent's key is "42". The caller checks each candidate's parent as SQLite does.
+    /// The keys of `table`'s rows whose cell `column`, a link, may refer to a parent whose
+    /// value is `value`: the cells holding one of ``childValues(of:)``. The caller checks each
+    /// candidate's parent as SQLite does.
     static func keys(of table: String, column: String, equalTo value: DatabaseValue, in db: Database) throws -> [DatabaseValue] {
         try db.fetchRows(
             sql: """
                 SELECT pk FROM store_sync_cells INDEXED BY store_sync_cells_by_link
-                WHERE tbl = ?1 AND col = ?2 AND link AND value IN (
-                    ?3, (SELECT number FROM (SELECT CAST(?3 AS NUMERIC) AS number)
-                         WHERE typeof(?3) = 'text' AND CAST(number AS TEXT) == ?3))
+                WHERE tbl = ?1 AND col = ?2 AND link AND value IN (\(childValues(of: "?3")))
                 ORDER BY pk
                 """,
             arguments: [table, column, value]
         ).map { $0[0] }
+    }
+
+    /// SQL for the values a child's foreign key may hold to refer to the parent value
+    /// `parameter`, a superset to check each against the parent as SQLite does. SQLite's
+    /// foreign keys compare by the parent column's affinity, so a child may hold the value
+    /// itself, or for a text, the integer or the real whose text it is exactly (a `NUMERIC`
+    /// child column stores "42" as 42, a `REAL` one "42.0" as 42.0; "042" and "1e3" spell
+    /// neither), or for a number, its text (an untyped child column keeps "5" for a parent 5).
+    static func childValues(of parameter: String) -> String {
+        let spelled = { (type: String) in
+            "(SELECT n FROM (SELECT CAST(\(parameter) AS \(type)) AS n) WHERE typeof(\(parameter)) = 'text' AND CAST(n AS TEXT) == \(parameter))"
+        }
+        let text = "(SELECT CAST(\(parameter) AS TEXT) WHERE typeof(\(parameter)) IN ('integer', 'real'))"
+        return "\(parameter), \(spelled("INTEGER")), \(spelled("REAL")), \(text)"
     }
 
     // MARK: Rows
