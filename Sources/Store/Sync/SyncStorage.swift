@@ -127,7 +127,7 @@ enum SyncStorage {
     /// itself, or for a text, the integer or the real whose text it is exactly (a `NUMERIC`
     /// child column stores "42" as 42, a `REAL` one "42.0" as 42.0; "042" and "1e3" spell
     /// neither), or for a number, its text (an untyped child column keeps "5" for a parent 5).
-    static func childValues(of parameter: String) -> String {
+    private static func childValues(of parameter: String) -> String {
         let spelled = { (type: String) in
             "(SELECT n FROM (SELECT CAST(\(parameter) AS \(type)) AS n) WHERE typeof(\(parameter)) = 'text' AND CAST(n AS TEXT) == \(parameter))"
         }

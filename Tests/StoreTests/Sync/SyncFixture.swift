@@ -6,9 +6,10 @@ import TestSupport
 /// Synced stores on files in one temporary directory, sharing a schema of lists, their items
 /// (`ON DELETE CASCADE`) and tags on items (`ON DELETE SET NULL`, by a `NUMERIC` column, which
 /// holds an item key that spells a number, "7", as the number 7), and a settable clock each.
+/// A list's name compares by `NOCASE`: renaming "a" to "A" is an edit all the same.
 final class SyncFixture {
     static let schema = """
-        CREATE TABLE lists(id TEXT PRIMARY KEY, name TEXT NOT NULL, color INTEGER);
+        CREATE TABLE lists(id TEXT PRIMARY KEY, name TEXT NOT NULL COLLATE NOCASE, color INTEGER);
         CREATE TABLE items(
             id TEXT PRIMARY KEY, list_id TEXT NOT NULL REFERENCES lists(id) ON DELETE CASCADE,
             title TEXT, done INTEGER NOT NULL DEFAULT 0, score REAL);

@@ -29,13 +29,15 @@ struct SyncLinkAffinityTests {
 
     init() throws { directory = try TemporaryDirectory() }
 
-    private func open(_ name: String, childType: String) throws -> Store {
+    /// A store whose child column `p_id` has `childType` and refers to `parentColumn` of `p`
+    /// (its key, or `code`, a unique integer).
+    private func open(_ name: String, childType: String, parentColumn: String = "id") throws -> Store {
         let path = directory.path(name)
         try Store(path: path).write { db in
             try db.execute(
                 script: """
-                    CREATE TABLE p(id TEXT PRIMARY KEY, x);
-                    CREATE TABLE c(id TEXT PRIMARY KEY, p_id \(childType) REFERENCES p(id));
+                    CREATE TABLE p(id TEXT PRIMARY KEY, x, code INTEGER UNIQUE);
+                    CREATE TABLE c(id TEXT PRIMARY KEY, p_id \(childType) REFERENCES p(\(parentColumn)));
                     """)
         }
         var configuration = StoreConfiguration()
@@ -55,7 +57,7 @@ struct SyncLinkAffinityTests {
             try open("a.sqlite", childType: testCase.type), try open("b.sqlite", childType: testCase.type),
             try open("c.sqlite", childType: testCase.type)
         )
-        try a.write { db in try db.execute(sql: "INSERT INTO p VALUES (?, 1)", arguments: [testCase.key]) }
+        try a.write { db in try db.execute(sql: "INSERT INTO p(id, x) VALUES (?, 1)", arguments: [testCase.key]) }
         let parent = try a.sync.pendingChanges()
         try b.sync.apply(parent)
         try b.write { db in try db.execute(sql: "INSERT INTO c VALUES ('C1', ?)", arguments: [testCase.childValue]) }
@@ -76,7 +78,7 @@ struct SyncLinkAffinityTests {
     @Test("A parent deleted on another device takes with it a child that refers to it by a number", arguments: cases)
     func removedParentTakesNumericChild(_ testCase: Case) throws {
         let (a, b) = (try open("a.sqlite", childType: testCase.type), try open("b.sqlite", childType: testCase.type))
-        try a.write { db in try db.execute(sql: "INSERT INTO p VALUES (?, 1)", arguments: [testCase.key]) }
+        try a.write { db in try db.execute(sql: "INSERT INTO p(id, x) VALUES (?, 1)", arguments: [testCase.key]) }
         try SyncFixture.exchange(from: a, to: b)
         try b.write { db in try db.execute(sql: "INSERT INTO c VALUES ('C1', ?)", arguments: [testCase.childValue]) }
         try a.write { db in try db.execute(sql: "DELETE FROM p") }
@@ -92,7 +94,7 @@ struct SyncLinkAffinityTests {
     func noFalseNumericTwin() throws {
         let a = try open("a.sqlite", childType: "NUMERIC")
         try a.write { db in
-            try db.execute(sql: "INSERT INTO p VALUES ('42', 1)")
+            try db.execute(sql: "INSERT INTO p(id, x) VALUES ('42', 1)")
             try db.execute(sql: "INSERT INTO c VALUES ('C1', '42')")
         }
         try a.read { db in
@@ -107,12 +109,28 @@ struct SyncLinkAffinityTests {
     @Test("A parent deleted on another device leaves the child of another parent whose key spells the same number")
     func removedParentLeavesChildOfEqualNumber() throws {
         let (a, b) = (try open("a.sqlite", childType: "NUMERIC"), try open("b.sqlite", childType: "NUMERIC"))
-        try a.write { db in try db.execute(sql: "INSERT INTO p VALUES ('42', 1), ('42.0', 2)") }
+        try a.write { db in try db.execute(sql: "INSERT INTO p(id, x) VALUES ('42', 1), ('42.0', 2)") }
         try SyncFixture.exchange(from: a, to: b)
         try b.write { db in try db.execute(sql: "INSERT INTO c VALUES ('C1', '42')") }
         try a.write { db in try db.execute(sql: "DELETE FROM p WHERE id = '42.0'") }
         try SyncFixture.exchange(from: a, to: b)
         try SyncFixture.exchange(from: b, to: a)
         for store in [a, b] { #expect(try children(in: store) == [[.text("C1"), .integer(42), .text("integer")]]) }
+    }
+
+    /// An untyped column keeps the text "5"; SQLite's foreign key applies the parent column's
+    /// `INTEGER` affinity and takes it for a reference to 5.
+    @Test("A child whose untyped foreign key holds the text of a number parent column appears with the parent, whichever arrives first")
+    func textChildOfNumberColumn() throws {
+        let stores = try ["a", "b", "c"].map { try open("\($0).sqlite", childType: "", parentColumn: "code") }
+        try stores[0].write { db in try db.execute(sql: "INSERT INTO p(id, code) VALUES ('P', 5)") }
+        let parent = try stores[0].sync.pendingChanges()
+        try stores[1].sync.apply(parent)
+        try stores[1].write { db in try db.execute(sql: "INSERT INTO c VALUES ('C1', '5')") }
+        let child = try stores[1].sync.pendingChanges()
+        try stores[0].sync.apply(child)
+        try stores[2].sync.apply(child)
+        try stores[2].sync.apply(parent)
+        for store in stores { #expect(try children(in: store) == [[.text("C1"), .text("5"), .text("text")]]) }
     }
 }
