@@ -1,13 +1,14 @@
 // The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
 #if os(Linux) || os(macOS)
 import Foundation
+import TestSupport
 
 /// A `sqlite3` process, another writer than `store`, fed SQL through a pipe.
 final class SQLiteShell: @unchecked Sendable {
     static let executable = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    private let process = Process()
+    private let process: SpawnedProcess
     private let input = Pipe()
     private let output = Pipe()
     private let lock = NSLock()
@@ -18,12 +19,10 @@ final class SQLiteShell: @unchecked Sendable {
     private var marker = 0
 
     init(database: String) throws {
-        process.executableURL = URL(fileURLWithPath: Self.executable ?? "sqlite3")
-        process.arguments = ["-batch", "-bail", database]
-        process.standardInput = input
-        process.standardOutput = output
+        process = try SpawnedProcess(
+            URL(fileURLWithPath: Self.executable ?? "sqlite3"), ["-batch", "-bail", database],
+            standardInput: .pipe(input), standardOutput: .pipe(output), standardError: .handle(FileHandle.standardError))
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.receive(handle.availableData) }
-        try process.run()
         try input.fileHandleForWriting.write(contentsOf: Data(".timeout 10000\n".utf8))
     }
 

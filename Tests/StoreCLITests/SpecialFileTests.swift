@@ -124,19 +124,14 @@ struct LongDatabasePathTests {
 struct NonUTF8ArgumentTests {
     /// Runs `store` through `sh`, whose `printf` makes the raw bytes `Process` cannot pass.
     private func store(_ shellArguments: String, in folder: URL) async throws -> StoreResult {
-        let process = Process()
         let errorURL = folder.appendingPathComponent(".stderr-sh")
         try Data().write(to: errorURL)
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" \(shellArguments)", StoreBinary.url.path]
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        try await process.exited()
+        let process = try SpawnedProcess(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "exec \"$0\" \(shellArguments)", StoreBinary.url.path], in: folder,
+            standardError: .handle(try FileHandle(forWritingTo: errorURL)))
+        let exitCode = try await process.exited()
         defer { try? FileManager.default.removeItem(at: errorURL) }
-        return StoreResult(exitCode: process.terminationStatus, output: "", error: try String(contentsOf: errorURL, encoding: .utf8))
+        return StoreResult(exitCode: exitCode, output: "", error: try String(contentsOf: errorURL, encoding: .utf8))
     }
 
     @Test("a database path that is not UTF-8 exits 2 and creates nothing", arguments: ["migrate", "status", "create x", "schema"])
@@ -153,12 +148,10 @@ struct NonUTF8ArgumentTests {
     @Test("a migration file whose name is not UTF-8 is refused by name")
     func migrationFileName() async throws {
         let project = try CLIProject(examplesUpTo: 1)
-        let made = Process()
-        made.executableURL = URL(fileURLWithPath: "/bin/sh")
-        made.arguments = ["-c", "printf 'CREATE TABLE t(x);' > \"Migrations/$(printf '0002_caf\\351.sql')\""]
-        made.currentDirectoryURL = project.folder
-        try made.run()
-        try await made.exited()
+        let made = try SpawnedProcess(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "printf 'CREATE TABLE t(x);' > \"Migrations/$(printf '0002_caf\\351.sql')\""],
+            in: project.folder)
+        _ = try await made.exited()
         let result = try await store("status", in: project.folder)
         #expect(result.exitCode == 2, "\(result)")
         #expect(result.error.contains("0002_caf") && result.error.contains("not valid UTF-8"), "\(result)")

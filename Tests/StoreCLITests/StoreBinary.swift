@@ -33,7 +33,7 @@ enum StoreBinary {
 
 /// A `store` process; its output goes to files, so that a full pipe can never block it.
 final class RunningStore {
-    private let process = Process()
+    private let process: SpawnedProcess
     private let outputURL: URL
     private let errorURL: URL
 
@@ -43,24 +43,23 @@ final class RunningStore {
         errorURL = folder.appendingPathComponent(".stderr-\(id)")
         try Data().write(to: outputURL)
         try Data().write(to: errorURL)
-        process.executableURL = launcher.first.map(URL.init(fileURLWithPath:)) ?? StoreBinary.url
-        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [StoreBinary.url.path] + arguments
-        process.currentDirectoryURL = folder
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
+        process = try SpawnedProcess(
+            launcher.first.map(URL.init(fileURLWithPath:)) ?? StoreBinary.url,
+            launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [StoreBinary.url.path] + arguments,
+            in: folder,
+            standardOutput: .handle(try FileHandle(forWritingTo: outputURL)),
+            standardError: .handle(try FileHandle(forWritingTo: errorURL)))
     }
 
     /// Waits for the process to exit and returns what it printed.
     func finish() async throws -> StoreResult {
-        try await process.exited()
+        let exitCode = try await process.exited()
         defer {
             try? FileManager.default.removeItem(at: outputURL)
             try? FileManager.default.removeItem(at: errorURL)
         }
         return StoreResult(
-            exitCode: process.terminationStatus,
+            exitCode: exitCode,
             output: try String(contentsOf: outputURL, encoding: .utf8),
             error: try String(contentsOf: errorURL, encoding: .utf8))
     }

@@ -6,7 +6,7 @@ import TestSupport
 /// A running `store watch` (or any long-running `store` subcommand) whose standard input
 /// the test holds open and whose standard output it reads line by line as it arrives.
 final class WatchProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: SpawnedProcess
     private let input = Pipe()
     private let output = Pipe()
     private let errorURL: URL
@@ -19,21 +19,19 @@ final class WatchProcess: @unchecked Sendable {
     init(_ arguments: [String], in folder: URL, standardInput: FileHandle? = nil) throws {
         errorURL = folder.appendingPathComponent(".watch-stderr-\(UUID().uuidString)")
         try Data().write(to: errorURL)
-        process.executableURL = StoreBinary.url
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.standardInput = standardInput ?? input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorURL)
+        process = try SpawnedProcess(
+            StoreBinary.url, arguments, in: folder,
+            standardInput: standardInput.map(SpawnedProcess.Stream.handle) ?? .pipe(input),
+            standardOutput: .pipe(output),
+            standardError: .handle(try FileHandle(forWritingTo: errorURL)))
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.append(handle.availableData) }
-        try process.run()
     }
 
     /// Kills the process when a test let go of it still running (an expectation that threw
     /// before the test waited for the exit): it would otherwise run on after the test run,
     /// an endless query at full speed.
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     private func append(_ data: Data) {
@@ -69,7 +67,7 @@ final class WatchProcess: @unchecked Sendable {
     func closeInput() throws { try input.fileHandleForWriting.close() }
 
     /// Sends a signal.
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { process.send(number) }
 
     /// Waits until the process catches `number` (`store watch` catches SIGINT and SIGTERM from
     /// its first moment on, see `SignalCatcher`), so that the signal sent next is handled, not
@@ -104,17 +102,17 @@ final class WatchProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         guard process.isRunning else { return true }
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         return false
     }
 
     /// Waits for the exit; returns the exit code and standard error.
     func finish() async throws -> (exitCode: Int32, error: String) {
-        try await process.exited()
+        let exitCode = try await process.exited()
         output.fileHandleForReading.readabilityHandler = nil
         append(output.fileHandleForReading.readDataToEndOfFile())
         defer { try? FileManager.default.removeItem(at: errorURL) }
-        return (process.terminationStatus, try String(contentsOf: errorURL, encoding: .utf8))
+        return (exitCode, try String(contentsOf: errorURL, encoding: .utf8))
     }
 }
 #endif

@@ -84,9 +84,7 @@ struct ModelTypedQueryCompileTests {
         let directory = try TemporaryDirectory()
         let file = directory.path("Snippet.swift")
         try source.write(toFile: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let arguments = [
             "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
             "-Xcc", "-fmodule-map-file=" + repository.appendingPathComponent("Sources/CSQLite/module.modulemap").path,
             "-load-plugin-executable", plugin.path + "#SQLiteStoreMacrosPlugin", file,
@@ -94,11 +92,9 @@ struct ModelTypedQueryCompileTests {
         let diagnostics = directory.path("diagnostics.txt")
         try Data().write(to: URL(fileURLWithPath: diagnostics))
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: diagnostics))
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        try await process.exited()
-        return (process.terminationStatus, try String(contentsOfFile: diagnostics, encoding: .utf8))
+        let process = try SpawnedProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), arguments, standardOutput: .handle(output), standardError: .handle(output))
+        return (try await process.exited(), try String(contentsOfFile: diagnostics, encoding: .utf8))
     }
 }
 #endif

@@ -28,12 +28,10 @@ import Testing
         try store.checkForExternalChanges()  // nothing yet: publishes nothing, so our own write comes next
         try await store.write { db in try db.execute(sql: "INSERT INTO t(v) VALUES (1)") }
         #expect(await changes.next()?.isExternal == false)
-        let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tool.arguments = ["sqlite3", directory.path("test.sqlite"), "INSERT INTO t(v) VALUES (2);"]
-        try tool.run()
-        try await tool.exited()
-        try #require(tool.terminationStatus == 0, "the sqlite3 tool must be installed (.ci/run installs it)")
+        let tool = try SpawnedProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", directory.path("test.sqlite"), "INSERT INTO t(v) VALUES (2);"],
+            standardOutput: .handle(FileHandle.standardOutput), standardError: .handle(FileHandle.standardError))
+        try #require(try await tool.exited() == 0, "the sqlite3 tool must be installed (.ci/run installs it)")
         try store.checkForExternalChanges()
         let received = await changes.next()
         #expect(received?.isExternal == true)

@@ -264,19 +264,18 @@ struct SnapshotChecker {
 /// Another process (the `sqlite3` tool) running SQL on the store's file, in one immediate
 /// transaction that waits for the store's write lock.
 struct OtherProcess {
-    private let process = Process()
+    private let process: SpawnedProcess
 
     init(path: String, sql: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-bail", "-cmd", ".timeout 20000", path, "BEGIN IMMEDIATE; \(sql) COMMIT;"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", "-bail", "-cmd", ".timeout 20000", path, "BEGIN IMMEDIATE; \(sql) COMMIT;"],
+            standardError: .handle(FileHandle.standardError))
     }
 
     func wait() throws {
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw StoreError(code: .error, message: "the sqlite3 tool failed (\(process.terminationStatus)); it must be installed")
+        let status = process.waitUntilExit()
+        guard status == 0 else {
+            throw StoreError(code: .error, message: "the sqlite3 tool failed (\(status)); it must be installed")
         }
     }
 }
