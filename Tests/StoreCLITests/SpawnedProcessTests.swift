@@ -36,23 +36,38 @@ import TestSupport
     }
 
     /// About 1,400 open descriptors, enough to fill glibc's `readdir` buffer for `/proc/self/fd`
-    /// (32 KiB), as a full test run holds: children start from several threads at once, run and
-    /// exit. Foundation's `Process.run()` crashed in this setting (SIGSEGV in its listing).
+    /// (32 KiB), as a full test run holds: children start from 8 threads at once, each allocating
+    /// and freeing memory between starts, and run and exit. With Foundation's `Process` in
+    /// place of `SpawnedProcess`, this test crashed the test process (SIGSEGV in `Process.run()`)
+    /// three runs out of three.
     @Test func startsChildrenBesideAFullDescriptorListing() async throws {
         let opened = (0..<1_400).map { _ in open("/dev/null", O_RDONLY) }
         defer { opened.filter { $0 >= 0 }.forEach { close($0) } }
         #expect(opened.allSatisfy { $0 >= 0 })
-        try await withThrowingTaskGroup(of: [Int32].self) { group in
+        let codes = await withTaskGroup(of: [Int32].self) { group in
             for _ in 0..<8 {
-                group.addTask {
-                    var codes: [Int32] = []
-                    for _ in 0..<25 {
-                        codes.append(try await SpawnedProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "exit 3"]).exited())
-                    }
-                    return codes
-                }
+                group.addTask { await Self.onThreadOfItsOwn(Self.startChildren) }
             }
-            for try await codes in group { #expect(codes == Array(repeating: 3, count: 25)) }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(codes == Array(repeating: 3, count: 8 * 200))
+    }
+
+    /// Starts 200 children that exit with 3, one after the other, each after allocating a
+    /// different number of blocks (which moves where the C library's listing buffer lands);
+    /// returns their exit codes.
+    private static func startChildren() -> [Int32] {
+        (0..<200).map { round in
+            let blocks = (0..<(round * 7) % 50).map { malloc(1_000 + $0 * 512) }
+            defer { blocks.forEach { free($0) } }
+            let child = try? SpawnedProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "exit 3"])
+            return child?.waitUntilExit() ?? -1
+        }
+    }
+
+    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
         }
     }
 }
