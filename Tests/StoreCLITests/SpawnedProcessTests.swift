@@ -39,7 +39,7 @@ import TestSupport
     /// (32 KiB), as a full test run holds: children start from 8 threads at once, each allocating
     /// and freeing memory between starts, and run and exit. With Foundation's `Process` in
     /// place of `SpawnedProcess`, this test crashed the test process (SIGSEGV in `Process.run()`)
-    /// three runs out of three.
+    /// in five runs out of six.
     @Test func startsChildrenBesideAFullDescriptorListing() async throws {
         let opened = (0..<1_400).map { _ in open("/dev/null", O_RDONLY) }
         defer { opened.filter { $0 >= 0 }.forEach { close($0) } }
