@@ -163,8 +163,14 @@ private enum SpawnFunctions {
     }
 
     private static func lookUp<Function>(_ name: String) -> Function? {
-        guard let library = dlopen(nil, RTLD_NOW), let symbol = dlsym(library, name) else { return nil }
-        return unsafeBitCast(symbol, to: Function.self)
+        #if os(macOS)
+        let symbol = dlsym(RTLD_DEFAULT, name)
+        #else
+        guard let program = dlopen(nil, RTLD_NOW) else { return nil }  // with every library it loaded
+        defer { dlclose(program) }
+        let symbol = dlsym(program, name)
+        #endif
+        return symbol.map { unsafeBitCast($0, to: Function.self) }
     }
 }
 #endif
