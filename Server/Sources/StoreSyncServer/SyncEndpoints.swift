@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import SQLiteStoreCore
 import SQLiteStoreSyncProtocol
+import ServiceLifecycle
 
 /// The push and pull endpoints: authenticate, validate, then read or write the ``ChangeLog``.
 struct SyncEndpoints: Sendable {
@@ -140,7 +141,11 @@ struct SyncEndpoints: Sendable {
         var stored = try await log.changes(account: account, after: since, limit: limit)
         if stored.changes.isEmpty && wait > 0 {
             let timeout = min(.seconds(wait), configuration.maxWait)
-            await notifier.wait(account: account, after: generation, timeout: timeout)
+            // A server told to stop answers its long polls at once instead of holding its
+            // shutdown for as long as they wait; their devices poll again, another server then.
+            await cancelWhenGracefulShutdown { [notifier] in
+                await notifier.wait(account: account, after: generation, timeout: timeout)
+            }
             stored = try await log.changes(account: account, after: since, limit: limit)
         }
         let others = stored.changes.filter { $0.change.device != device }
