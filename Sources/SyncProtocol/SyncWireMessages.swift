@@ -71,6 +71,10 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         case clockSkew
         /// A change names a table or a column that the server's schema does not sync (HTTP 422).
         case notSynced
+        /// The push gives a change id (device and sequence) that the server holds for another
+        /// change: the database is a copy of another device's, restored from a backup or copied to
+        /// another machine, and both went on writing under one device id (HTTP 409).
+        case forkedDevice
         /// The server failed (HTTP 500 or 503).
         case unavailable
         /// No answer: the connection failed, timed out or was cut. A client's finding, which a

@@ -81,7 +81,10 @@ struct ChangeLog: Sendable {
     }
 
     /// Stores the changes not stored before (by device and device sequence) and returns how
-    /// many were new; announces them on ``channel`` when the transaction commits.
+    /// many were new; announces them on ``channel`` when the transaction commits. A change
+    /// stored before must come again with the same contents (a replay): other contents under
+    /// its id refuse the whole push with ``SyncWireError/Code/forkedDevice``, since dropping them
+    /// as replays would lose them.
     ///
     /// One account's pushes are serialized by an advisory lock held to the commit, so that the
     /// account's server sequence numbers become visible in increasing order: a pull never sees
@@ -111,8 +114,18 @@ struct ChangeLog: Sendable {
             }
             clocks.append(change.hlc)
         }
-        return try await client.withTransaction(logger: logger) { connection in
+        let outcome: StoreOutcome = try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger)
+            let forked = try await connection.query(
+                """
+                SELECT x.device, x.device_seq FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[],
+                    \(keys)::text[], \(columns)::text[], \(values)::text[], \(clocks)::bigint[]) AS u(d, s, t, k, c, v, h)
+                JOIN sync_changes AS x ON x.account = \(account) AND x.device = u.d AND x.device_seq = u.s
+                WHERE (x.tbl, x.pk, x.col, x.value, x.hlc)
+                    IS DISTINCT FROM (u.t, u.k, NULLIF(u.c, ''), CASE WHEN u.c = '' THEN NULL ELSE u.v END, u.h)
+                LIMIT 1
+                """, logger: logger)
+            for try await fork in forked.decode((String, Int64).self) { return .forked(device: fork.0, sequence: fork.1) }
             let rows = try await connection.query(
                 """
                 INSERT INTO sync_changes(account, device, device_seq, schema_version, tbl, pk, col, value, hlc)
@@ -129,8 +142,24 @@ struct ChangeLog: Sendable {
             if stored > 0 {
                 try await connection.query("SELECT pg_notify(\(Self.channel), \(String(account)))", logger: logger)
             }
-            return stored
+            return .stored(stored)
         }
+        switch outcome {
+        case .stored(let count):
+            return count
+        case .forked(let device, let sequence):
+            throw SyncFailure(
+                .forkedDevice,
+                "change \(sequence) of device \(device) is stored with other contents: this database is a copy of "
+                    + "another device's (a restored backup, a copied file), and both wrote under one device id")
+        }
+    }
+
+    /// What a push's transaction did: stored changes, or nothing since a change's id is taken.
+    /// (An error thrown inside the transaction would reach the endpoint wrapped by PostgresNIO.)
+    private enum StoreOutcome {
+        case stored(Int)
+        case forked(device: String, sequence: Int64)
     }
 
     /// The account's changes after `cursor` in server order, up to `limit`, all made under one

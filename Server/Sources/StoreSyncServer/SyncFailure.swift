@@ -14,7 +14,7 @@ struct SyncFailure: Error {
         case .unauthorized: .unauthorized
         case .malformed: .badRequest
         case .tooLarge: .contentTooLarge
-        case .schemaMismatch: .conflict
+        case .schemaMismatch, .forkedDevice: .conflict
         case .clockSkew, .notSynced: .unprocessableContent
         // A server never refuses with a client's own findings; were it to, they say it failed.
         case .unavailable, .unreachable, .unexpectedResponse: .serviceUnavailable

@@ -12,16 +12,53 @@ struct SyncEndpointTests {
         let fixture = try ServerFixture()
         let server = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
-        let body = try ServerFixture.push((1...3).map { ServerFixture.change(sequence: $0) })
+        let changes = (1...4).map { ServerFixture.change(sequence: $0) }
+        let body = try ServerFixture.push(Array(changes[0..<3]))
         let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
         let first = try await HTTP.send("POST", push, token: token, body: body)
         let second = try await HTTP.send("POST", push, token: token, body: body)
         #expect(first.status == 200 && second.status == 200)
         #expect(try first.decode(SyncPushResponse.self).stored == 3)
         #expect(try second.decode(SyncPushResponse.self).stored == 0)
-        let overlapping = try ServerFixture.push((2...4).map { ServerFixture.change(sequence: $0) })
+        let overlapping = try ServerFixture.push(Array(changes[1...3]))
         #expect(try await HTTP.send("POST", push, token: token, body: overlapping).decode(SyncPushResponse.self).stored == 1)
         #expect(try await ServerDatabase.changes(in: fixture.database).map(\.sequence) == [1, 2, 3, 4])
+    }
+
+    /// A database copied to another machine, or restored from a backup, goes on under the same
+    /// device id and numbers its next changes as the original numbered its own: storing nothing
+    /// for a change id already held, as for a replay, lost the copy's change on every device.
+    @Test("A change id stored before with other contents refuses the whole push (forkedDevice), with nothing stored")
+    func forkedDevicePush() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let push = server.url.appendingPathComponent(SyncWireFormat.pushPath)
+        let original = ServerFixture.change(sequence: 1)
+        #expect(try await HTTP.send("POST", push, token: token, body: try ServerFixture.push([original])).status == 200)
+        let stored = try await ServerDatabase.wireChanges(in: fixture.database)
+        let copies = [
+            SyncWireChange(
+                device: original.device, sequence: 1, table: original.table, key: original.key,
+                operation: .set(column: "title", value: .text("the copy's title")), hlc: original.hlc),
+            SyncWireChange(
+                device: original.device, sequence: 1, table: original.table, key: original.key, operation: original.operation,
+                hlc: original.hlc + 1),
+            SyncWireChange(
+                device: original.device, sequence: 1, table: original.table, key: .text("another row"),
+                operation: original.operation, hlc: original.hlc),
+            SyncWireChange(
+                device: original.device, sequence: 1, table: original.table, key: original.key, operation: .delete, hlc: original.hlc),
+        ]
+        for copy in copies {
+            let answer = try await HTTP.send(
+                "POST", push, token: token, body: try ServerFixture.push([ServerFixture.change(sequence: 2), copy]))
+            #expect(answer.status == 409, "\(copy): \(answer.text)")
+            #expect((try? answer.decode(SyncWireError.self).code) == .forkedDevice, "\(copy): \(answer.text)")
+        }
+        #expect(try await ServerDatabase.wireChanges(in: fixture.database) == stored)
+        let replay = try await HTTP.send("POST", push, token: token, body: try ServerFixture.push([original]))
+        #expect(try replay.decode(SyncPushResponse.self).stored == 0)
     }
 
     @Test("A pull returns other devices' changes after the cursor, in pages, and skips the puller's own")

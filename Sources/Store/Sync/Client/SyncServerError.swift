@@ -27,7 +27,7 @@ public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isTransient: Bool {
         switch reason {
         case .unavailable, .unreachable, .clockSkew: true
-        case .unauthorized, .malformed, .tooLarge, .schemaMismatch, .notSynced, .unexpectedResponse: false
+        case .unauthorized, .malformed, .tooLarge, .schemaMismatch, .notSynced, .forkedDevice, .unexpectedResponse: false
         }
     }
 
