@@ -61,6 +61,33 @@ struct SyncClientTests {
         #expect(stored.map(\.sequence) == batch.changes.map(\.id.sequence))
     }
 
+    /// A copy of a store's file (a restored backup, a database copied to another machine) keeps
+    /// its device id and numbers its next changes as the original numbers its own.
+    @Test("A copy of a store that writes under the original's device id is refused (forkedDevice) and keeps its changes")
+    func copiedStore() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 2)
+        try await clients.stores[0].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
+        try await SyncClient(store: clients.stores[0], server: server.url, token: token).synchronize()
+        try await clients.reopen(0) { try FileManager.default.copyItem(atPath: clients.path(0), toPath: clients.path(2)) }
+        let (original, copy) = (clients.stores[0], try clients.open(2))
+        try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
+        try await SyncClient(store: original, server: server.url, token: token).synchronize()
+        try await copy.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('z', 'copy')") }
+        let pending = try copy.sync.pendingChanges().changes
+        let refusal = await #expect(throws: SyncServerError.self) {
+            try await SyncClient(store: copy, server: server.url, token: token).synchronize()
+        }
+        #expect(refusal?.reason == .forkedDevice, "\(String(describing: refusal))")
+        #expect(try copy.sync.pendingChanges().changes == pending, "the copy's changes wait in its outbox")
+        try await SyncClient(store: clients.stores[1], server: server.url, token: token).synchronize()
+        #expect(try SyncedStores.dump(clients.stores[1], table: "items") == SyncedStores.dump(original, table: "items"))
+        #expect(try SyncedStores.dump(original, table: "items") == ["'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL"])
+        try copy.close()
+    }
+
     @Test("A refused token and another schema version are typed errors, and nothing moves")
     func refusals() async throws {
         let fixture = try ServerFixture()
