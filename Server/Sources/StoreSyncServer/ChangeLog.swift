@@ -91,78 +91,27 @@ struct ChangeLog: Sendable {
     /// a change while an earlier-numbered one of the same account is still uncommitted, and a
     /// cursor never skips one.
     func store(_ changes: [SyncWireChange], schemaVersion: Int64, account: Int64) async throws -> Int {
-        let encoder = JSONEncoder()
-        var devices: [String] = []
-        var sequences: [Int64] = []
-        var tables: [String] = []
-        var keys: [String] = []
-        var columns: [String] = []
-        var values: [String] = []
-        var clocks: [Int64] = []
-        for change in changes {
-            devices.append(change.device)
-            sequences.append(change.sequence)
-            tables.append(change.table)
-            keys.append(String(decoding: try encoder.encode(change.key), as: UTF8.self))
-            switch change.operation {
-            case .set(let column, let value):
-                columns.append(column)
-                values.append(String(decoding: try encoder.encode(value), as: UTF8.self))
-            case .delete:
-                columns.append("")
-                values.append("")
+        let pushed = try PushedChanges(changes)
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger)
+                let inserted = try await pushed.insertNew(account: account, schemaVersion: schemaVersion, on: connection, logger: logger)
+                // Only a push with ids held before can give one to other contents: it is looked for
+                // then, and undoes the whole push (thrown: the transaction rolls back).
+                if inserted < pushed.count, let reused = try await pushed.firstReusedID(account: account, on: connection, logger: logger) {
+                    throw SyncFailure(
+                        .forkedDevice,
+                        "change \(reused.sequence) of device \(reused.device) is stored with other contents: this database is a "
+                            + "copy of another device's (a restored backup, a copied file), and both wrote under one device id")
+                }
+                if inserted > 0 {
+                    try await connection.query("SELECT pg_notify(\(Self.channel), \(String(account)))", logger: logger)
+                }
+                return inserted
             }
-            clocks.append(change.hlc)
+        } catch let error as PostgresTransactionError {
+            throw (error.closureError as? SyncFailure) ?? error
         }
-        let outcome: StoreOutcome = try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger)
-            // A look-up of each id in the unique index (LATERAL): written as a plain join, the
-            // check made pushing 100,000 rows 30 % slower (`SyncBenchmark initial`).
-            let forked = try await connection.query(
-                """
-                SELECT x.device, x.device_seq FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[],
-                    \(keys)::text[], \(columns)::text[], \(values)::text[], \(clocks)::bigint[]) AS u(d, s, t, k, c, v, h)
-                CROSS JOIN LATERAL (
-                    SELECT * FROM sync_changes WHERE account = \(account) AND device = u.d AND device_seq = u.s) AS x
-                WHERE (x.tbl, x.pk, x.col, x.value, x.hlc)
-                    IS DISTINCT FROM (u.t, u.k, NULLIF(u.c, ''), CASE WHEN u.c = '' THEN NULL ELSE u.v END, u.h)
-                LIMIT 1
-                """, logger: logger)
-            for try await fork in forked.decode((String, Int64).self) { return .forked(device: fork.0, sequence: fork.1) }
-            let rows = try await connection.query(
-                """
-                INSERT INTO sync_changes(account, device, device_seq, schema_version, tbl, pk, col, value, hlc)
-                SELECT \(account), d, s, \(schemaVersion), t, k, NULLIF(c, ''), CASE WHEN c = '' THEN NULL ELSE v END, h
-                FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[], \(keys)::text[],
-                            \(columns)::text[], \(values)::text[], \(clocks)::bigint[])
-                     WITH ORDINALITY AS u(d, s, t, k, c, v, h, n)
-                ORDER BY n
-                ON CONFLICT (account, device, device_seq) DO NOTHING
-                RETURNING seq
-                """, logger: logger)
-            var stored = 0
-            for try await _ in rows.decode(Int64.self) { stored += 1 }
-            if stored > 0 {
-                try await connection.query("SELECT pg_notify(\(Self.channel), \(String(account)))", logger: logger)
-            }
-            return .stored(stored)
-        }
-        switch outcome {
-        case .stored(let count):
-            return count
-        case .forked(let device, let sequence):
-            throw SyncFailure(
-                .forkedDevice,
-                "change \(sequence) of device \(device) is stored with other contents: this database is a copy of "
-                    + "another device's (a restored backup, a copied file), and both wrote under one device id")
-        }
-    }
-
-    /// What a push's transaction did: stored changes, or nothing since a change's id is taken.
-    /// (An error thrown inside the transaction would reach the endpoint wrapped by PostgresNIO.)
-    private enum StoreOutcome {
-        case stored(Int)
-        case forked(device: String, sequence: Int64)
     }
 
     /// The highest sequence of a change of `device` stored for the account, `nil` before its first.
