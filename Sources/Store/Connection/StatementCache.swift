@@ -1,5 +1,3 @@
-import SQLiteStoreSyncProtocol
-
 /// The prepared statements that `Database.cachedStatement(sql:)` reuses: at most `capacity`,
 /// the least recently used one dropped to make room. SQL is told apart by its bytes, as SQLite
 /// reads it: String's `==` equates canonically equivalent texts, so `SELECT 'é'` would have run
@@ -20,16 +18,8 @@ struct StatementCache {
         var lastUse: UInt64
     }
 
-    /// SQL, equal to another by its UTF-8 bytes. Hashed as a `String` (byte-equal texts hash alike).
-    private struct SQLText: Hashable {
-        let sql: String
-
-        static func == (lhs: SQLText, rhs: SQLText) -> Bool { lhs.sql.hasSameUTF8(as: rhs.sql) }
-        func hash(into hasher: inout Hasher) { hasher.combine(sql) }
-    }
-
     let capacity: Int
-    private var entries: [SQLText: Entry] = [:]
+    private var entries: [BytesKey: Entry] = [:]
     private var clock: UInt64 = 0
 
     init(capacity: Int = Self.defaultCapacity) {
@@ -43,7 +33,7 @@ struct StatementCache {
     mutating func statement(for sql: String) -> Statement? {
         clock += 1
         let now = clock
-        let key = SQLText(sql: sql)
+        let key = BytesKey(string: sql)
         return entries[key].map { entry in
             entries[key]?.lastUse = now
             return entry.statement
@@ -52,7 +42,7 @@ struct StatementCache {
 
     /// Caches `statement` for `sql`, dropping the least recently used statement when full.
     mutating func insert(_ statement: Statement, for sql: String) {
-        let key = SQLText(sql: sql)
+        let key = BytesKey(string: sql)
         if entries.count >= capacity, entries[key] == nil,
             let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
         {
