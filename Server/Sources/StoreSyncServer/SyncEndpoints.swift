@@ -138,7 +138,13 @@ struct SyncEndpoints: Sendable {
         }
         let device = query.get(SyncWireFormat.Query.device)
         if let device, let assigned = query.get(SyncWireFormat.Query.assigned) {
-            try await checkNotCopied(device: device, assigned: assigned, account: account)
+            guard let assigned = Int64(assigned), assigned >= 0 else { throw SyncFailure(.malformed, "assigned ≥ 0 is an integer") }
+            if let held = try await log.highestSequence(account: account, device: device), held > assigned {
+                throw SyncFailure(
+                    .forkedDevice,
+                    "the server holds change \(held) of device \(device), which gave its changes sequences up to \(assigned): "
+                        + "this database is a copy of that device's (a restored backup, a copied file)")
+            }
         }
         let generation = await notifier.generation(of: account)
         var stored = try await log.changes(account: account, after: since, limit: limit)
@@ -156,19 +162,6 @@ struct SyncEndpoints: Sendable {
             schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version, changes: others.map(\.change),
             cursor: stored.changes.last?.serverSequence ?? since, more: stored.more)
         return try JSONEncoder().encode(response)
-    }
-
-    /// Refuses a pull (``SyncWireError/Code/forkedDevice``) whose device gave its changes
-    /// sequences up to `assigned` when the server holds a higher one of that device: the
-    /// device is a copy of another's database, which never pulls what the original made since.
-    private func checkNotCopied(device: String, assigned: String, account: Int64) async throws {
-        guard let assigned = Int64(assigned), assigned >= 0 else { throw SyncFailure(.malformed, "assigned ≥ 0 is an integer") }
-        if let held = try await log.highestSequence(account: account, device: device), held > assigned {
-            throw SyncFailure(
-                .forkedDevice,
-                "the server holds change \(held) of device \(device), which gave its changes sequences up to \(assigned): "
-                    + "this database is a copy of that device's (a restored backup, a copied file)")
-        }
     }
 
     /// One page of the account's current state at the snapshot's cursor (the account's latest
