@@ -27,10 +27,6 @@ public enum SyncWireFormat {
         public static let device = "device"
         /// Seconds to wait for a change when there is none yet (a long poll); 0 answers at once.
         public static let wait = "wait"
-        /// The highest sequence the pulling device has given a change of its own. The server
-        /// refuses the pull (``SyncWireError/Code/forkedDevice``) when it holds a higher one of
-        /// that device, which only a copy of the device's database lacks; without it, it checks nothing.
-        public static let assigned = "assigned"
         /// A snapshot's schema version: the device's, which must be the server's.
         public static let schema = "schema"
         /// The snapshot's cursor (``SyncSnapshotPage/cursor``) on every page after the first.

@@ -137,15 +137,6 @@ struct SyncEndpoints: Sendable {
             throw SyncFailure(.malformed, "since ≥ 0, 1 ≤ limit ≤ \(configuration.maxPullLimit) and wait ≥ 0 are integers")
         }
         let device = query.get(SyncWireFormat.Query.device)
-        if let device, let assigned = query.get(SyncWireFormat.Query.assigned) {
-            guard let assigned = Int64(assigned), assigned >= 0 else { throw SyncFailure(.malformed, "assigned ≥ 0 is an integer") }
-            if let held = try await log.highestSequence(account: account, device: device), held > assigned {
-                throw SyncFailure(
-                    .forkedDevice,
-                    "the server holds change \(held) of device \(device), which gave its changes sequences up to \(assigned): "
-                        + "this database is a copy of that device's (a restored backup, a copied file)")
-            }
-        }
         let generation = await notifier.generation(of: account)
         var stored = try await log.changes(account: account, after: since, limit: limit)
         if stored.changes.isEmpty && wait > 0 {

@@ -61,29 +61,6 @@ struct SyncEndpointTests {
         #expect(try replay.decode(SyncPushResponse.self).stored == 0)
     }
 
-    /// A copy that only reads never pulls the changes its original made after the copy (a
-    /// device's own are left out of its pulls): it learns it is a copy from the sequences.
-    @Test("A pull naming fewer sequences assigned than the server holds of the device is refused (forkedDevice)")
-    func forkedDevicePull() async throws {
-        let fixture = try ServerFixture()
-        let server = try await fixture.startServer()
-        let token = try fixture.token(for: "alice")
-        let changes = (1...3).map { ServerFixture.change(sequence: $0) }
-        _ = try await HTTP.send(
-            "POST", server.url.appendingPathComponent(SyncWireFormat.pushPath), token: token, body: try ServerFixture.push(changes))
-        for assigned: Int64 in [3, 4] {
-            let pulled = try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-a", assigned: assigned), token: token)
-            #expect(pulled.status == 200, "\(assigned): \(pulled.text)")
-        }
-        let copy = try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-a", assigned: 2), token: token)
-        #expect(copy.status == 409, "\(copy.text)")
-        #expect((try? copy.decode(SyncWireError.self).code) == .forkedDevice, "\(copy.text)")
-        #expect(try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-c", assigned: 0), token: token).status == 200)
-        #expect(try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-a"), token: token).status == 200)
-        let malformed = try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-a", assigned: -1), token: token)
-        #expect(malformed.status == 400, "\(malformed.text)")
-    }
-
     @Test("A pull returns other devices' changes after the cursor, in pages, and skips the puller's own")
     func pullSinceCursor() async throws {
         let fixture = try ServerFixture()

@@ -34,16 +34,13 @@ struct ServerFixture {
         try JSONEncoder().encode(SyncPushRequest(schemaVersion: schemaVersion, changes: changes))
     }
 
-    static func pullURL(
-        _ server: URL, since: Int64 = 0, limit: Int = 100, device: String = "device-b", assigned: Int64? = nil, wait: Int = 0
-    ) -> URL {
+    static func pullURL(_ server: URL, since: Int64 = 0, limit: Int = 100, device: String = "device-b", wait: Int = 0) -> URL {
         var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.pullPath), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "format", value: "1"), URLQueryItem(name: "since", value: String(since)),
             URLQueryItem(name: "limit", value: String(limit)), URLQueryItem(name: "device", value: device),
             URLQueryItem(name: "wait", value: String(wait)),
         ]
-        if let assigned { components.queryItems?.append(URLQueryItem(name: "assigned", value: String(assigned))) }
         return components.url!
     }
 

@@ -120,14 +120,12 @@ public struct SyncClient: Sendable {
         try Task.checkCancellation()
         let device = try store.sync.deviceID()
         let cursorKey = "cursor " + server.absoluteString
-        let (cursor, assigned) = try await store.read { db in
-            (try SyncStorage.meta(cursorKey, in: db), try SyncStorage.highestAssignedSequence(in: db))
-        }
+        let cursor = try await store.read { db in try SyncStorage.meta(cursorKey, in: db) }
         guard let cursor else { return try await readSnapshot(device: device, cursorKey: cursorKey) }
         guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
-        let pulled = try await transport.pull(since: since, limit: batchSize, device: device, assigned: assigned, wait: wait)
+        let pulled = try await transport.pull(since: since, limit: batchSize, device: device, wait: wait)
         try await store.write { db in
             if !pulled.changes.isEmpty {
                 guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }

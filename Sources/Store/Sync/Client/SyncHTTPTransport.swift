@@ -20,15 +20,14 @@ struct SyncHTTPTransport: Sendable {
         return try await send(request, expecting: SyncPushResponse.self)
     }
 
-    func pull(since cursor: Int64, limit: Int, device: String, assigned: Int64, wait: Int) async throws -> SyncPullResponse {
+    func pull(since cursor: Int64, limit: Int, device: String, wait: Int) async throws -> SyncPullResponse {
         guard var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.pullPath), resolvingAgainstBaseURL: false)
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         typealias Query = SyncWireFormat.Query
         components.queryItems = [
             URLQueryItem(name: Query.format, value: String(SyncWireFormat.version)),
             URLQueryItem(name: Query.since, value: String(cursor)), URLQueryItem(name: Query.limit, value: String(limit)),
-            URLQueryItem(name: Query.device, value: device), URLQueryItem(name: Query.assigned, value: String(assigned)),
-            URLQueryItem(name: Query.wait, value: String(wait)),
+            URLQueryItem(name: Query.device, value: device), URLQueryItem(name: Query.wait, value: String(wait)),
         ]
         guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         var request = URLRequest(url: url)
