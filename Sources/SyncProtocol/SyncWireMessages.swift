@@ -71,10 +71,9 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         case clockSkew
         /// A change names a table or a column that the server's schema does not sync (HTTP 422).
         case notSynced
-        /// The database is a copy of another device's, restored from a backup or copied to another
-        /// machine, under the same device id: a push gives a change id (device and sequence) that
-        /// the server holds for another change, or a pull names fewer sequences assigned than the
-        /// server holds of the device (HTTP 409).
+        /// The push gives a change id (device and sequence) that the server holds for another
+        /// change: the database is a copy of another device's, restored from a backup or copied to
+        /// another machine, and both went on writing under one device id (HTTP 409).
         case forkedDevice
         /// The server failed (HTTP 500 or 503).
         case unavailable
