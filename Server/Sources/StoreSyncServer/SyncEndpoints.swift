@@ -149,9 +149,11 @@ struct SyncEndpoints: Sendable {
             stored = try await log.changes(account: account, after: since, limit: limit)
         }
         let others = stored.changes.filter { $0.change.device != device }
+        var deviceSequence: Int64?
+        if let device { deviceSequence = try await log.highestSequence(account: account, device: device) }
         let response = SyncPullResponse(
             schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version, changes: others.map(\.change),
-            cursor: stored.changes.last?.serverSequence ?? since, more: stored.more)
+            cursor: stored.changes.last?.serverSequence ?? since, more: stored.more, deviceSequence: deviceSequence)
         return try JSONEncoder().encode(response)
     }
 

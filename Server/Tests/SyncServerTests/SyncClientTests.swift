@@ -63,7 +63,7 @@ struct SyncClientTests {
 
     /// A copy of a store's file (a restored backup, a database copied to another machine) keeps
     /// its device id and numbers its next changes as the original numbers its own.
-    @Test("A copy of a store that writes under the original's device id is refused (forkedDevice) and keeps its changes")
+    @Test("A copy of a store is refused (forkedDevice): at its first pull when it only reads, and keeps its changes when it writes")
     func copiedStore() async throws {
         let fixture = try ServerFixture()
         let server = try await fixture.startServer()
@@ -75,6 +75,15 @@ struct SyncClientTests {
         let (original, copy) = (clients.stores[0], try clients.open(2))
         try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
         try await SyncClient(store: original, server: server.url, token: token).synchronize()
+        try await clients.stores[1].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('w', 'other')") }
+        try await SyncClient(store: clients.stores[1], server: server.url, token: token).synchronize()
+        let cursor = try await copy.read { db in try db.fetchValue(DatabaseValue.self, sql: Self.cursorSQL) }
+        let readOnly = await #expect(throws: SyncServerError.self, "a copy that only reads learns it is one at its first pull") {
+            try await SyncClient(store: copy, server: server.url, token: token).synchronize()
+        }
+        #expect(readOnly?.reason == .forkedDevice, "\(String(describing: readOnly))")
+        #expect(try SyncedStores.dump(copy, table: "items") == ["'x'|'one'|NULL|NULL"], "nothing of the refused answer is applied")
+        #expect(try await copy.read { db in try db.fetchValue(DatabaseValue.self, sql: Self.cursorSQL) } == cursor)
         try await copy.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('z', 'copy')") }
         let pending = try copy.sync.pendingChanges().changes
         let refusal = await #expect(throws: SyncServerError.self) {
@@ -83,10 +92,48 @@ struct SyncClientTests {
         #expect(refusal?.reason == .forkedDevice, "\(String(describing: refusal))")
         #expect(try copy.sync.pendingChanges().changes == pending, "the copy's changes wait in its outbox")
         try await SyncClient(store: clients.stores[1], server: server.url, token: token).synchronize()
+        try await SyncClient(store: original, server: server.url, token: token).synchronize()
         #expect(try SyncedStores.dump(clients.stores[1], table: "items") == SyncedStores.dump(original, table: "items"))
-        #expect(try SyncedStores.dump(original, table: "items") == ["'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL"])
+        #expect(
+            try SyncedStores.dump(original, table: "items") == [
+                "'w'|'other'|NULL|NULL", "'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL",
+            ])
         try copy.close()
     }
+
+    /// The store's pull cursor, as `SyncClient` keeps it.
+    private static let cursorSQL = "SELECT value FROM store_sync_meta WHERE key LIKE 'cursor %'"
+
+    /// A device's own pushes land on the server while its pulls wait (live mode pushes and
+    /// pulls at once): each pull answer names the device's highest change the server holds,
+    /// which the device has always given already, however they interleave.
+    @Test("Live: a store writing while it pushes and pulls at once is never taken for a copy of itself")
+    func liveWriterIsNotACopy() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 2)
+        let (a, b) = (clients.stores[0], clients.stores[1])
+        let writing = Task { try await SyncClient(store: a, server: server.url, token: token).run() }
+        let reading = Task { try await SyncClient(store: b, server: server.url, token: token).run() }
+        for index in 0..<Self.liveWrites {
+            try await a.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES (?, 'live')", arguments: ["a\(index)"]) }
+            try await b.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES (?, 'live')", arguments: ["b\(index)"]) }
+            if index.isMultiple(of: 10) { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        // Until both outboxes are empty; a client that stopped (refused) leaves its own full.
+        var polls = 0
+        while try !a.sync.pendingChanges().changes.isEmpty || !b.sync.pendingChanges().changes.isEmpty, polls < 1_500 {
+            try await Task.sleep(for: .milliseconds(20))
+            polls += 1
+        }
+        for running in [writing, reading] {
+            running.cancel()
+            await #expect(throws: CancellationError.self) { try await running.value }
+        }
+    }
+
+    private static let liveWrites = 200
 
     @Test("A refused token and another schema version are typed errors, and nothing moves")
     func refusals() async throws {

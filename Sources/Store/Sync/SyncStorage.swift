@@ -73,6 +73,12 @@ enum SyncStorage {
         try db.execute(sql: "INSERT OR REPLACE INTO store_sync_meta(key, value) VALUES (?, ?)", arguments: [key, value])
     }
 
+    /// The highest sequence given to a change recorded here, acknowledged or not (0 before the
+    /// first): the outbox's `AUTOINCREMENT` counter, which never goes back.
+    static func highestAssignedSequence(in db: Database) throws -> Int64 {
+        try db.fetchValue(Int64.self, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'store_sync_outbox'") ?? 0
+    }
+
     /// The highest migration applied (the schema version devices must agree on), 0 without any.
     static func schemaVersion(in db: Database) throws -> Int64 {
         let hasLedger = try db.fetchValue(
