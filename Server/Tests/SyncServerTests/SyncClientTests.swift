@@ -116,10 +116,15 @@ struct SyncClientTests {
         let (a, b) = (clients.stores[0], clients.stores[1])
         let writing = Task { try await SyncClient(store: a, server: server.url, token: token).run() }
         let reading = Task { try await SyncClient(store: b, server: server.url, token: token).run() }
+        // Paced slower than a push, so that each of A's writes is pushed while A's pull waits
+        // (a long poll), and that push wakes the pull: its answer names a change A gave its
+        // sequence after the pull was sent.
         for index in 0..<Self.liveWrites {
             try await a.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES (?, 'live')", arguments: ["a\(index)"]) }
-            try await b.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES (?, 'live')", arguments: ["b\(index)"]) }
-            if index.isMultiple(of: 10) { try await Task.sleep(for: .milliseconds(5)) }
+            if index.isMultiple(of: 4) {
+                try await b.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES (?, 'live')", arguments: ["b\(index)"]) }
+            }
+            try await Task.sleep(for: .milliseconds(15))
         }
         // Until both outboxes are empty; a client that stopped (refused) leaves its own full.
         var polls = 0
@@ -133,7 +138,7 @@ struct SyncClientTests {
         }
     }
 
-    private static let liveWrites = 200
+    private static let liveWrites = 60
 
     @Test("A refused token and another schema version are typed errors, and nothing moves")
     func refusals() async throws {
