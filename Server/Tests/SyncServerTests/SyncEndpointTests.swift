@@ -61,7 +61,7 @@ struct SyncEndpointTests {
         #expect(try replay.decode(SyncPushResponse.self).stored == 0)
     }
 
-    @Test("A pull returns other devices' changes after the cursor, in pages, and skips the puller's own")
+    @Test("A pull returns other devices' changes after the cursor, in pages, skips the puller's own and names its highest")
     func pullSinceCursor() async throws {
         let fixture = try ServerFixture()
         let server = try await fixture.startServer()
@@ -85,9 +85,11 @@ struct SyncEndpointTests {
         let again = try await HTTP.send("GET", ServerFixture.pullURL(server.url, since: cursor), token: token)
             .decode(SyncPullResponse.self)
         #expect(again.changes.isEmpty && again.cursor == cursor && !again.more)
+        #expect(again.deviceSequence == nil, "device-b has no change on the server")
         let own = try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-a"), token: token)
             .decode(SyncPullResponse.self)
         #expect(own.changes.isEmpty && own.cursor == cursor)
+        #expect(own.deviceSequence == 5, "the answer names device-a's highest change, which a copy of it has not given")
     }
 
     @Test("Without a token or with a forged one: 401 and nothing stored or read")
