@@ -5,9 +5,11 @@ import SQLiteStoreSyncProtocol
 /// after the server stored them, and the pull cursor moves only with a committed apply.
 public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the step failed: the code the server answered (`.unauthorized` for HTTP 401,
-    /// `.malformed` 400, `.tooLarge` 413, `.schemaMismatch` 409, `.clockSkew` and `.notSynced`
-    /// 422, `.unavailable` 5xx), or the client's own finding: `.unreachable` when no answer
-    /// came, `.unexpectedResponse` for an answer that is not the sync protocol's.
+    /// `.malformed` 400, `.tooLarge` 413, `.schemaMismatch` and `.forkedDevice` 409,
+    /// `.clockSkew` and `.notSynced` 422, `.unavailable` 5xx), or the client's own finding:
+    /// `.unreachable` when no answer came, `.unexpectedResponse` for an answer that is not the
+    /// sync protocol's, `.forkedDevice` (without a status) for a pull answer naming a change of
+    /// this device that its database never numbered.
     public let reason: SyncWireError.Code
     /// The HTTP status, when the server answered.
     public let status: Int?
