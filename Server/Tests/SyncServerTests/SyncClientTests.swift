@@ -62,47 +62,75 @@ struct SyncClientTests {
     }
 
     /// A copy of a store's file (a restored backup, a database copied to another machine) keeps
-    /// its device id and numbers its next changes as the original numbers its own.
-    @Test("A copy of a store is refused (forkedDevice): at its first pull when it only reads, and keeps its changes when it writes")
-    func copiedStore() async throws {
+    /// its device id, numbers its next changes as the original numbers its own, and never pulls
+    /// the original's changes after the copy, which are its own by id. The copy below only reads:
+    /// its first pull's answer names a change of the device it never numbered.
+    @Test("A copy that only reads is refused at its first pull, takes a new device id, and then holds its original's later changes")
+    func readOnlyCopy() async throws {
         let fixture = try ServerFixture()
         let server = try await fixture.startServer()
         let token = try fixture.token(for: "alice")
-        let clients = try SyncedStores(count: 2)
-        try await clients.stores[0].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
-        try await SyncClient(store: clients.stores[0], server: server.url, token: token).synchronize()
-        try await clients.reopen(0) { try FileManager.default.copyItem(atPath: clients.path(0), toPath: clients.path(2)) }
-        let (original, copy) = (clients.stores[0], try clients.open(2))
+        let (clients, original, copy) = try await Self.copiedStores(on: server.url, token: token)
         try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
         try await SyncClient(store: original, server: server.url, token: token).synchronize()
         try await clients.stores[1].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('w', 'other')") }
         try await SyncClient(store: clients.stores[1], server: server.url, token: token).synchronize()
-        let cursor = try await copy.read { db in try db.fetchValue(DatabaseValue.self, sql: Self.cursorSQL) }
-        let readOnly = await #expect(throws: SyncServerError.self, "a copy that only reads learns it is one at its first pull") {
-            try await SyncClient(store: copy, server: server.url, token: token).synchronize()
-        }
-        #expect(readOnly?.reason == .forkedDevice, "\(String(describing: readOnly))")
-        #expect(try SyncedStores.dump(copy, table: "items") == ["'x'|'one'|NULL|NULL"], "nothing of the refused answer is applied")
-        #expect(try await copy.read { db in try db.fetchValue(DatabaseValue.self, sql: Self.cursorSQL) } == cursor)
-        try await copy.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('z', 'copy')") }
-        let pending = try copy.sync.pendingChanges().changes
-        let refusal = await #expect(throws: SyncServerError.self) {
-            try await SyncClient(store: copy, server: server.url, token: token).synchronize()
-        }
-        #expect(refusal?.reason == .forkedDevice, "\(String(describing: refusal))")
-        #expect(try copy.sync.pendingChanges().changes == pending, "the copy's changes wait in its outbox")
-        try await SyncClient(store: clients.stores[1], server: server.url, token: token).synchronize()
-        try await SyncClient(store: original, server: server.url, token: token).synchronize()
-        #expect(try SyncedStores.dump(clients.stores[1], table: "items") == SyncedStores.dump(original, table: "items"))
-        #expect(
-            try SyncedStores.dump(original, table: "items") == [
-                "'w'|'other'|NULL|NULL", "'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL",
-            ])
+        let device = try copy.sync.deviceID()
+        try await SyncClient(store: copy, server: server.url, token: token).synchronize()
+        #expect(try copy.sync.deviceID() != device && original.sync.deviceID() == device)
+        let expected = ["'w'|'other'|NULL|NULL", "'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL"]
+        #expect(try SyncedStores.dump(copy, table: "items") == expected, "the original's 'y' reached the copy")
+        try await Self.expectConverged([original, clients.stores[1], copy], on: server.url, token: token, items: expected)
         try copy.close()
     }
 
-    /// The store's pull cursor, as `SyncClient` keeps it.
-    private static let cursorSQL = "SELECT value FROM store_sync_meta WHERE key LIKE 'cursor %'"
+    /// Here the original pushes its next change first; the copy's push gives the same change id
+    /// with other contents, which the server refuses. Nothing of the copy's is lost: it goes
+    /// again under the copy's new id, and every device ends with the same tables and sync state.
+    @Test("A copy that writes is refused at its push, takes a new device id, and its changes reach every device")
+    func writingCopy() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let (clients, original, copy) = try await Self.copiedStores(on: server.url, token: token)
+        try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
+        try await SyncClient(store: original, server: server.url, token: token).synchronize()
+        try await copy.write { db in
+            try db.execute(sql: "INSERT INTO items(id, title) VALUES ('z', 'copy')")
+            try db.execute(sql: "UPDATE items SET title = 'copy' WHERE id = 'x'")
+        }
+        try await copy.write { db in try db.execute(sql: "DELETE FROM items WHERE id = 'z'") }
+        try await copy.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('v', 'copy')") }
+        let device = try copy.sync.deviceID()
+        let progress = try await SyncClient(store: copy, server: server.url, token: token).synchronize()
+        #expect(progress.pushed == 8, "\(progress)")
+        #expect(try copy.sync.deviceID() != device && original.sync.deviceID() == device)
+        #expect(try copy.sync.pendingChanges().changes.isEmpty)
+        try await Self.expectConverged(
+            [original, clients.stores[1], copy], on: server.url, token: token,
+            items: ["'v'|'copy'|NULL|NULL", "'x'|'copy'|NULL|NULL", "'y'|'original'|NULL|NULL"])
+        try copy.close()
+    }
+
+    /// Two stores, the first with one item synced, and a copy of the first's file opened as a third.
+    private static func copiedStores(on server: URL, token: String) async throws -> (SyncedStores, original: Store, copy: Store) {
+        let clients = try SyncedStores(count: 2)
+        try await clients.stores[0].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
+        try await SyncClient(store: clients.stores[0], server: server, token: token).synchronize()
+        try await clients.reopen(0) { try FileManager.default.copyItem(atPath: clients.path(0), toPath: clients.path(2)) }
+        return (clients, clients.stores[0], try clients.open(2))
+    }
+
+    /// Syncs `stores` twice over, then expects each to hold `items` and the same sync state.
+    private static func expectConverged(_ stores: [Store], on server: URL, token: String, items: [String]) async throws {
+        for _ in 0..<2 {
+            for store in stores { try await SyncClient(store: store, server: server, token: token).synchronize() }
+        }
+        for store in stores {
+            #expect(try SyncedStores.dump(store, table: "items") == items)
+            #expect(try SyncedStores.syncState(store) == SyncedStores.syncState(stores[0]))
+        }
+    }
 
     /// A device's own pushes land on the server while its pulls wait (live mode pushes and
     /// pulls at once): each pull answer names the device's highest change the server holds,

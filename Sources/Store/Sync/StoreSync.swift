@@ -7,7 +7,7 @@ public struct StoreSync: Sendable {
     public func deviceID() throws -> String {
         try checkConfigured()
         return try store.read { db in
-            guard case .text(let device)? = try SyncStorage.meta("device", in: db) else { throw Self.notConfigured }
+            guard let device = try SyncStorage.deviceID(in: db) else { throw Self.notConfigured }
             return device
         }
     }
@@ -17,7 +17,7 @@ public struct StoreSync: Sendable {
     public func pendingChanges(limit: Int = 1_000) throws -> SyncBatch {
         try checkConfigured()
         return try store.read { db in
-            guard case .text(let device)? = try SyncStorage.meta("device", in: db) else { throw Self.notConfigured }
+            guard let device = try SyncStorage.deviceID(in: db) else { throw Self.notConfigured }
             let rows = try db.fetchRows(
                 sql: "SELECT sequence, schema_version, tbl, pk, col, value, clock FROM store_sync_outbox ORDER BY sequence LIMIT ?",
                 arguments: [max(0, limit)])
@@ -31,11 +31,27 @@ public struct StoreSync: Sendable {
         }
     }
 
+    /// Gives this database a new device id, and returns it: for a copy of another device's
+    /// database (a restored backup, a copied file), which the server or ``SyncClient`` refused
+    /// with `forkedDevice`. ``SyncClient`` calls it on such a refusal.
+    ///
+    /// The changes waiting to be sent go as the new device's, with the cells and deletes they
+    /// set here stamped so. The store forgets how far it read each server, so that its next
+    /// sync reads the server's snapshot: as the new device, it receives the changes the original
+    /// made under the old id, which a device never pulls as its own. Nothing recorded is lost.
+    public func takeNewDeviceID() throws -> String {
+        try checkConfigured()
+        return try store.write { db in
+            guard let coordinator = db.syncCoordinator else { throw Self.notConfigured }
+            return try coordinator.takeNewDeviceID(in: db)
+        }
+    }
+
     /// Forgets the changes recorded here up to `id` included, once the server has stored them.
     public func acknowledge(upTo id: SyncChange.ID) throws {
         try checkConfigured()
         try store.write { db in
-            guard try SyncStorage.meta("device", in: db) == .text(id.device) else {
+            guard try SyncStorage.deviceID(in: db) == id.device else {
                 throw StoreError.misuse("sync: change \(id) was not made on this device")
             }
             try db.execute(sql: "DELETE FROM store_sync_outbox WHERE sequence <= ?", arguments: [id.sequence])

@@ -4,7 +4,6 @@ import SQLiteStoreSyncProtocol
 /// The writer connection's sync: sets the sync tables up at open, checks the synced tables,
 /// records each local transaction before it commits and applies remote batches.
 final class SyncCoordinator {
-    let deviceID: String
     let clock: HybridClock
     private let tableNames: Set<String>
     private var tables: [String: SyncedTable] = [:]
@@ -18,12 +17,7 @@ final class SyncCoordinator {
         do {
             try db.execute(script: SyncStorage.schema)
             try SyncStorage.upgradeCells(in: db)
-            if case .text(let device)? = try SyncStorage.meta("device", in: db) {
-                deviceID = device
-            } else {
-                deviceID = UUID().uuidString.lowercased()
-                try SyncStorage.setMeta("device", .text(deviceID), in: db)
-            }
+            if try SyncStorage.deviceID(in: db) == nil { try SyncStorage.setMeta("device", .text(Self.newDeviceID()), in: db) }
             tables = try Self.load(tableNames, from: db)
             try SyncStorage.markLinks(of: tables, in: db)
             try db.commit()
@@ -53,9 +47,23 @@ final class SyncCoordinator {
         guard let changes = db.changeCapture?.uncommittedChanges(), !changes.isEmpty else { return }
         let tables = try syncedTables(in: db)
         if db.isApplyingRemoteChanges { return try forgetRowsDeletedByCascade(changes, tables: tables, in: db) }
-        var recorder = SyncRecorder(tables: tables, db: db, device: deviceID, clock: clock)
+        guard let device = try SyncStorage.deviceID(in: db) else { throw StoreError.misuse("sync: the device id is gone") }
+        var recorder = SyncRecorder(tables: tables, db: db, device: device, clock: clock)
         try recorder.record(changes)
     }
+
+    /// Gives the database a new device id in the open write transaction (see
+    /// ``StoreSync/takeNewDeviceID()``); returns it.
+    func takeNewDeviceID(in db: Database) throws -> String {
+        guard let device = try SyncStorage.deviceID(in: db) else { throw StoreError.misuse("sync: the device id is gone") }
+        let newDevice = Self.newDeviceID()
+        try SyncStorage.restampPendingChanges(from: device, to: newDevice, in: db)
+        try SyncStorage.forgetServerProgress(in: db)
+        try SyncStorage.setMeta("device", .text(newDevice), in: db)
+        return newDevice
+    }
+
+    private static func newDeviceID() -> String { UUID().uuidString.lowercased() }
 
     /// Applies a remote batch in the open write transaction.
     func apply(_ batch: SyncBatch, in db: Database) throws {

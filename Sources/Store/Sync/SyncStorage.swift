@@ -69,8 +69,44 @@ enum SyncStorage {
         try db.fetchValue(DatabaseValue.self, sql: "SELECT value FROM store_sync_meta WHERE key = ?", arguments: [key])
     }
 
+    /// The device id, made when sync first opened the database.
+    static func deviceID(in db: Database) throws -> String? {
+        guard case .text(let device)? = try meta("device", in: db) else { return nil }
+        return device
+    }
+
     static func setMeta(_ key: String, _ value: DatabaseValue, in db: Database) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO store_sync_meta(key, value) VALUES (?, ?)", arguments: [key, value])
+    }
+
+    /// The start of the `store_sync_meta` keys that record how far the store has read a server:
+    /// its pull cursor (`cursor <server URL>`) and a snapshot under way (`snapshot …`).
+    static let cursorKeyPrefix = "cursor "
+    static let snapshotKeyPrefix = "snapshot "
+
+    /// Forgets how far the store has read every server, so that its next sync reads the
+    /// server's snapshot again.
+    static func forgetServerProgress(in db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM store_sync_meta WHERE substr(key, 1, length(?1)) = ?1 OR substr(key, 1, length(?2)) = ?2",
+            arguments: [cursorKeyPrefix, snapshotKeyPrefix])
+    }
+
+    /// Gives the cells and deletes that the outbox's changes set here, still stamped by
+    /// `device`, the stamp of `newDevice`: the changes will reach the server as `newDevice`'s.
+    static func restampPendingChanges(from device: String, to newDevice: String, in db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE store_sync_cells SET device = ?2
+                WHERE device = ?1 AND (tbl, pk, col, clock) IN (SELECT tbl, pk, col, clock FROM store_sync_outbox WHERE col IS NOT NULL)
+                """,
+            arguments: [device, newDevice])
+        try db.execute(
+            sql: """
+                UPDATE store_sync_rows SET deleted_device = ?2
+                WHERE deleted_device = ?1 AND (tbl, pk, deleted_clock) IN (SELECT tbl, pk, clock FROM store_sync_outbox WHERE col IS NULL)
+                """,
+            arguments: [device, newDevice])
     }
 
     /// The highest sequence given to a change recorded here, acknowledged or not (0 before the

@@ -108,6 +108,23 @@ final class SyncedStores: @unchecked Sendable {
         }
     }
 
+    /// `store`'s sync state: each cell and delete with its stamp, one line each in order. Devices
+    /// that have seen the same changes hold the same.
+    static func syncState(_ store: Store) throws -> [String] {
+        try store.read { db in
+            try db.fetchRows(
+                sql: """
+                    SELECT tbl || '|' || quote(pk) || '|' || col || '|' || quote(value) || '|' || clock || '|' || device
+                    FROM store_sync_cells
+                    UNION ALL
+                    SELECT tbl || '|' || quote(pk) || '|deleted|' || deleted_clock || '|' || deleted_device
+                    FROM store_sync_rows WHERE deleted_clock IS NOT NULL
+                    ORDER BY 1
+                    """
+            ).map { row in if case .text(let text) = row[0] { text } else { "\(row[0])" } }
+        }
+    }
+
     /// A dump's rows as their UTF-8 bytes, to compare byte for byte.
     static func bytes(_ dump: [String]) -> [[UInt8]] { dump.map { Array($0.utf8) } }
 

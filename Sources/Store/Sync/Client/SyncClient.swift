@@ -18,6 +18,10 @@ import FoundationNetworking
 /// server answered that it stored it (a push whose answer is lost is sent again, and the server
 /// stores it once), and the pull cursor, kept in the store per server, moves in the same
 /// transaction that applies the pulled changes.
+///
+/// A database copied from another device's (a restored backup, a copied file) is refused with
+/// `forkedDevice` by the server or by the client itself; the client then gives it a new device
+/// id (``StoreSync/takeNewDeviceID()``) and syncs again, reading the server's snapshot.
 public struct SyncClient: Sendable {
     /// The store that syncs.
     public let store: Store
@@ -58,6 +62,15 @@ public struct SyncClient: Sendable {
     ///   What completed before the failure stays done.
     @discardableResult
     public func synchronize() async throws -> Progress {
+        do {
+            return try await synchronizeOnce()
+        } catch let error as SyncServerError where error.reason == .forkedDevice {
+            _ = try store.sync.takeNewDeviceID()
+            return try await synchronizeOnce()
+        }
+    }
+
+    private func synchronizeOnce() async throws -> Progress {
         var progress = Progress()
         progress.pushed = try await pushPending()
         while true {
@@ -75,11 +88,18 @@ public struct SyncClient: Sendable {
     ///   fix (an unauthorized token, another schema version, a table the server does not sync)
     ///   or a `StoreError`.
     public func run() async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await keepPushing() }
-            group.addTask { try await keepPulling() }
-            defer { group.cancelAll() }
-            try await group.next()
+        while true {
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await keepPushing() }
+                    group.addTask { try await keepPulling() }
+                    defer { group.cancelAll() }
+                    try await group.next()
+                }
+            } catch let error as SyncServerError where error.reason == .forkedDevice {
+                // Both tasks have ended: no push under the old id is under way.
+                _ = try store.sync.takeNewDeviceID()
+            }
         }
     }
 
@@ -119,7 +139,7 @@ public struct SyncClient: Sendable {
     private func pullOnce(wait: Int) async throws -> (received: Int, more: Bool) {
         try Task.checkCancellation()
         let device = try store.sync.deviceID()
-        let cursorKey = "cursor " + server.absoluteString
+        let cursorKey = SyncStorage.cursorKeyPrefix + server.absoluteString
         let cursor = try await store.read { db in try SyncStorage.meta(cursorKey, in: db) }
         guard let cursor else { return try await readSnapshot(device: device, cursorKey: cursorKey) }
         guard case .integer(let since) = cursor else {

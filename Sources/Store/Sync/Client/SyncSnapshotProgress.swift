@@ -12,7 +12,8 @@ struct SyncSnapshotProgress: Equatable {
 
     private static func keys(for server: URL) -> (cursor: String, table: String, key: String) {
         let name = server.absoluteString
-        return ("snapshot cursor " + name, "snapshot table " + name, "snapshot key " + name)
+        let prefix = SyncStorage.snapshotKeyPrefix
+        return (prefix + "cursor " + name, prefix + "table " + name, prefix + "key " + name)
     }
 
     /// The progress recorded for `server`, or `nil` when no snapshot is under way.
