@@ -82,6 +82,7 @@ struct SyncClientTests {
         #expect(try SyncedStores.dump(copy, table: "items") == expected, "the original's 'y' reached the copy")
         try await Self.expectConverged([original, clients.stores[1], copy], on: server.url, token: token, items: expected)
         try copy.close()
+        withExtendedLifetime(clients) {}  // its folder holds the files
     }
 
     /// Here the original pushes its next change first; the copy's push gives the same change id
@@ -110,6 +111,41 @@ struct SyncClientTests {
             [original, clients.stores[1], copy], on: server.url, token: token,
             items: ["'v'|'copy'|NULL|NULL", "'x'|'copy'|NULL|NULL", "'y'|'original'|NULL|NULL"])
         try copy.close()
+        withExtendedLifetime(clients) {}  // its folder holds the files
+    }
+
+    @Test("Live: a copy running the client takes a new device id when refused, and goes on syncing both ways")
+    func liveCopy() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer()
+        let token = try fixture.token(for: "alice")
+        let (clients, original, copy) = try await Self.copiedStores(on: server.url, token: token)
+        try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
+        try await SyncClient(store: original, server: server.url, token: token).synchronize()
+        let device = try copy.sync.deviceID()
+        let running = Task { try await SyncClient(store: copy, server: server.url, token: token).run() }
+        let both = ["'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL"]
+        #expect(try await Self.eventually { try SyncedStores.dump(copy, table: "items") == both }, "the original's 'y' reached the copy")
+        #expect(try copy.sync.deviceID() != device)
+        try await copy.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('z', 'copy')") }
+        #expect(
+            try await Self.eventually {
+                _ = try await SyncClient(store: original, server: server.url, token: token).synchronize()
+                return try SyncedStores.dump(original, table: "items") == both + ["'z'|'copy'|NULL|NULL"]
+            }, "the copy's 'z' reached the original")
+        running.cancel()
+        await #expect(throws: CancellationError.self) { try await running.value }
+        try copy.close()
+        withExtendedLifetime(clients) {}  // its folder holds the files
+    }
+
+    /// Whether `condition` holds within about 30 seconds, tried every 20 ms.
+    private static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<1_500 {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     /// Two stores, the first with one item synced, and a copy of the first's file opened as a third.
