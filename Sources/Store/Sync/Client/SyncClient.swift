@@ -59,7 +59,8 @@ public struct SyncClient: Sendable {
     /// - Throws: ``SyncServerError`` when the server refuses or cannot be reached, `StoreError`
     ///   when a pulled batch cannot be applied (another schema version, a table or column this
     ///   store does not sync: nothing of it applied, the cursor kept), `CancellationError`.
-    ///   What completed before the failure stays done.
+    ///   What completed before the failure stays done. A `forkedDevice` refusal is not thrown
+    ///   the first time: the store takes a new device id and synchronizes again.
     @discardableResult
     public func synchronize() async throws -> Progress {
         do {
@@ -86,7 +87,8 @@ public struct SyncClient: Sendable {
     ///
     /// - Throws: `CancellationError` when cancelled; a ``SyncServerError`` that retrying cannot
     ///   fix (an unauthorized token, another schema version, a table the server does not sync)
-    ///   or a `StoreError`.
+    ///   or a `StoreError`. On `forkedDevice` the store takes a new device id and syncing
+    ///   goes on.
     public func run() async throws {
         while true {
             do {
