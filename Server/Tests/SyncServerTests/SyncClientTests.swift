@@ -153,8 +153,8 @@ struct SyncClientTests {
         let clients = try SyncedStores(count: 2)
         try await clients.stores[0].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
         try await SyncClient(store: clients.stores[0], server: server, token: token).synchronize()
-        try await clients.reopen(0) { try FileManager.default.copyItem(atPath: clients.path(0), toPath: clients.path(2)) }
-        return (clients, clients.stores[0], try clients.open(2))
+        let copy = try await clients.addCopy(of: 0)
+        return (clients, clients.stores[0], clients.stores[copy])
     }
 
     /// Syncs `stores` twice over, then expects each to hold `items` and the same sync state.

@@ -4,8 +4,8 @@ import SQLiteStoreSyncProtocol
 import SyncServerHarness
 import Testing
 
-/// Three client stores, two more joining later through a snapshot, and two server processes on
-/// one PostgreSQL, seeded random writes
+/// Three client stores, two more joining later through a snapshot, two copies of a client's
+/// file, and two server processes on one PostgreSQL, seeded random writes
 /// (inserts, updates of random columns, deletes that cascade, statements that fail), random
 /// syncs, answers lost after the server committed, servers killed mid-sync and restarted, and
 /// client processes (``SyncTestClient``) that write to a store's file and are killed at a random
@@ -37,6 +37,10 @@ struct SyncConvergenceTests {
             Self.steps / 4 + Int.random(in: 0..<(Self.steps / 4), using: &random),
             Self.steps / 2 + Int.random(in: 0..<(Self.steps / 4), using: &random),
         ]
+        // Two stores are copied (a restored backup, a file copied to another machine): the copy
+        // and its original write under one device id until one of them is refused and takes a new one.
+        let copySteps = (0..<2).map { _ in Self.steps / 3 + Int.random(in: 0..<(Self.steps / 3), using: &random) }
+        var firstDevices = try clients.stores.map { try $0.sync.deviceID() }
         func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
         var keys: [String] = []
         var lostAnswers = 0
@@ -47,7 +51,15 @@ struct SyncConvergenceTests {
 
         var interruptedSnapshots = 0
         for step in 0..<Self.steps {
-            if joinSteps.contains(step) { try clients.add() }
+            if joinSteps.contains(step) {
+                try clients.add()
+                firstDevices.append(try clients.stores.last!.sync.deviceID())
+            }
+            if copySteps.contains(step) {
+                let original = Int.random(in: 0..<clients.stores.count, using: &random)
+                try await clients.addCopy(of: original)
+                firstDevices.append(firstDevices[original])
+            }
             let client = Int.random(in: 0..<clients.stores.count, using: &random)
             let store = clients.stores[client]
             let server = Int.random(in: 0..<2, using: &random)
@@ -154,18 +166,29 @@ struct SyncConvergenceTests {
             items[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "items")), "seed \(seed): items are not the merge rule's")
         #expect(tags[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "tags")), "seed \(seed): tags are not the merge rule's")
         let stored = try await ServerDatabase.changes(in: fixture.database)
-        for store in clients.stores {
+        var newDevices = 0
+        for (index, store) in clients.stores.enumerated() {
             #expect(try store.sync.pendingChanges().changes.isEmpty)
             let device = try store.sync.deviceID()
             let made = try await Self.changesMade(by: store)
             let sequences = stored.filter { $0.device == device }.map(\.sequence).sorted()
-            #expect(sequences == Array(stride(from: 1, through: made, by: 1)), "seed \(seed): device \(device)")
+            if device == firstDevices[index] {
+                #expect(sequences == Array(stride(from: 1, through: made, by: 1)), "seed \(seed): device \(device)")
+            } else {
+                // A copy or its original, refused and given a new id: its changes from then on,
+                // with those waiting then, which it sent again under the new id.
+                newDevices += 1
+                let first = sequences.first ?? made + 1
+                #expect(sequences == Array(stride(from: first, through: made, by: 1)), "seed \(seed): new device \(device)")
+            }
         }
+        #expect(newDevices > 0, "seed \(seed): no copied store was found out")
         print(
             "seed \(seed): \(Self.steps) steps, \(stored.count) changes stored, \(items[0].count) items, \(tags[0].count) tags, "
                 + "\(lostAnswers) lost answers, \(kills) server kills, \(clientKills) client processes killed "
                 + "(\(killedBeforePush) with changes committed and not pushed), "
-                + "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps) "
+                + "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps), "
+                + "2 copied at steps \(copySteps) (\(newDevices) took a new device id) "
                 + "(\(interruptedSnapshots) snapshots cut by a server kill)")
     }
 

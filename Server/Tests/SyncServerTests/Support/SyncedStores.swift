@@ -70,6 +70,16 @@ final class SyncedStores: @unchecked Sendable {
         return try Store(path: path(index), configuration: configuration)
     }
 
+    /// A new store on a copy of store `index`'s file (a restored backup, a file copied to another
+    /// machine), with its device id, rows and outbox; returns its index.
+    @discardableResult
+    func addCopy(of index: Int) async throws -> Int {
+        let copy = stores.count
+        try await reopen(index) { try FileManager.default.copyItem(atPath: path(index), toPath: path(copy)) }
+        stores.append(try open(copy))
+        return copy
+    }
+
     /// Closes store `index`, lets `body` work on its file (another process), and opens it again.
     func reopen(_ index: Int, around body: () async throws -> Void = {}) async throws {
         try stores[index].close()
