@@ -158,6 +158,8 @@ struct SyncConvergenceTests {
         let tags = try clients.stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "tags")) }
         #expect(items.allSatisfy { $0 == items[0] }, "seed \(seed): items differ")
         #expect(tags.allSatisfy { $0 == tags[0] }, "seed \(seed): tags differ")
+        let states = try clients.stores.map { SyncedStores.bytes(try SyncedStores.syncState($0)) }
+        #expect(states.allSatisfy { $0 == states[0] }, "seed \(seed): the sync states (cells and deletes with their stamps) differ")
         #expect(!items[0].isEmpty)
         #expect(items[0].contains { $0.starts(with: Array("'e\u{301}".utf8)) }, "seed \(seed): no canonically equivalent keys")
         #expect(killedBeforePush > 0, "seed \(seed): no client process was killed between a commit and its push")
