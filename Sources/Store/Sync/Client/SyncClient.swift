@@ -88,8 +88,9 @@ public struct SyncClient: Sendable {
     /// - Throws: `CancellationError` when cancelled; a ``SyncServerError`` that retrying cannot
     ///   fix (an unauthorized token, another schema version, a table the server does not sync)
     ///   or a `StoreError`. On `forkedDevice` the store takes a new device id and syncing
-    ///   goes on.
+    ///   goes on; a refusal of that new id is thrown.
     public func run() async throws {
+        var newDevice: String?
         while true {
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -99,8 +100,10 @@ public struct SyncClient: Sendable {
                     try await group.next()
                 }
             } catch let error as SyncServerError where error.reason == .forkedDevice {
+                // A server that refuses the id just taken too is not answered by another one.
+                guard try newDevice == nil || store.sync.deviceID() != newDevice else { throw error }
                 // Both tasks have ended: no push under the old id is under way.
-                _ = try store.sync.takeNewDeviceID()
+                newDevice = try store.sync.takeNewDeviceID()
             }
         }
     }
