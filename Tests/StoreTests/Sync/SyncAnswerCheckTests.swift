@@ -8,37 +8,6 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A server that answers every request to its host with the same canned JSON, through
-/// `URLSession`'s own protocol machinery: the answers a real server never gives.
-private final class CannedServer: URLProtocol {
-    private static let answers = Locked<[String: Data]>([:])
-
-    /// A session whose requests to `host` get `answer`.
-    static func session(host: String, answer: Data) -> URLSession {
-        answers.withLock { $0[host] = answer }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = [CannedServer.self]
-        return URLSession(configuration: configuration)
-    }
-
-    override class func canInit(with request: URLRequest) -> Bool {
-        request.url?.host.map { host in answers.withLock { $0[host] != nil } } ?? false
-    }
-
-    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
-
-    override func startLoading() {
-        guard let url = request.url, let host = url.host, let answer = Self.answers.withLock({ $0[host] }),
-            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)
-        else { return }
-        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        client?.urlProtocol(self, didLoad: answer)
-        client?.urlProtocolDidFinishLoading(self)
-    }
-
-    override func stopLoading() {}
-}
-
 /// A client holds a server to the page size it asked for and to the protocol's shape: an
 /// oversized or malformed snapshot page or pull answer is a typed error, and stores nothing.
 @Suite("Sync answer checks", .timeLimit(.minutes(10)))

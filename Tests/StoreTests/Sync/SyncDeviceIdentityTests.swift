@@ -1,11 +1,12 @@
 import Foundation
+import SQLiteStoreSyncProtocol
 import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
 
 /// A copy of a device's database (a restored backup, a copied file) takes a new device id.
-@Suite("Sync device identity")
+@Suite("Sync device identity", .timeLimit(.minutes(1)))
 struct SyncDeviceIdentityTests {
     @Test("A new device id stamps the changes waiting to be sent, and only those, and forgets how far each server was read")
     func takeNewDeviceID() throws {
@@ -49,5 +50,26 @@ struct SyncDeviceIdentityTests {
         }
         #expect(!keys.contains { $0.hasPrefix("cursor ") || $0.hasPrefix("snapshot ") }, "\(keys)")
         #expect(keys.contains("device"), "\(keys)")
+    }
+
+    @Test("A client refused with forkedDevice takes one new device id, and throws when that one is refused too", arguments: [false, true])
+    func refusedAgain(live: Bool) async throws {
+        let fixture = try SyncFixture(stores: 1)
+        let store = try fixture.open(0)
+        try await store.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('a', 'a')") }
+        let host = "refusing-\(UUID().uuidString.lowercased()).invalid"
+        let server = try #require(URL(string: "http://\(host)"))
+        let refusal = try JSONEncoder().encode(SyncWireError(code: .forkedDevice, message: "a copy"))
+        let client = SyncClient(
+            store: store, server: server, token: "t", session: CannedServer.session(host: host, answer: refusal, status: 409))
+        let device = try store.sync.deviceID()
+        let thrown = await #expect(throws: SyncServerError.self) {
+            if live { try await client.run() } else { try await client.synchronize() }
+        }
+        #expect(thrown?.reason == .forkedDevice, "\(String(describing: thrown))")
+        let newDevice = try store.sync.deviceID()
+        #expect(newDevice != device)
+        let pending = try store.sync.pendingChanges().changes
+        #expect(pending.count == 2 && pending.allSatisfy { $0.id.device == newDevice }, "the list's cells wait, as the new device's")
     }
 }
