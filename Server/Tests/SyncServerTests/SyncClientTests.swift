@@ -67,22 +67,14 @@ struct SyncClientTests {
     /// its first pull's answer names a change of the device it never numbered.
     @Test("A copy that only reads is refused at its first pull, takes a new device id, and then holds its original's later changes")
     func readOnlyCopy() async throws {
-        let fixture = try ServerFixture()
-        let server = try await fixture.startServer()
-        let token = try fixture.token(for: "alice")
-        let (clients, original, copy) = try await Self.copiedStores(on: server.url, token: token)
-        try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
-        try await SyncClient(store: original, server: server.url, token: token).synchronize()
-        try await clients.stores[1].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('w', 'other')") }
-        try await SyncClient(store: clients.stores[1], server: server.url, token: token).synchronize()
-        let device = try copy.sync.deviceID()
-        try await SyncClient(store: copy, server: server.url, token: token).synchronize()
-        #expect(try copy.sync.deviceID() != device && original.sync.deviceID() == device)
+        let scenario = try await CopiedStore()
+        try await scenario.other.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('w', 'other')") }
+        try await scenario.client(scenario.other).synchronize()
+        try await scenario.client(scenario.copy).synchronize()
+        #expect(try scenario.copy.sync.deviceID() != scenario.device && scenario.original.sync.deviceID() == scenario.device)
         let expected = ["'w'|'other'|NULL|NULL", "'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL"]
-        #expect(try SyncedStores.dump(copy, table: "items") == expected, "the original's 'y' reached the copy")
-        try await Self.expectConverged([original, clients.stores[1], copy], on: server.url, token: token, items: expected)
-        try copy.close()
-        withExtendedLifetime(clients) {}  // its folder holds the files
+        #expect(try SyncedStores.dump(scenario.copy, table: "items") == expected, "the original's 'y' reached the copy")
+        try await scenario.expectConverged(items: expected)
     }
 
     /// Here the original pushes its next change first; the copy's push gives the same change id
@@ -90,53 +82,37 @@ struct SyncClientTests {
     /// again under the copy's new id, and every device ends with the same tables and sync state.
     @Test("A copy that writes is refused at its push, takes a new device id, and its changes reach every device")
     func writingCopy() async throws {
-        let fixture = try ServerFixture()
-        let server = try await fixture.startServer()
-        let token = try fixture.token(for: "alice")
-        let (clients, original, copy) = try await Self.copiedStores(on: server.url, token: token)
-        try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
-        try await SyncClient(store: original, server: server.url, token: token).synchronize()
+        let scenario = try await CopiedStore()
+        let copy = scenario.copy
         try await copy.write { db in
             try db.execute(sql: "INSERT INTO items(id, title) VALUES ('z', 'copy')")
             try db.execute(sql: "UPDATE items SET title = 'copy' WHERE id = 'x'")
         }
         try await copy.write { db in try db.execute(sql: "DELETE FROM items WHERE id = 'z'") }
         try await copy.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('v', 'copy')") }
-        let device = try copy.sync.deviceID()
-        let progress = try await SyncClient(store: copy, server: server.url, token: token).synchronize()
+        let progress = try await scenario.client(copy).synchronize()
         #expect(progress.pushed == 8, "\(progress)")
-        #expect(try copy.sync.deviceID() != device && original.sync.deviceID() == device)
+        #expect(try copy.sync.deviceID() != scenario.device && scenario.original.sync.deviceID() == scenario.device)
         #expect(try copy.sync.pendingChanges().changes.isEmpty)
-        try await Self.expectConverged(
-            [original, clients.stores[1], copy], on: server.url, token: token,
-            items: ["'v'|'copy'|NULL|NULL", "'x'|'copy'|NULL|NULL", "'y'|'original'|NULL|NULL"])
-        try copy.close()
-        withExtendedLifetime(clients) {}  // its folder holds the files
+        try await scenario.expectConverged(items: ["'v'|'copy'|NULL|NULL", "'x'|'copy'|NULL|NULL", "'y'|'original'|NULL|NULL"])
     }
 
     @Test("Live: a copy running the client takes a new device id when refused, and goes on syncing both ways")
     func liveCopy() async throws {
-        let fixture = try ServerFixture()
-        let server = try await fixture.startServer()
-        let token = try fixture.token(for: "alice")
-        let (clients, original, copy) = try await Self.copiedStores(on: server.url, token: token)
-        try await original.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
-        try await SyncClient(store: original, server: server.url, token: token).synchronize()
-        let device = try copy.sync.deviceID()
-        let running = Task { try await SyncClient(store: copy, server: server.url, token: token).run() }
+        let scenario = try await CopiedStore()
+        let (original, copy) = (scenario.original, scenario.copy)
+        let running = Task { try await scenario.client(copy).run() }
         let both = ["'x'|'one'|NULL|NULL", "'y'|'original'|NULL|NULL"]
         #expect(try await Self.eventually { try SyncedStores.dump(copy, table: "items") == both }, "the original's 'y' reached the copy")
-        #expect(try copy.sync.deviceID() != device)
+        #expect(try copy.sync.deviceID() != scenario.device)
         try await copy.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('z', 'copy')") }
         #expect(
             try await Self.eventually {
-                _ = try await SyncClient(store: original, server: server.url, token: token).synchronize()
+                _ = try await scenario.client(original).synchronize()
                 return try SyncedStores.dump(original, table: "items") == both + ["'z'|'copy'|NULL|NULL"]
             }, "the copy's 'z' reached the original")
         running.cancel()
         await #expect(throws: CancellationError.self) { try await running.value }
-        try copy.close()
-        withExtendedLifetime(clients) {}  // its folder holds the files
     }
 
     /// Whether `condition` holds within about 30 seconds, tried every 20 ms.
@@ -146,26 +122,6 @@ struct SyncClientTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         return false
-    }
-
-    /// Two stores, the first with one item synced, and a copy of the first's file opened as a third.
-    private static func copiedStores(on server: URL, token: String) async throws -> (SyncedStores, original: Store, copy: Store) {
-        let clients = try SyncedStores(count: 2)
-        try await clients.stores[0].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
-        try await SyncClient(store: clients.stores[0], server: server, token: token).synchronize()
-        let copy = try await clients.addCopy(of: 0)
-        return (clients, clients.stores[0], clients.stores[copy])
-    }
-
-    /// Syncs `stores` twice over, then expects each to hold `items` and the same sync state.
-    private static func expectConverged(_ stores: [Store], on server: URL, token: String, items: [String]) async throws {
-        for _ in 0..<2 {
-            for store in stores { try await SyncClient(store: store, server: server, token: token).synchronize() }
-        }
-        for store in stores {
-            #expect(try SyncedStores.dump(store, table: "items") == items)
-            #expect(try SyncedStores.syncState(store) == SyncedStores.syncState(stores[0]))
-        }
     }
 
     /// A device's own pushes land on the server while its pulls wait (live mode pushes and
@@ -353,5 +309,47 @@ struct SyncArticleSnippetTests {
         print("sent \(progress.pushed), received \(progress.pulled)")
 
         #expect(progress.pushed == 3 && progress.pulled == 0)  // title, n and note of the new row
+    }
+}
+
+/// A server and three stores: the original with an item 'x' synced, another, and a copy of the
+/// original's file, made before the original synced its next item 'y': a change of the copy's
+/// device id that the copy never pulls as its own.
+private struct CopiedStore {
+    let fixture: ServerFixture
+    let server: SyncServerProcess
+    let token: String
+    let clients: SyncedStores
+    /// The device id of the original, and of the copy as it was copied.
+    let device: String
+
+    var original: Store { clients.stores[0] }
+    var other: Store { clients.stores[1] }
+    var copy: Store { clients.stores[2] }
+
+    init() async throws {
+        fixture = try ServerFixture()
+        server = try await fixture.startServer()
+        token = try fixture.token(for: "alice")
+        clients = try SyncedStores(count: 2)
+        try await clients.stores[0].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
+        try await SyncClient(store: clients.stores[0], server: server.url, token: token).synchronize()
+        try await clients.addCopy(of: 0)
+        device = try clients.stores[0].sync.deviceID()
+        try await clients.stores[0].write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('y', 'original')") }
+        try await SyncClient(store: clients.stores[0], server: server.url, token: token).synchronize()
+    }
+
+    func client(_ store: Store) -> SyncClient { SyncClient(store: store, server: server.url, token: token) }
+
+    /// Syncs the three stores twice over, then expects each to hold `items` and the same sync state.
+    func expectConverged(items: [String]) async throws {
+        for _ in 0..<2 {
+            for store in clients.stores { try await client(store).synchronize() }
+        }
+        for store in clients.stores {
+            #expect(try SyncedStores.dump(store, table: "items") == items)
+            #expect(try SyncedStores.syncState(store) == SyncedStores.syncState(original))
+        }
     }
 }
