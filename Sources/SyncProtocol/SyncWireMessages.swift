@@ -41,10 +41,10 @@ public struct SyncPullResponse: Sendable, Hashable, Codable {
     public var cursor: Int64
     /// Whether more changes wait after `cursor`.
     public var more: Bool
-    /// The highest sequence of a change of the pulling device that the server held when it
-    /// answered, `nil` when it held none (or the pull named no device). Every one of them was
-    /// given its sequence on that device before the answer came, so a database whose changes
-    /// have lower sequences is a copy that never pulls what its original made since.
+    /// The highest sequence among the pulling device's own changes that this answer passes over
+    /// (left out of `changes`), `nil` for none (or a pull naming no device). Each was given its
+    /// sequence on that device before it was pushed, so before the answer: a database whose
+    /// changes have lower sequences is a copy, which never pulls what its original made since.
     public var deviceSequence: Int64?
 
     /// An answer in this build's format.
@@ -81,7 +81,7 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         /// change: the database is a copy of another device's, restored from a backup or copied to
         /// another machine, and both went on writing under one device id (HTTP 409). A client
         /// also finds it on its own when a pull answer's ``SyncPullResponse/deviceSequence`` is
-        /// higher than any it gave a change: a copy that only reads.
+        /// higher than any sequence it gave a change: a copy that only reads.
         case forkedDevice
         /// The server failed (HTTP 500 or 503).
         case unavailable

@@ -114,14 +114,6 @@ struct ChangeLog: Sendable {
         }
     }
 
-    /// The highest sequence of a change of `device` stored for the account, `nil` before its first.
-    func highestSequence(account: Int64, device: String) async throws -> Int64? {
-        let rows = try await client.query(
-            "SELECT max(device_seq) FROM sync_changes WHERE account = \(account) AND device = \(device)", logger: logger)
-        for try await highest in rows.decode(Int64?.self) { return highest }
-        return nil
-    }
-
     /// The account's changes after `cursor` in server order, up to `limit`, all made under one
     /// schema version, and whether more follow.
     func changes(account: Int64, after cursor: Int64, limit: Int) async throws -> (changes: [StoredChange], more: Bool) {

@@ -148,12 +148,13 @@ struct SyncEndpoints: Sendable {
             }
             stored = try await log.changes(account: account, after: since, limit: limit)
         }
-        let others = stored.changes.filter { $0.change.device != device }
-        var deviceSequence: Int64?
-        if let device { deviceSequence = try await log.highestSequence(account: account, device: device) }
+        let changes = stored.changes.map(\.change)
+        // The puller's own changes are left out; the highest of them tells a copy of its database that it is one.
+        let ownHighest = changes.lazy.filter { $0.device == device }.map(\.sequence).max()
         let response = SyncPullResponse(
-            schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version, changes: others.map(\.change),
-            cursor: stored.changes.last?.serverSequence ?? since, more: stored.more, deviceSequence: deviceSequence)
+            schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version,
+            changes: changes.filter { $0.device != device }, cursor: stored.changes.last?.serverSequence ?? since, more: stored.more,
+            deviceSequence: ownHighest)
         return try JSONEncoder().encode(response)
     }
 

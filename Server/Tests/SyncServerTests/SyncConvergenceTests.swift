@@ -52,8 +52,8 @@ struct SyncConvergenceTests {
         var interruptedSnapshots = 0
         for step in 0..<Self.steps {
             if joinSteps.contains(step) {
-                try clients.add()
-                firstDevices.append(try clients.stores.last!.sync.deviceID())
+                let joined = try clients.add()
+                firstDevices.append(try clients.stores[joined].sync.deviceID())
             }
             if copySteps.contains(step) {
                 let original = Int.random(in: 0..<clients.stores.count, using: &random)

@@ -89,7 +89,10 @@ struct SyncEndpointTests {
         let own = try await HTTP.send("GET", ServerFixture.pullURL(server.url, device: "device-a"), token: token)
             .decode(SyncPullResponse.self)
         #expect(own.changes.isEmpty && own.cursor == cursor)
-        #expect(own.deviceSequence == 5, "the answer names device-a's highest change, which a copy of it has not given")
+        #expect(own.deviceSequence == 5, "the answer names the highest of device-a's changes it passed over")
+        let past = try await HTTP.send("GET", ServerFixture.pullURL(server.url, since: cursor, device: "device-a"), token: token)
+            .decode(SyncPullResponse.self)
+        #expect(past.deviceSequence == nil, "it passed over none")
     }
 
     @Test("Without a token or with a forged one: 401 and nothing stored or read")

@@ -152,7 +152,7 @@ public struct SyncClient: Sendable {
         }
         let pulled = try await transport.pull(since: since, limit: batchSize, device: device, wait: wait)
         try await store.write { db in
-            try Self.checkNotCopied(device: device, heldOnServer: pulled.deviceSequence, in: db)
+            try Self.checkNotCopied(device: device, passedOver: pulled.deviceSequence, in: db)
             if !pulled.changes.isEmpty {
                 guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
                 try coordinator.apply(SyncBatch(pulled), in: db)
@@ -163,19 +163,19 @@ public struct SyncClient: Sendable {
     }
 
     /// Refuses a pull answer (``SyncServerError`` with reason `.forkedDevice`, nothing applied)
-    /// when the server held a change of this device with a higher sequence than any this
-    /// database gave: the database is a copy of the device's, restored from a backup or copied,
-    /// and never pulls what the original made since (a device's own changes are left out of its
-    /// pulls). Read after the answer came, in the transaction that would apply it, the counter
+    /// that passes over a change of this device with a higher sequence than any this database
+    /// gave: the database is a copy of the device's, restored from a backup or copied, and never
+    /// pulls what the original made since (a device's own changes are left out of its pulls).
+    /// Read after the answer came, in the transaction that would apply it, the counter
     /// of a true device is never behind: each of its changes on the server had its sequence
     /// before it was pushed, so before the answer, whatever this device pushes meanwhile.
-    private static func checkNotCopied(device: String, heldOnServer: Int64?, in db: Database) throws {
-        guard let held = heldOnServer else { return }
+    private static func checkNotCopied(device: String, passedOver: Int64?, in db: Database) throws {
+        guard let held = passedOver else { return }
         let assigned = try SyncStorage.highestAssignedSequence(in: db)
         guard held > assigned else { return }
         throw SyncServerError(
             reason: .forkedDevice,
-            message: "the server holds change \(held) of device \(device), and this database gave its changes sequences up to "
+            message: "the pull passed over change \(held) of device \(device), and this database gave its changes sequences up to "
                 + "\(assigned) only: it is a copy of that device's (a restored backup, a copied file)")
     }
 
