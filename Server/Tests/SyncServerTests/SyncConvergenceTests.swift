@@ -38,9 +38,11 @@ struct SyncConvergenceTests {
             Self.steps / 2 + Int.random(in: 0..<(Self.steps / 4), using: &random),
         ]
         // Two stores are copied (a restored backup, a file copied to another machine): the copy
-        // and its original write under one device id until one of them is refused and takes a new one.
+        // and its original write under one device id until one of them is refused and takes a new
+        // one. The first copy only reads (and syncs): only its pulls can find it out.
         let copySteps = (0..<2).map { _ in Self.steps / 3 + Int.random(in: 0..<(Self.steps / 3), using: &random) }
         var firstDevices = try clients.stores.map { try $0.sync.deviceID() }
+        var readOnlyCopy: Int?
         func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
         var keys: [String] = []
         var lostAnswers = 0
@@ -57,13 +59,16 @@ struct SyncConvergenceTests {
             }
             if copySteps.contains(step) {
                 let original = Int.random(in: 0..<clients.stores.count, using: &random)
-                try await clients.addCopy(of: original)
+                let copy = try await clients.addCopy(of: original)
                 firstDevices.append(firstDevices[original])
+                if readOnlyCopy == nil { readOnlyCopy = copy }
             }
             let client = Int.random(in: 0..<clients.stores.count, using: &random)
             let store = clients.stores[client]
             let server = Int.random(in: 0..<2, using: &random)
-            switch Int.random(in: 0..<100, using: &random) {
+            var operation = Int.random(in: 0..<100, using: &random)
+            if client == readOnlyCopy && (0..<68 ~= operation || 85..<88 ~= operation) { operation = 68 }  // a sync instead of a write
+            switch operation {
             case 0..<30:
                 // Sometimes two rows whose keys and titles are canonically equivalent ("é" and
                 // "e" + U+0301): one String, two rows in SQLite and on the server.
@@ -185,12 +190,16 @@ struct SyncConvergenceTests {
             }
         }
         #expect(newDevices > 0, "seed \(seed): no copied store was found out")
+        if let readOnlyCopy {
+            #expect(
+                try clients.stores[readOnlyCopy].sync.deviceID() != firstDevices[readOnlyCopy], "seed \(seed): the copy that only reads")
+        }
         print(
             "seed \(seed): \(Self.steps) steps, \(stored.count) changes stored, \(items[0].count) items, \(tags[0].count) tags, "
                 + "\(lostAnswers) lost answers, \(kills) server kills, \(clientKills) client processes killed "
                 + "(\(killedBeforePush) with changes committed and not pushed), "
                 + "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps), "
-                + "2 copied at steps \(copySteps) (\(newDevices) took a new device id) "
+                + "2 copied at steps \(copySteps), the first to read only (\(newDevices) took a new device id) "
                 + "(\(interruptedSnapshots) snapshots cut by a server kill)")
     }
 
