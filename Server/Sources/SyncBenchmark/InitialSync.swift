@@ -9,7 +9,9 @@ import SyncServerHarness
 /// local insert), and a new device, migrated and empty, runs `synchronize()`: reads the
 /// account's snapshot in pages of `batchSize` rows, each applied in one transaction while the
 /// next is fetched. Each round pairs the two measurements in time, so that the machine's drift
-/// over the run weighs on both; the result is the median of the rounds' ratios.
+/// over the run weighs on both; the result is the median of the rounds' ratios. Each round then
+/// reads the snapshot's pages alone (``SnapshotPagesRead``), to show which of the two overlapped
+/// chains bounds the sync: the pages' supply or the device's applying.
 @MainActor
 struct InitialSync {
     let rows: Int
@@ -20,6 +22,8 @@ struct InitialSync {
     struct Round {
         let localInsert: Duration
         let initialSync: Duration
+        /// The same snapshot's pages fetched and decoded one after the other, none applied.
+        let pagesAlone: Duration
         /// The CPU time used during the initial sync; `clients` is this process, the new device.
         let cpu: CPUUse
         /// The sizes in bytes of the local insert's file and of the new device's after its sync, both closed.
@@ -49,7 +53,7 @@ struct InitialSync {
                 text += """
 
                         round \(index + 1): \(format(round.initialSync)) = \(ratio(round.ratio)) the local insert \
-                    (\(format(round.localInsert)))
+                    (\(format(round.localInsert))); the pages alone \(format(round.pagesAlone))
                     """
                 if let postgres = round.cpu.postgres, let server = round.cpu.servers, let device = round.cpu.clients {
                     text += "; CPU: the new device \(format(device)), PostgreSQL \(format(postgres)), the server \(format(server))"
@@ -119,7 +123,11 @@ struct InitialSync {
                 description: "the new device pulled \(pulled) of \(source.changes) changes and holds \(count ?? 0) of \(rows) notes")
         }
         try newDevice.close()
+        let reader = SnapshotPagesRead(server: source.server, token: source.token, schemaVersion: Note.schemaVersion, limit: batchSize)
+        var rowsRead = 0
+        let pagesAlone = try await clock.measure { rowsRead = try await reader.run() }
+        guard rowsRead == rows else { throw BenchmarkFailure(description: "the snapshot's pages held \(rowsRead) of \(rows) notes") }
         let fileSizes = (local: try stores.fileSize(of: localName), newDevice: try stores.fileSize(of: deviceName))
-        return Round(localInsert: localInsert, initialSync: initialSync, cpu: used, fileSizes: fileSizes)
+        return Round(localInsert: localInsert, initialSync: initialSync, pagesAlone: pagesAlone, cpu: used, fileSizes: fileSizes)
     }
 }

@@ -14,6 +14,9 @@ struct Note: StoreModel, Equatable {
     /// The tables every store and server of the benchmark syncs.
     static let syncedTables: Set<String> = ["notes"]
 
+    /// The schema version of ``migration``.
+    static let schemaVersion: Int64 = 1
+
     /// The only migration: version 1.
     static let migration = """
         CREATE TABLE notes(id TEXT PRIMARY KEY NOT NULL, title TEXT NOT NULL DEFAULT '', score INTEGER NOT NULL DEFAULT 0, body TEXT);

@@ -48,12 +48,9 @@ struct ServerFixture {
     static func snapshotURL(
         _ server: URL, schemaVersion: Int64 = 1, limit: Int = 100, upTo: Int64? = nil, after: SyncSnapshotPosition? = nil
     ) -> URL {
-        var items = [("format", "1"), ("schema", String(schemaVersion)), ("limit", String(limit))]
-        if let upTo { items.append(("up_to", String(upTo))) }
-        if let after { items += [("after_table", after.table), ("after_key", after.key)] }
         var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = items.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }
-            .joined(separator: "&")
+        components.percentEncodedQuery = SyncWireFormat.snapshotQuery(
+            schemaVersion: schemaVersion, limit: limit, cursor: upTo, after: after)
         return components.url!
     }
 }

@@ -37,18 +37,8 @@ struct SyncHTTPTransport: Sendable {
 
     /// A snapshot page: the first (`progress` nil) or the one after `progress`.
     func snapshot(schemaVersion: Int64, progress: SyncSnapshotProgress?, limit: Int) async throws -> SyncSnapshotPage {
-        typealias Query = SyncWireFormat.Query
-        var items = [
-            (Query.format, String(SyncWireFormat.version)), (Query.schema, String(schemaVersion)), (Query.limit, String(limit)),
-        ]
-        if let progress {
-            items.append((Query.upTo, String(progress.cursor)))
-            if let position = progress.position { items += [(Query.afterTable, position.table), (Query.afterKey, position.key)] }
-        }
-        // Every character but letters and digits escaped: keys hold `+`, which some servers read as a space.
-        let query = items.map { name, value in
-            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
-        }.joined(separator: "&")
+        let query = SyncWireFormat.snapshotQuery(
+            schemaVersion: schemaVersion, limit: limit, cursor: progress?.cursor, after: progress?.position)
         guard
             var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
