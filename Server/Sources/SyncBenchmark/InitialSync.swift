@@ -38,6 +38,9 @@ struct InitialSync {
         let batchSize: Int
         let recordedInsert: Duration
         let push: Duration
+        /// The CPU time used during A's push; on Linux, `URLSession` keeps a core busy while it
+        /// waits for the answer to a body over about 64 KB, so A's share is about the push's time.
+        let pushCPU: CPUUse
         let changes: Int
         let rounds: [Round]
 
@@ -47,21 +50,24 @@ struct InitialSync {
             var text = """
                 initial sync of \(rows) rows (\(changes) changes, pages of \(batchSize) rows): \(ratio(median)) the local insert \
                 without sync, median of \(rounds.count) rounds (\(ratio(ratios.first ?? .nan))–\(ratio(ratios.last ?? .nan)))
-                    the insert with sync on: \(format(recordedInsert)); A's push of them: \(format(push))
+                    the insert with sync on: \(format(recordedInsert)); A's push of them: \(format(push))\(describe(pushCPU, client: "A"))
                 """
             for (index, round) in rounds.enumerated() {
                 text += """
 
                         round \(index + 1): \(format(round.initialSync)) = \(ratio(round.ratio)) the local insert \
-                    (\(format(round.localInsert))); the pages alone \(format(round.pagesAlone))
+                    (\(format(round.localInsert))); the pages alone \(format(round.pagesAlone))\(describe(round.cpu, client: "the new device"))
                     """
-                if let postgres = round.cpu.postgres, let server = round.cpu.servers, let device = round.cpu.clients {
-                    text += "; CPU: the new device \(format(device)), PostgreSQL \(format(postgres)), the server \(format(server))"
-                }
                 text +=
                     "; files: the new device \(megabytes(round.fileSizes.newDevice)), the local insert \(megabytes(round.fileSizes.local))"
             }
             return text
+        }
+
+        /// `; CPU: <client> …, PostgreSQL …, the server …`, or nothing when a reading failed.
+        private func describe(_ cpu: CPUUse, client: String) -> String {
+            guard let postgres = cpu.postgres, let server = cpu.servers, let device = cpu.clients else { return "" }
+            return "; CPU: \(client) \(format(device)), PostgreSQL \(format(postgres)), the server \(format(server))"
         }
 
         private func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
@@ -81,16 +87,20 @@ struct InitialSync {
         var pusher = SyncClient(store: a, server: deployment.servers[0].url, token: token)
         pusher.batchSize = batchSize
         var pushed = 0
-        let push = try await clock.measure { pushed = try await pusher.synchronize().pushed }
-
         let postmaster = try PostgresCluster.shared.get().postmasterProcessID()
         let cpu = { CPUUse(postmaster: postmaster, servers: deployment.servers.map(\.processIdentifier)) }
+        let beforePush = cpu()
+        let push = try await clock.measure { pushed = try await pusher.synchronize().pushed }
+        let pushCPU = cpu().since(beforePush)
+
         var measured: [Round] = []
         for round in 1...rounds {
             let source = Source(server: deployment.servers[0].url, token: token, changes: pushed)
             measured.append(try await measureRound(round, of: notes, in: stores, syncingFrom: source, cpu: cpu))
         }
-        return Result(rows: rows, batchSize: batchSize, recordedInsert: recordedInsert, push: push, changes: pushed, rounds: measured)
+        return Result(
+            rows: rows, batchSize: batchSize, recordedInsert: recordedInsert, push: push, pushCPU: pushCPU, changes: pushed,
+            rounds: measured)
     }
 
     /// Where a new device syncs from, and how many changes it must receive there.

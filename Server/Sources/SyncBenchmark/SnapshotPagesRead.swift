@@ -28,12 +28,8 @@ struct SnapshotPagesRead {
     }
 
     private func fetch(cursor: Int64?, after position: SyncSnapshotPosition?) async throws -> SyncSnapshotPage {
-        guard
-            var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)
+        guard let url = SyncWireFormat.snapshotURL(on: server, schemaVersion: schemaVersion, limit: limit, cursor: cursor, after: position)
         else { throw BenchmarkFailure(description: "not a server URL: \(server)") }
-        components.percentEncodedQuery = SyncWireFormat.snapshotQuery(
-            schemaVersion: schemaVersion, limit: limit, cursor: cursor, after: position)
-        guard let url = components.url else { throw BenchmarkFailure(description: "not a server URL: \(server)") }
         var request = URLRequest(url: url)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (data, response) = try await URLSession.shared.data(for: request)

@@ -112,22 +112,26 @@ struct SyncWireFormatTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(SyncWireValue.self, from: Data(json.utf8)) }
     }
 
-    @Test("A snapshot query keeps every position's key byte for byte, with `+` and spaces escaped")
-    func snapshotQuery() throws {
+    @Test("A snapshot page's URL keeps every position's key byte for byte, with `+` and spaces escaped")
+    func snapshotURL() throws {
+        let server = try #require(URL(string: "http://127.0.0.1:8080"))
         let keys = ["a+b c", "&x=1", "caf\u{E9}", "cafe\u{301}", "100%", "🙂/?#", ""]
         for key in keys {
-            let query = SyncWireFormat.snapshotQuery(
-                schemaVersion: 3, limit: 7, cursor: 42, after: SyncSnapshotPosition(table: "t\u{E9}", key: key))
+            let url = try #require(
+                SyncWireFormat.snapshotURL(
+                    on: server, schemaVersion: 3, limit: 7, cursor: 42, after: SyncSnapshotPosition(table: "t\u{E9}", key: key)))
+            let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+            let query = try #require(components.percentEncodedQuery)
             #expect(query.unicodeScalars.allSatisfy { $0.isASCII && $0 != "+" && $0 != " " })
-            var components = URLComponents()
-            components.percentEncodedQuery = query
+            #expect(components.path == SyncWireFormat.snapshotPath)
             let items = try #require(components.queryItems).map { [$0.name, $0.value ?? ""] }
             let expected = [
                 ["format", "1"], ["schema", "3"], ["limit", "7"], ["up_to", "42"], ["after_table", "t\u{E9}"], ["after_key", key],
             ]
             #expect(items.map { $0.map { Array($0.utf8) } } == expected.map { $0.map { Array($0.utf8) } })
         }
-        #expect(SyncWireFormat.snapshotQuery(schemaVersion: 3, limit: 7, cursor: nil, after: nil) == "format=1&schema=3&limit=7")
+        let first = try #require(SyncWireFormat.snapshotURL(on: server, schemaVersion: 3, limit: 7, cursor: nil, after: nil))
+        #expect(URLComponents(url: first, resolvingAgainstBaseURL: false)?.percentEncodedQuery == "format=1&schema=3&limit=7")
     }
 
     @Test("A change with an unknown operation, a set without a value or a clock that is not an integer is refused")

@@ -48,9 +48,6 @@ struct ServerFixture {
     static func snapshotURL(
         _ server: URL, schemaVersion: Int64 = 1, limit: Int = 100, upTo: Int64? = nil, after: SyncSnapshotPosition? = nil
     ) -> URL {
-        var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = SyncWireFormat.snapshotQuery(
-            schemaVersion: schemaVersion, limit: limit, cursor: upTo, after: after)
-        return components.url!
+        SyncWireFormat.snapshotURL(on: server, schemaVersion: schemaVersion, limit: limit, cursor: upTo, after: after)!
     }
 }

@@ -37,13 +37,10 @@ struct SyncHTTPTransport: Sendable {
 
     /// A snapshot page: the first (`progress` nil) or the one after `progress`.
     func snapshot(schemaVersion: Int64, progress: SyncSnapshotProgress?, limit: Int) async throws -> SyncSnapshotPage {
-        let query = SyncWireFormat.snapshotQuery(
-            schemaVersion: schemaVersion, limit: limit, cursor: progress?.cursor, after: progress?.position)
         guard
-            var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.snapshotPath), resolvingAgainstBaseURL: false)
+            let url = SyncWireFormat.snapshotURL(
+                on: server, schemaVersion: schemaVersion, limit: limit, cursor: progress?.cursor, after: progress?.position)
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
-        components.percentEncodedQuery = query
-        guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         return try await send(URLRequest(url: url), expecting: SyncSnapshotPage.self).checked(limit: limit, cursor: progress?.cursor)
     }
 
