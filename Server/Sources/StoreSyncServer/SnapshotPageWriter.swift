@@ -75,19 +75,21 @@ struct SnapshotPageWriter {
         rows.append(contentsOf: String(device).utf8)
     }
 
-    /// The page's JSON: the rows added, at `cursor`, and `next` when more rows may follow.
-    mutating func page(schemaVersion: Int64, cursor: Int64, limit: Int) throws -> Data {
+    /// The page: its JSON (the rows added, at `cursor`, and `next` when more rows may follow)
+    /// and where the next page starts.
+    mutating func page(schemaVersion: Int64, cursor: Int64, limit: Int) throws -> SnapshotPageBody {
         try finishRow()
-        var next = Array("null".utf8)
-        if rowCount == limit, let last {
-            next = Array(try JSONEncoder().encode(SyncSnapshotPosition(table: last.table, key: last.key)))
-        }
+        let position = rowCount == limit ? last.map { SyncSnapshotPosition(table: $0.table, key: $0.key) } : nil
+        // Sorted keys: a page is the same bytes whichever process writes it (an encoder's own order is not).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let next = try position.map { Array(try encoder.encode($0)) } ?? Array("null".utf8)
         let devices = try JSONEncoder().encode(deviceList)
         var body = Array(
             "{\"format\":\(SyncWireFormat.version),\"schemaVersion\":\(schemaVersion),\"cursor\":\(cursor),\"devices\":".utf8)
         body += devices
         body += Array(",\"rows\":[".utf8) + rows + Array("],\"next\":".utf8) + next + [UInt8(ascii: "}")]
-        return Data(body)
+        return SnapshotPageBody(json: Data(body), next: position)
     }
 
     /// Whether two rows are one: the same bytes (String's `==` would equate canonically

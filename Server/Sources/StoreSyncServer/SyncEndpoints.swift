@@ -11,6 +11,8 @@ struct SyncEndpoints: Sendable {
     let log: ChangeLog
     let notifier: ChangeNotifier
     let configuration: SyncServerConfiguration
+    /// Computes the page after each snapshot page served.
+    let lookahead: SnapshotLookahead
     /// The server's clock, in milliseconds since 1970.
     let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
 
@@ -183,7 +185,6 @@ struct SyncEndpoints: Sendable {
         guard (0...latest).contains(cursor) else {
             throw SyncFailure(.malformed, "up_to \(cursor) is not a snapshot cursor of this account (0...\(latest))")
         }
-        var writer = try await log.snapshot(account: account, upTo: cursor, after: position, limit: limit)
-        return try writer.page(schemaVersion: configuration.schema.version, cursor: cursor, limit: limit)
+        return try await lookahead.page(.init(account: account, cursor: cursor, position: position, limit: limit)).json
     }
 }

@@ -23,7 +23,12 @@ public struct SyncServer: Sendable {
         let log = ChangeLog(client: client, logger: logger)
         let notifier = ChangeNotifier()
         let router = Router()
-        SyncEndpoints(log: log, notifier: notifier, configuration: configuration).register(on: router)
+        let version = configuration.schema.version
+        let lookahead = SnapshotLookahead(byteBudget: configuration.snapshotLookaheadBytes) { key in
+            var writer = try await log.snapshot(account: key.account, upTo: key.cursor, after: key.position, limit: key.limit)
+            return try writer.page(schemaVersion: version, cursor: key.cursor, limit: key.limit)
+        }
+        SyncEndpoints(log: log, notifier: notifier, configuration: configuration, lookahead: lookahead).register(on: router)
         var application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sync-server"),

@@ -23,9 +23,13 @@ public struct SyncServerConfiguration: Sendable {
     public var maxPullLimit: Int
     /// The longest a pull may wait for a change (a long poll).
     public var maxWait: Duration
+    /// The most bytes of snapshot pages computed ahead and kept for the devices' next requests
+    /// (0: none computed ahead). While a new device reads one page, the server computes the next.
+    public var snapshotLookaheadBytes: Int
 
     /// A configuration with the default limits: 1 hour of clock skew, 8 MiB and 10,000 changes per push,
-    /// 5,000 changes per pull, 60 s of long poll.
+    /// 5,000 changes per pull, 60 s of long poll,
+    /// 64 MiB of snapshot pages computed ahead.
     public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schema: SyncSchema) {
         self.postgres = postgres
         self.host = host
@@ -36,6 +40,7 @@ public struct SyncServerConfiguration: Sendable {
         self.maxChangesPerPush = 10_000
         self.maxPullLimit = 5_000
         self.maxWait = .seconds(60)
+        self.snapshotLookaheadBytes = 64 << 20
     }
 }
 

@@ -64,6 +64,8 @@ struct Serve: AsyncParsableCommand {
     var tables: String
     @Option(help: "Seconds a change's clock may run ahead of the server's before its push is refused.")
     var maxClockSkew: Int64 = 3600
+    @Option(help: "Megabytes of snapshot pages computed ahead for the devices' next requests; 0 computes none ahead.")
+    var snapshotLookaheadMb = 64
     @Flag(help: "Stop as on SIGTERM when standard input ends (for a parent that may die without stopping the server).")
     var stopAtEndOfInput = false
 
@@ -72,6 +74,10 @@ struct Serve: AsyncParsableCommand {
         var configuration = SyncServerConfiguration(
             postgres: try database.configuration(), host: host, port: port, schema: try schema())
         configuration.maxClockSkew = .seconds(maxClockSkew)
+        guard (0...(1 << 20)).contains(snapshotLookaheadMb) else {
+            throw ValidationError("--snapshot-lookahead-mb is a number of megabytes from 0 to 1048576")
+        }
+        configuration.snapshotLookaheadBytes = snapshotLookaheadMb << 20
         var logger = Logger(label: "sync-server")
         logger.logLevel = .warning
         try await SyncServer(configuration: configuration, logger: logger).run { [host] port in

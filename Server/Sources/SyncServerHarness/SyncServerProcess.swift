@@ -12,15 +12,15 @@ public final class SyncServerProcess: @unchecked Sendable {
     public static var binary: URL { ChildProcess.binary("sync-server", override: "SYNC_SERVER_BINARY") }
 
     /// Starts `sync-server --postgres database --port port --migrations migrations --tables tables
-    /// --stop-at-end-of-input` and waits until it listens: it stops when this process ends,
-    /// however it ends.
-    public init(database: String, port: Int = 0, migrations: URL, tables: Set<String>) async throws {
+    /// --stop-at-end-of-input` and `options`, and waits until it listens: it stops when this
+    /// process ends, however it ends.
+    public init(database: String, port: Int = 0, migrations: URL, tables: Set<String>, options: [String] = []) async throws {
         let process = try ChildProcess(
             Self.binary,
             [
                 "--postgres", database, "--port", String(port), "--migrations", migrations.path, "--tables",
                 tables.sorted().joined(separator: ","), "--stop-at-end-of-input",
-            ])
+            ] + options)
         self.process = process
         self.port = try await process.waitForLine { line in
             line.hasPrefix("sync-server listening on ") ? line.split(separator: ":").last.flatMap { Int($0) } : nil

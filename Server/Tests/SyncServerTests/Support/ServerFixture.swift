@@ -10,10 +10,11 @@ struct ServerFixture {
         database = try PostgresCluster.shared.get().makeDatabase()
     }
 
-    /// A server on the database whose schema is ``SyncedStores/migrations(version:)``'s.
-    func startServer(schemaVersion: Int = 1, port: Int = 0) async throws -> SyncServerProcess {
+    /// A server on the database whose schema is ``SyncedStores/migrations(version:)``'s, started with `options`.
+    func startServer(schemaVersion: Int = 1, port: Int = 0, options: [String] = []) async throws -> SyncServerProcess {
         try await SyncServerProcess(
-            database: database, port: port, migrations: try SyncedStores.migrations(version: schemaVersion), tables: SyncedStores.tables)
+            database: database, port: port, migrations: try SyncedStores.migrations(version: schemaVersion), tables: SyncedStores.tables,
+            options: options)
     }
 
     func token(for account: String) throws -> String {
