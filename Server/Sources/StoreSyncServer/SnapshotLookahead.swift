@@ -93,7 +93,7 @@ actor SnapshotLookahead {
         let started = ContinuousClock.Instant.now
         let task = Task {
             let page = try await compute(key)
-            self.computed(key, bytes: page.json.count)
+            self.computed(key, started: started, bytes: page.json.count)
             return page
         }
         entries[key] = Entry(task: task, started: started)
@@ -103,8 +103,10 @@ actor SnapshotLookahead {
         }
     }
 
-    /// Records a page's size, then drops the oldest pages while their sizes exceed the budget.
-    private func computed(_ key: Key, bytes: Int) {
+    /// Records the size of the page started at `started` for `key`, unless a request took it
+    /// or it expired, then drops the oldest pages while their sizes exceed the budget.
+    private func computed(_ key: Key, started: ContinuousClock.Instant, bytes: Int) {
+        guard entries[key]?.started == started else { return }
         entries[key]?.bytes = bytes
         while entries.values.reduce(0, { $0 + ($1.bytes ?? 0) }) > byteBudget,
             let oldest = entries.filter({ $0.value.bytes != nil }).min(by: { $0.value.started < $1.value.started })?.key
