@@ -61,6 +61,17 @@ struct SnapshotLookaheadTests {
         #expect(pages > 3)
     }
 
+    @Test("sync-server refuses a negative number of megabytes of pages to keep, naming the option")
+    func negativeBudgetRefused() async throws {
+        let fixture = try ServerFixture()
+        do {
+            _ = try await fixture.startServer(options: ["--snapshot-lookahead-mb=-1"])
+            Issue.record("the server started")
+        } catch {
+            #expect("\(error)".contains("--snapshot-lookahead-mb is a number of megabytes from 0"), "\(error)")
+        }
+    }
+
     @Test("Each page served starts the next one's computation, which the next request takes instead of computing it again")
     func nextPageComputedOnce() async throws {
         let computed = Computed()
