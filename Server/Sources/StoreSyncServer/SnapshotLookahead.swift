@@ -108,9 +108,10 @@ actor SnapshotLookahead {
     private func computed(_ key: Key, started: ContinuousClock.Instant, bytes: Int) {
         guard entries[key]?.started == started else { return }
         entries[key]?.bytes = bytes
-        while entries.values.reduce(0, { $0 + ($1.bytes ?? 0) }) > byteBudget,
-            let oldest = entries.filter({ $0.value.bytes != nil }).min(by: { $0.value.started < $1.value.started })?.key
-        {
+        var kept = entries.values.reduce(0) { $0 + ($1.bytes ?? 0) }
+        let oldestFirst = entries.filter { $0.value.bytes != nil }.sorted { $0.value.started < $1.value.started }
+        for (oldest, entry) in oldestFirst where kept > byteBudget {
+            kept -= entry.bytes ?? 0
             entries.removeValue(forKey: oldest)
         }
     }
