@@ -32,7 +32,8 @@ struct SyncHTTPTransport: Sendable {
         guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         var request = URLRequest(url: url)
         request.timeoutInterval = TimeInterval(wait + 30)
-        return try await send(request, expecting: SyncPullResponse.self).checked(limit: limit, since: cursor)
+        let pulled = try await send(request) { data in try SyncPullResponse(json: data) }
+        return try pulled.checked(limit: limit, since: cursor)
     }
 
     /// A snapshot page: the first (`progress` nil) or the one after `progress`.
@@ -41,10 +42,16 @@ struct SyncHTTPTransport: Sendable {
             let url = SyncWireFormat.snapshotURL(
                 on: server, schemaVersion: schemaVersion, limit: limit, cursor: progress?.cursor, after: progress?.position)
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
-        return try await send(URLRequest(url: url), expecting: SyncSnapshotPage.self).checked(limit: limit, cursor: progress?.cursor)
+        let page = try await send(URLRequest(url: url)) { data in try SyncSnapshotPage(json: data) }
+        return try page.checked(limit: limit, cursor: progress?.cursor)
     }
 
     private func send<Answer: Decodable>(_ request: URLRequest, expecting: Answer.Type) async throws -> Answer {
+        try await send(request) { data in try JSONDecoder().decode(Answer.self, from: data) }
+    }
+
+    /// The answer to `request`, read from its JSON by `read`.
+    private func send<Answer>(_ request: URLRequest, reading read: (Data) throws -> Answer) async throws -> Answer {
         var request = request
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (data, response) = try await exchange(request)
@@ -53,7 +60,7 @@ struct SyncHTTPTransport: Sendable {
         }
         guard status == 200 else { throw Self.failure(status: status, body: data) }
         do {
-            return try JSONDecoder().decode(Answer.self, from: data)
+            return try read(data)
         } catch {
             throw SyncServerError(reason: .unexpectedResponse, status: status, message: "the answer is not the sync protocol's: \(error)")
         }
