@@ -36,6 +36,6 @@ struct SnapshotPagesRead {
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw BenchmarkFailure(description: "a snapshot page was refused: \(String(decoding: data, as: UTF8.self))")
         }
-        return try JSONDecoder().decode(SyncSnapshotPage.self, from: data)
+        return try SyncSnapshotPage(json: data)
     }
 }

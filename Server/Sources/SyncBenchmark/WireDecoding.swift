@@ -2,8 +2,9 @@ import Foundation
 import SQLiteStoreSyncProtocol
 import SyncServerHarness
 
-/// A new device's work on a snapshot page outside SQLite, without a server: decoding a page of
-/// `rows` notes from its JSON, and comparing keys by their bytes in place (`hasSameUTF8`,
+/// A new device's work on a snapshot page outside SQLite, without a server: reading a page of
+/// `rows` notes from its JSON, with `SyncSnapshotPage(json:)` as a device does and with
+/// `JSONDecoder` beside it, and comparing keys by their bytes in place (`hasSameUTF8`,
 /// `utf8Precedes`) beside the same comparisons through the `utf8` views, element by element.
 struct WireDecoding {
     let rows: Int
@@ -13,7 +14,8 @@ struct WireDecoding {
     struct Result: CustomStringConvertible {
         let rows: Int
         let bytes: Int
-        let decoding: Percentiles
+        /// `SyncSnapshotPage(json:)`'s times, then `JSONDecoder`'s.
+        let reading: (reader: Percentiles, decoder: Percentiles)
         /// Nanoseconds per comparison: in place, then through the `utf8` views.
         let equality: (inPlace: Double, views: Double)
         let order: (inPlace: Double, views: Double)
@@ -21,7 +23,7 @@ struct WireDecoding {
         var description: String {
             let perCompare = { (value: Double) in String(format: "%.1f ns", value) }
             return """
-                a snapshot page of \(rows) rows (\(bytes) bytes of JSON) decoded: \(decoding)
+                a snapshot page of \(rows) rows (\(bytes) bytes of JSON) read: \(reading.reader); by JSONDecoder: \(reading.decoder)
                     keys compared for equality: \(perCompare(equality.inPlace)) in place, \(perCompare(equality.views)) through the utf8 views
                     keys compared for order: \(perCompare(order.inPlace)) in place, \(perCompare(order.views)) through the utf8 views
                 """
@@ -31,20 +33,27 @@ struct WireDecoding {
     func run() throws -> Result {
         let notes = Note.generate(count: rows, seed: 3)
         let data = try JSONEncoder().encode(page(of: notes))
-        let clock = ContinuousClock()
-        var durations: [Duration] = []
-        for _ in 0..<iterations {
-            var decoded: SyncSnapshotPage?
-            durations.append(try clock.measure { decoded = try JSONDecoder().decode(SyncSnapshotPage.self, from: data) })
-            guard decoded?.rows.count == rows else { throw BenchmarkFailure(description: "a decoded page lost rows") }
-        }
+        let reader = try measure { try SyncSnapshotPage(json: data) }
+        let decoder = try measure { try JSONDecoder().decode(SyncSnapshotPage.self, from: data) }
         // The keys as a device holds them, each beside a copy of itself and beside the next key.
         let keys = notes.map(\.id)
         let copies = keys.map { String(decoding: Array($0.utf8), as: UTF8.self) }
         let equality = try compare(keys, copies, inPlace: { $0.hasSameUTF8(as: $1) }, views: { $0.utf8.elementsEqual($1.utf8) })
         let order = try compare(
             keys, copies, inPlace: { $0.utf8Precedes($1) }, views: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-        return Result(rows: rows, bytes: data.count, decoding: Percentiles(durations), equality: equality, order: order)
+        return Result(rows: rows, bytes: data.count, reading: (reader, decoder), equality: equality, order: order)
+    }
+
+    /// The times of `iterations` reads of a page by `read`; throws when one loses rows.
+    private func measure(_ read: () throws -> SyncSnapshotPage) throws -> Percentiles {
+        let clock = ContinuousClock()
+        var durations: [Duration] = []
+        for _ in 0..<iterations {
+            var page: SyncSnapshotPage?
+            durations.append(try clock.measure { page = try read() })
+            guard page?.rows.count == rows else { throw BenchmarkFailure(description: "a page read lost rows") }
+        }
+        return Percentiles(durations)
     }
 
     /// The page a server writes for `notes` inserted by one device.
