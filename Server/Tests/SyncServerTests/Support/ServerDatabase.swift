@@ -22,11 +22,14 @@ enum ServerDatabase {
         }
     }
 
-    /// Every stored change, as it was pushed, in server order.
-    static func wireChanges(in database: String) async throws -> [SyncWireChange] {
+    /// Every stored change (of the account named `account` only, when given), as it was pushed, in server order.
+    static func wireChanges(in database: String, account: String? = nil) async throws -> [SyncWireChange] {
         try await withConnection(to: database) { connection, logger in
             let rows = try await connection.query(
-                "SELECT device, device_seq, tbl, pk, col, value, hlc FROM sync_changes ORDER BY seq", logger: logger)
+                """
+                SELECT c.device, c.device_seq, c.tbl, c.pk, c.col, c.value, c.hlc FROM sync_changes c JOIN sync_accounts a ON a.id = c.account
+                WHERE \(account)::text IS NULL OR a.name = \(account) ORDER BY c.seq
+                """, logger: logger)
             let decoder = JSONDecoder()
             var result: [SyncWireChange] = []
             for try await (device, sequence, table, key, column, value, hlc) in rows.decode(

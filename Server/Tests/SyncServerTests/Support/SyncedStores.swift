@@ -135,6 +135,19 @@ final class SyncedStores: @unchecked Sendable {
         }
     }
 
+    /// The devices whose cells and deletes `store` holds: its own, and those whose changes it received.
+    static func devices(in store: Store) throws -> Set<String> {
+        try store.read { db in
+            Set(
+                try db.fetchRows(
+                    sql: """
+                        SELECT device FROM store_sync_cells
+                        UNION SELECT deleted_device FROM store_sync_rows WHERE deleted_device IS NOT NULL
+                        """
+                ).map { row in if case .text(let text) = row[0] { text } else { "\(row[0])" } })
+        }
+    }
+
     /// A dump's rows as their UTF-8 bytes, to compare byte for byte.
     static func bytes(_ dump: [String]) -> [[UInt8]] { dump.map { Array($0.utf8) } }
 
