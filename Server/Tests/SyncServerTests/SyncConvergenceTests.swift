@@ -4,15 +4,22 @@ import SQLiteStoreSyncProtocol
 import SyncServerHarness
 import Testing
 
-/// Three client stores, two more joining later through a snapshot, two copies of a client's
-/// file, and two server processes on one PostgreSQL, seeded random writes
-/// (inserts, updates of random columns, deletes that cascade, statements that fail), random
-/// syncs, answers lost after the server committed, servers killed mid-sync and restarted, and
-/// client processes (``SyncTestClient``) that write to a store's file and are killed at a random
-/// moment: in a write, between a commit and its push, in a push. After quiescence every client
-/// holds the same rows, equal to what an independent model of the merge rule
-/// (``SyncMergeModel``) makes of the changes the server holds; every outbox is empty, and the
-/// server holds each change every client committed exactly once.
+/// Two accounts, each with three client stores and one more joining later through a snapshot,
+/// two copies of a client's file, and two server processes on one PostgreSQL, seeded random
+/// writes (inserts, updates of random columns, deletes that cascade, statements that fail),
+/// random syncs, answers lost after the server committed, servers killed mid-sync and
+/// restarted, client processes (``SyncTestClient``) that write to a store's file and are killed
+/// at a random moment (in a write, between a commit and its push, in a push), and races of new
+/// clients of either account reading their snapshots at once (``SnapshotRace``). The accounts'
+/// clients spell their keys alike ("k1", "k2", …), so that a row of one account in a client of
+/// the other would stand in for one of its own.
+///
+/// After quiescence, for each account: its clients hold the same rows, equal to what an
+/// independent model of the merge rule (``SyncMergeModel``) makes of the account's changes on
+/// the server, and no cell or delete of another account's device; every outbox is empty, and the
+/// server holds each change every client committed exactly once. A sync fails only for a server
+/// killed or down: any other refusal (a snapshot page at another cursor, say) fails the test,
+/// where a client would have quietly asked again.
 ///
 /// `SYNC_CONVERGENCE_SEED` and `SYNC_CONVERGENCE_STEPS` reproduce or lengthen a run. Where a
 /// kill lands in a request depends on timing, so a seed fixes the operations, not the outcome
@@ -24,191 +31,435 @@ struct SyncConvergenceTests {
 
     @Test("Clients converge and the server holds every change exactly once", arguments: seeds)
     func converge(seed: UInt64) async throws {
+        let run = try await ConvergenceRun(seed: seed, steps: Self.steps)
+        for step in 0..<Self.steps { try await run.step(step) }
+        try await run.quiesce()
+        try await run.check()
+    }
+}
+
+/// One seeded run of ``SyncConvergenceTests``: the servers, the accounts, their clients, and
+/// what the run did, for its summary.
+private final class ConvergenceRun {
+    /// An account: its clients write keys spelled as the other account's do.
+    struct Account {
+        let name: String
+        let token: String
+        /// The keys of the items its clients inserted.
+        var keys: [String] = []
+        /// How many inserts its clients made, which numbers their keys.
+        var inserts = 0
+    }
+
+    let seed: UInt64
+    let steps: Int
+    private var random: SplitMix64
+    private let fixture: ServerFixture
+    private var servers: [SyncServerProcess?]
+    private let ports: [Int]
+    /// A server that computes no snapshot page ahead: what the races' pages are compared with.
+    private let reference: SyncServerProcess
+    private var accounts: [Account]
+    private let clients: SyncedStores
+    /// Each client's account, by its index in `clients`.
+    private var accountOf: [Int]
+    /// Each client's device id when it was made (a copy's: its original's).
+    private var firstDevices: [String]
+    /// The steps at which one more client of each account joins, through a snapshot of what the others wrote until then.
+    private let joinSteps: [Int]
+    /// The steps at which a store is copied (a restored backup, a file copied to another
+    /// machine): the copy and its original write under one device id until one of them is
+    /// refused and takes a new one. The first copy only reads (and syncs): only its pulls can find it out.
+    private let copySteps: [Int]
+    /// The steps at which new clients race through their snapshots (``race(step:)``).
+    private let raceSteps: [Int]
+    private var readOnlyCopy: Int?
+    private var lostAnswers = 0
+    private var kills = 0
+    private var clientKills = 0
+    private var killedBeforePush = 0
+    private var failedStatements = 0
+    private var interruptedSnapshots = 0
+    private var racePages = 0
+    private var crossAccountPages = 0
+
+    /// A run of `steps` steps that `seed` fixes: two servers, a reference server, two accounts of three clients.
+    init(seed: UInt64, steps: Int) async throws {
         var random = SplitMix64(seed: seed)
         let fixture = try ServerFixture()
-        var servers: [SyncServerProcess?] = [
-            try await fixture.startServer(), try await fixture.startServer(),
+        (self.seed, self.steps, self.fixture) = (seed, steps, fixture)
+        let servers = [try await fixture.startServer(), try await fixture.startServer()]
+        self.servers = servers
+        ports = servers.map(\.port)
+        reference = try await fixture.startServer(options: ["--snapshot-lookahead-mb", "0"])
+        accounts = try ["alice", "bob"].map { Account(name: $0, token: try fixture.token(for: $0)) }
+        let clients = try SyncedStores(count: 6)
+        self.clients = clients
+        accountOf = [0, 0, 0, 1, 1, 1]
+        firstDevices = try clients.stores.map { try $0.sync.deviceID() }
+        joinSteps = [
+            steps / 4 + Int.random(in: 0..<max(steps / 4, 1), using: &random),
+            steps / 2 + Int.random(in: 0..<max(steps / 4, 1), using: &random),
         ]
-        let ports = servers.map { $0?.port ?? 0 }
-        let token = try fixture.token(for: "alice")
-        let clients = try SyncedStores(count: 3)
-        // Two more clients join later, through a snapshot of what the others wrote until then.
-        let joinSteps = [
-            Self.steps / 4 + Int.random(in: 0..<(Self.steps / 4), using: &random),
-            Self.steps / 2 + Int.random(in: 0..<(Self.steps / 4), using: &random),
-        ]
-        // Two stores are copied (a restored backup, a file copied to another machine): the copy
-        // and its original write under one device id until one of them is refused and takes a new
-        // one. The first copy only reads (and syncs): only its pulls can find it out.
-        let copySteps = (0..<2).map { _ in Self.steps / 3 + Int.random(in: 0..<(Self.steps / 3), using: &random) }
-        var firstDevices = try clients.stores.map { try $0.sync.deviceID() }
-        var readOnlyCopy: Int?
-        func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
-        var keys: [String] = []
-        var lostAnswers = 0
-        var kills = 0
-        var clientKills = 0
-        var killedBeforePush = 0
-        var failedStatements = 0
+        copySteps = (0..<2).map { _ in steps / 3 + Int.random(in: 0..<max(steps / 3, 1), using: &random) }
+        raceSteps = (0..<2).map { _ in steps / 5 + Int.random(in: 0..<max(steps * 4 / 5, 1), using: &random) }
+        self.random = random
+    }
 
-        var interruptedSnapshots = 0
-        for step in 0..<Self.steps {
-            if joinSteps.contains(step) {
-                let joined = try clients.add()
-                firstDevices.append(try clients.stores[joined].sync.deviceID())
-            }
-            if copySteps.contains(step) {
-                let original = Int.random(in: 0..<clients.stores.count, using: &random)
-                let copy = try await clients.addCopy(of: original)
-                firstDevices.append(firstDevices[original])
-                if readOnlyCopy == nil { readOnlyCopy = copy }
-            }
-            let client = Int.random(in: 0..<clients.stores.count, using: &random)
-            let store = clients.stores[client]
-            let server = Int.random(in: 0..<2, using: &random)
-            var operation = Int.random(in: 0..<100, using: &random)
-            if client == readOnlyCopy && (0..<68 ~= operation || 85..<88 ~= operation) { operation = 68 }  // a sync instead of a write
-            switch operation {
-            case 0..<30:
-                // Sometimes two rows whose keys and titles are canonically equivalent ("é" and
-                // "e" + U+0301): one String, two rows in SQLite and on the server.
-                let newKeys = Int.random(in: 0..<4, using: &random) == 0 ? ["\u{E9}\(step)", "e\u{301}\(step)"] : ["k\(step)"]
-                keys += newKeys
-                let title = "t\(Int.random(in: 0..<50, using: &random))"
-                let n = Int64.random(in: -5...5, using: &random)
-                try await store.write { db in
-                    for (index, key) in newKeys.enumerated() {
-                        try db.execute(
-                            sql: "INSERT INTO items(id, title, n, note) VALUES (?, ?, ?, ?)",
-                            arguments: [key, title + ["\u{E9}", "e\u{301}"][index], n, Data([UInt8(step % 256), 0])])
-                    }
-                }
-            case 30..<40 where !keys.isEmpty:
-                // The parent may be gone here or never arrived: SQLite refuses, the write rolls back.
-                let parent = keys.randomElement(using: &random)!
-                do {
-                    try await store.write { db in
-                        try db.execute(
-                            sql: "INSERT INTO tags(id, item, label) VALUES (?, ?, ?)", arguments: ["g\(step)", parent, "l\(step % 7)"])
-                    }
-                } catch is StoreError {
-                    failedStatements += 1
-                }
-            case 40..<60 where !keys.isEmpty:
-                let key = keys.randomElement(using: &random)!
-                let (column, value): (String, DatabaseValue) =
-                    switch Int.random(in: 0..<3, using: &random) {
-                    case 0: ("title", .text("u\(step)"))
-                    case 1: ("n", Bool.random(using: &random) ? .null : .integer(Int64(step)))
-                    default: ("note", .blob(Data([UInt8(step % 256)])))
-                    }
-                try await store.write { db in try db.execute(sql: "UPDATE items SET \(column) = ? WHERE id = ?", arguments: [value, key]) }
-            case 60..<68 where !keys.isEmpty:
-                let key = keys.randomElement(using: &random)!
-                try await store.write { db in try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [key]) }
-            case 68..<85:
-                _ = try? await Self.client(store, url(server), token, using: &random).synchronize()
-            case 85..<88:
-                let operations = clientProcessOperations(step: step, keys: &keys, using: &random)
-                let commits = Int.random(in: 0...operations.count, using: &random)
-                let delay = Duration.milliseconds(Int.random(in: 0..<30, using: &random))
-                let madeBefore = try await Self.changesMade(by: store)
-                try await clients.reopen(client) {
-                    let process = try ChildProcess(
-                        ChildProcess.binary("SyncTestClient", override: "SYNC_TEST_CLIENT_BINARY"),
-                        [clients.path(client), url(server).absoluteString, token] + operations)
-                    if commits > 0 { _ = try await process.waitForLine { $0 == "done \(commits)" ? true : nil } }
-                    try await Task.sleep(for: delay)
-                    process.kill()
-                }
-                clientKills += 1
-                let pending = try clients.stores[client].sync.pendingChanges(limit: 100_000).changes
-                if pending.contains(where: { $0.id.sequence > madeBefore }) { killedBeforePush += 1 }
-            case 88..<93 where servers[server] != nil:
-                // The server commits the push; its answer is lost, so the outbox keeps the changes.
-                let batch = try store.sync.pendingChanges()
-                if !batch.changes.isEmpty {
-                    _ = try await HTTP.send(
-                        "POST", url(server).appendingPathComponent(SyncWireFormat.pushPath), token: token,
-                        body: try JSONEncoder().encode(batch.pushRequest))
-                    lostAnswers += 1
-                }
-            case 93..<97 where servers[server] != nil:
-                let syncer = Self.client(store, url(server), token, using: &random)
-                let syncing = Task { try await syncer.synchronize() }
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0..<8, using: &random)))
-                servers[server]?.kill()
-                servers[server] = nil
-                kills += 1
-                _ = try? await syncing.value
-                if try await SyncedStores.isReadingSnapshot(store) { interruptedSnapshots += 1 }
-            default:
-                for index in servers.indices where servers[index] == nil {
-                    servers[index] = try await fixture.startServer(port: ports[index])
-                }
+    private func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
+
+    private func token(of client: Int) -> String { accounts[accountOf[client]].token }
+
+    /// A client of `client`'s store talking to `server`, whose pushes, pulls and snapshot pages
+    /// hold `batchSize` changes or rows (3, 50 or 1,000 when nil), so that a late client's snapshot takes several pages.
+    private func syncClient(_ client: Int, _ server: Int, batchSize: Int? = nil) -> SyncClient {
+        var syncer = SyncClient(store: clients.stores[client], server: url(server), token: token(of: client))
+        syncer.batchSize = batchSize ?? [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
+        return syncer
+    }
+
+    /// Adds a new store of account `account`; returns its index.
+    private func addClient(of account: Int) throws -> Int {
+        let joined = try clients.add()
+        accountOf.append(account)
+        firstDevices.append(try clients.stores[joined].sync.deviceID())
+        return joined
+    }
+
+    /// Step `step`: the joins, copies and races due, then one random operation of a random client.
+    func step(_ step: Int) async throws {
+        if let join = joinSteps.firstIndex(of: step) { _ = try addClient(of: join % accounts.count) }
+        if copySteps.contains(step) { try await copyClient() }
+        for _ in raceSteps.filter({ $0 == step }) { try await race(step: step) }
+        let client = Int.random(in: 0..<clients.stores.count, using: &random)
+        let server = Int.random(in: 0..<2, using: &random)
+        var operation = Int.random(in: 0..<100, using: &random)
+        if client == readOnlyCopy && (0..<68 ~= operation || 85..<88 ~= operation) { operation = 68 }  // a sync instead of a write
+        let hasKeys = !accounts[accountOf[client]].keys.isEmpty
+        switch operation {
+        case 0..<30: try await insertItems(client, step: step)
+        case 30..<40 where hasKeys: try await insertTag(client, step: step)
+        case 40..<60 where hasKeys: try await updateItem(client, step: step)
+        case 60..<68 where hasKeys: try await deleteItem(client)
+        case 68..<85: await sync(client, with: server, step: step)
+        case 85..<88: try await killClientProcess(client, step: step, server: server)
+        case 88..<93 where servers[server] != nil: try await pushLosingAnswer(client, to: server)
+        case 93..<97 where servers[server] != nil: try await killServer(server, duringSyncOf: client)
+        default: try await restartServers()
+        }
+    }
+
+    /// Copies a random client's store: the copy belongs to its original's account.
+    private func copyClient() async throws {
+        let original = Int.random(in: 0..<clients.stores.count, using: &random)
+        let copy = try await clients.addCopy(of: original)
+        accountOf.append(accountOf[original])
+        firstDevices.append(firstDevices[original])
+        if readOnlyCopy == nil { readOnlyCopy = copy }
+    }
+
+    /// Inserts an item, keyed by the account's count of inserts, or sometimes two whose keys and
+    /// titles are canonically equivalent ("é" and "e" + U+0301): one String, two rows in SQLite and on the server.
+    private func insertItems(_ client: Int, step: Int) async throws {
+        let account = accountOf[client]
+        let number = accounts[account].inserts
+        accounts[account].inserts += 1
+        let newKeys = Int.random(in: 0..<4, using: &random) == 0 ? ["\u{E9}\(number)", "e\u{301}\(number)"] : ["k\(number)"]
+        accounts[account].keys += newKeys
+        let title = "t\(Int.random(in: 0..<50, using: &random))"
+        let n = Int64.random(in: -5...5, using: &random)
+        try await clients.stores[client].write { db in
+            for (index, key) in newKeys.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO items(id, title, n, note) VALUES (?, ?, ?, ?)",
+                    arguments: [key, title + ["\u{E9}", "e\u{301}"][index], n, Data([UInt8(step % 256), 0])])
             }
         }
+    }
 
+    /// Tags one of the account's items: the item may be gone here or never arrived, and then
+    /// SQLite refuses and the write rolls back.
+    private func insertTag(_ client: Int, step: Int) async throws {
+        let parent = accounts[accountOf[client]].keys.randomElement(using: &random)!
+        do {
+            try await clients.stores[client].write { db in
+                try db.execute(sql: "INSERT INTO tags(id, item, label) VALUES (?, ?, ?)", arguments: ["g\(step)", parent, "l\(step % 7)"])
+            }
+        } catch is StoreError {
+            failedStatements += 1
+        }
+    }
+
+    /// Sets a random column of one of the account's items.
+    private func updateItem(_ client: Int, step: Int) async throws {
+        let key = accounts[accountOf[client]].keys.randomElement(using: &random)!
+        let (column, value): (String, DatabaseValue) =
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: ("title", .text("u\(step)"))
+            case 1: ("n", Bool.random(using: &random) ? .null : .integer(Int64(step)))
+            default: ("note", .blob(Data([UInt8(step % 256)])))
+            }
+        try await clients.stores[client].write { db in
+            try db.execute(sql: "UPDATE items SET \(column) = ? WHERE id = ?", arguments: [value, key])
+        }
+    }
+
+    /// Deletes one of the account's items, and its tags with it.
+    private func deleteItem(_ client: Int) async throws {
+        let key = accounts[accountOf[client]].keys.randomElement(using: &random)!
+        try await clients.stores[client].write { db in try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [key]) }
+    }
+
+    /// Syncs `client` with `server`. A server killed or down fails the sync; any other failure
+    /// fails the test: a client refuses an answer that is not the protocol's (a snapshot page at
+    /// another cursor than its snapshot's, say) and its next sync asks again, so that the run
+    /// would converge all the same and never show it.
+    private func sync(_ client: Int, with server: Int, step: Int) async {
+        do {
+            try await syncClient(client, server).synchronize()
+        } catch let error as SyncServerError where error.isTransient {
+            // The server is down; the next sync goes on.
+        } catch {
+            Issue.record("seed \(seed), step \(step): client \(client)'s sync with server \(server) failed: \(error)")
+        }
+    }
+
+    /// A ``SyncTestClient`` process writes to `client`'s file and syncs, and is killed after a
+    /// random number of its commits.
+    private func killClientProcess(_ client: Int, step: Int, server: Int) async throws {
+        let operations = clientProcessOperations(step: step, keys: &accounts[accountOf[client]].keys)
+        let commits = Int.random(in: 0...operations.count, using: &random)
+        let delay = Duration.milliseconds(Int.random(in: 0..<30, using: &random))
+        let madeBefore = try await Self.changesMade(by: clients.stores[client])
+        let arguments = [clients.path(client), url(server).absoluteString, token(of: client)] + operations
+        try await clients.reopen(client) {
+            let process = try ChildProcess(ChildProcess.binary("SyncTestClient", override: "SYNC_TEST_CLIENT_BINARY"), arguments)
+            if commits > 0 { _ = try await process.waitForLine { $0 == "done \(commits)" ? true : nil } }
+            try await Task.sleep(for: delay)
+            process.kill()
+        }
+        clientKills += 1
+        let pending = try clients.stores[client].sync.pendingChanges(limit: 100_000).changes
+        if pending.contains(where: { $0.id.sequence > madeBefore }) { killedBeforePush += 1 }
+    }
+
+    /// The server commits a push of `client`'s outbox; its answer is lost, so the outbox keeps the changes.
+    private func pushLosingAnswer(_ client: Int, to server: Int) async throws {
+        let batch = try clients.stores[client].sync.pendingChanges()
+        guard !batch.changes.isEmpty else { return }
+        _ = try await HTTP.send(
+            "POST", url(server).appendingPathComponent(SyncWireFormat.pushPath), token: token(of: client),
+            body: try JSONEncoder().encode(batch.pushRequest))
+        lostAnswers += 1
+    }
+
+    /// Kills `server` a few milliseconds into a sync of `client`, which fails or completes as it may.
+    private func killServer(_ server: Int, duringSyncOf client: Int) async throws {
+        let syncer = syncClient(client, server)
+        let syncing = Task { try await syncer.synchronize() }
+        try await Task.sleep(for: .milliseconds(Int.random(in: 0..<8, using: &random)))
+        servers[server]?.kill()
+        servers[server] = nil
+        kills += 1
+        _ = try? await syncing.value
+        if try await SyncedStores.isReadingSnapshot(clients.stores[client]) { interruptedSnapshots += 1 }
+    }
+
+    private func restartServers() async throws {
         for index in servers.indices where servers[index] == nil {
             servers[index] = try await fixture.startServer(port: ports[index])
         }
-        for round in 0..<2 {
-            for (index, store) in clients.stores.enumerated() {
-                try await SyncClient(store: store, server: url((index + round) % 2), token: token).synchronize()
-            }
-        }
+    }
 
-        // Compared by bytes: the generator makes canonically equivalent keys and titles.
-        let items = try clients.stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "items")) }
-        let tags = try clients.stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "tags")) }
-        #expect(items.allSatisfy { $0 == items[0] }, "seed \(seed): items differ")
-        #expect(tags.allSatisfy { $0 == tags[0] }, "seed \(seed): tags differ")
-        let states = try clients.stores.map { SyncedStores.bytes(try SyncedStores.syncState($0)) }
-        #expect(states.allSatisfy { $0 == states[0] }, "seed \(seed): the sync states (cells and deletes with their stamps) differ")
-        #expect(!items[0].isEmpty)
-        #expect(items[0].contains { $0.starts(with: Array("'e\u{301}".utf8)) }, "seed \(seed): no canonically equivalent keys")
-        #expect(killedBeforePush > 0, "seed \(seed): no client process was killed between a commit and its push")
-        let model = try SyncMergeModel(changes: try await ServerDatabase.wireChanges(in: fixture.database)).expectedStore()
-        #expect(
-            items[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "items")), "seed \(seed): items are not the merge rule's")
-        #expect(tags[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "tags")), "seed \(seed): tags are not the merge rule's")
-        let stored = try await ServerDatabase.changes(in: fixture.database)
-        var newDevices = 0
-        for (index, store) in clients.stores.enumerated() {
-            #expect(try store.sync.pendingChanges().changes.isEmpty)
-            let device = try store.sync.deviceID()
-            let made = try await Self.changesMade(by: store)
-            let sequences = stored.filter { $0.device == device }.map(\.sequence).sorted()
-            if device == firstDevices[index] {
-                #expect(sequences == Array(stride(from: 1, through: made, by: 1)), "seed \(seed): device \(device)")
-            } else {
-                // A copy or its original, refused and given a new id: its changes from then on,
-                // with those waiting then, which it sent again under the new id.
-                newDevices += 1
-                let first = sequences.first ?? made + 1
-                #expect(sequences == Array(stride(from: first, through: made, by: 1)), "seed \(seed): new device \(device)")
+    /// Two or three new clients of either account, with pages of 3 or 50 rows, read their
+    /// snapshots at once from one server, beside a ``SnapshotRace`` of readers of the same
+    /// accounts and page sizes that start with them, and clients of both accounts write and push
+    /// between the rounds of pages, so that the server keeps pages ahead for several keys at once
+    /// and the readers start at several cursors. No server is killed meanwhile: every sync and
+    /// page must succeed.
+    private func race(step: Int) async throws {
+        try await restartServers()
+        let server = Int.random(in: 0..<2, using: &random)
+        let (readers, joiners) = try addRacingClients(step: step)
+        var race = SnapshotRace(server: url(server), reference: reference.url, tokens: accounts.map(\.token), readers: readers)
+        var syncing: [(reader: String, task: Task<SyncClient.Progress, any Error>)] = []
+        var round = 0
+        while !race.isComplete {
+            for (index, reader) in readers.enumerated() where reader.startRound == round {
+                let syncer = syncClient(joiners[index], server, batchSize: reader.limit)
+                syncing.append((reader.name, Task { try await syncer.synchronize() }))
+            }
+            try await raceRound(round, of: &race, on: server, avoiding: joiners, step: step)
+            round += 1
+        }
+        for (reader, task) in syncing {
+            do {
+                _ = try await task.value
+            } catch {
+                Issue.record("\(reader): the new client's sync failed: \(error)")
             }
         }
+        racePages += race.comparedPages
+        crossAccountPages += race.crossAccountPages
+        try await expectNoForeignDevices(in: joiners, label: "seed \(seed), after the race at step \(step)")
+    }
+
+    /// Adds two or three clients of random accounts, and for each a reader of its account's
+    /// snapshot in pages of 3 or 50 rows, the first one starting at once, the others in one of the next rounds.
+    private func addRacingClients(step: Int) throws -> (readers: [SnapshotRace.Reader], joiners: [Int]) {
+        var readers: [SnapshotRace.Reader] = []
+        var joiners: [Int] = []
+        for index in 0..<Int.random(in: 2...3, using: &random) {
+            let account = Int.random(in: 0..<accounts.count, using: &random)
+            joiners.append(try addClient(of: account))
+            readers.append(
+                .init(
+                    name: "seed \(seed), step \(step), reader \(index) of \(accounts[account].name)", account: account,
+                    limit: [3, 50][Int.random(in: 0..<2, using: &random)],
+                    startRound: index == 0 ? 0 : Int.random(in: 0..<4, using: &random)))
+        }
+        return (readers, joiners)
+    }
+
+    /// One round of `race` on `server`: sometimes a probe of a reader's next page, then a page
+    /// for each reader under way but one in four, in a random order, and sometimes a write pushed.
+    private func raceRound(_ round: Int, of race: inout SnapshotRace, on server: Int, avoiding joiners: [Int], step: Int) async throws {
+        if Int.random(in: 0..<3, using: &random) == 0, let target = race.midSnapshot.randomElement(using: &random) {
+            try await race.probe(target)
+        }
+        for reader in race.reading(in: round).shuffled(using: &random) where Int.random(in: 0..<4, using: &random) > 0 {
+            try await race.readPage(reader)
+        }
+        if Int.random(in: 0..<4, using: &random) == 0 { try await writeAndPush(step: step, avoiding: joiners, to: server) }
+    }
+
+    /// A client of a random account, none of `joiners` nor the copy that only reads, inserts an
+    /// item or updates one, and syncs with `server`: the account's latest sequence moves on.
+    private func writeAndPush(step: Int, avoiding joiners: [Int], to server: Int) async throws {
+        let account = Int.random(in: 0..<accounts.count, using: &random)
+        let writers = clients.stores.indices.filter { accountOf[$0] == account && !joiners.contains($0) && $0 != readOnlyCopy }
+        let client = writers.randomElement(using: &random)!
+        if accounts[account].keys.isEmpty || Bool.random(using: &random) {
+            try await insertItems(client, step: step)
+        } else {
+            try await updateItem(client, step: step)
+        }
+        try await syncClient(client, server).synchronize()
+    }
+
+    /// Restarts the servers killed, and syncs every client twice, once with each server.
+    func quiesce() async throws {
+        try await restartServers()
+        for round in 0..<2 {
+            for client in clients.stores.indices {
+                try await SyncClient(store: clients.stores[client], server: url((client + round) % 2), token: token(of: client))
+                    .synchronize()
+            }
+        }
+    }
+
+    /// Checks each account's clients (``checkAccount(_:stored:)``), then what the run must have done.
+    func check() async throws {
+        let stored = try await ServerDatabase.changes(in: fixture.database)
+        var outcomes: [AccountOutcome] = []
+        for account in accounts.indices { outcomes.append(try await checkAccount(account, stored: stored)) }
+        try await expectNoForeignDevices(in: Array(clients.stores.indices), label: "seed \(seed)")
+        let hasEquivalentKeys = outcomes.contains { $0.hasEquivalentKeys }
+        #expect(hasEquivalentKeys, "seed \(seed): no canonically equivalent keys")
+        #expect(killedBeforePush > 0, "seed \(seed): no client process was killed between a commit and its push")
+        let newDevices = outcomes.reduce(0) { $0 + $1.newDevices }
         #expect(newDevices > 0, "seed \(seed): no copied store was found out")
         if let readOnlyCopy {
             #expect(
                 try clients.stores[readOnlyCopy].sync.deviceID() != firstDevices[readOnlyCopy], "seed \(seed): the copy that only reads")
         }
-        print(
-            "seed \(seed): \(Self.steps) steps, \(stored.count) changes stored, \(items[0].count) items, \(tags[0].count) tags, "
-                + "\(lostAnswers) lost answers, \(kills) server kills, \(clientKills) client processes killed "
-                + "(\(killedBeforePush) with changes committed and not pushed), "
-                + "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps), "
-                + "2 copied at steps \(copySteps), the first to read only (\(newDevices) took a new device id) "
-                + "(\(interruptedSnapshots) snapshots cut by a server kill)")
+        #expect(crossAccountPages > 0, "seed \(seed): no page was asked for at another account's cursor")
+        let perAccount = accounts.indices.map { "\(accounts[$0].name): \(outcomes[$0].items) items, \(outcomes[$0].tags) tags" }
+        let summary: [String] = [
+            "seed \(seed): \(steps) steps, \(stored.count) changes stored", perAccount.joined(separator: ", "),
+            "\(lostAnswers) lost answers, \(kills) server kills",
+            "\(clientKills) client processes killed (\(killedBeforePush) with changes committed and not pushed)",
+            "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps)",
+            "2 copied at steps \(copySteps), the first to read only (\(newDevices) took a new device id)",
+            "\(interruptedSnapshots) snapshots cut by a server kill",
+            "races at steps \(raceSteps.sorted()) (\(racePages) pages compared, \(crossAccountPages) at another account's cursor)",
+        ]
+        print(summary.joined(separator: ", "))
     }
 
-    /// A client of `store` whose pushes, pulls and snapshot pages hold 3, 50 or 1,000 changes
-    /// or rows, so that a late client's snapshot takes several pages.
-    private static func client(_ store: Store, _ server: URL, _ token: String, using random: inout SplitMix64) -> SyncClient {
-        var client = SyncClient(store: store, server: server, token: token)
-        client.batchSize = [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
-        return client
+    /// What ``checkAccount(_:stored:)`` found, for the summary.
+    struct AccountOutcome {
+        let items: Int
+        let tags: Int
+        /// Clients that took a new device id (a copy or its original, found out).
+        let newDevices: Int
+        let hasEquivalentKeys: Bool
+    }
+
+    /// Checks that the clients of `account` hold byte-identical tables and sync states, equal to
+    /// what the merge rule makes of the account's changes on the server, that their outboxes are
+    /// empty, and that the server holds each change they made exactly once (`stored`: every
+    /// account's changes).
+    private func checkAccount(
+        _ account: Int, stored: [(account: String, device: String, sequence: Int64)]
+    ) async throws -> AccountOutcome {
+        let name = accounts[account].name
+        let label = "seed \(seed), \(name)"
+        let members = clients.stores.indices.filter { accountOf[$0] == account }
+        let stores = members.map { clients.stores[$0] }
+        // Compared by bytes: the generator makes canonically equivalent keys and titles.
+        let items = try stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "items")) }
+        let tags = try stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "tags")) }
+        #expect(items.allSatisfy { $0 == items[0] }, "\(label): items differ")
+        #expect(tags.allSatisfy { $0 == tags[0] }, "\(label): tags differ")
+        let states = try stores.map { SyncedStores.bytes(try SyncedStores.syncState($0)) }
+        #expect(states.allSatisfy { $0 == states[0] }, "\(label): the sync states (cells and deletes with their stamps) differ")
+        #expect(!items[0].isEmpty, "\(label): no items")
+        let model = try SyncMergeModel(changes: try await ServerDatabase.wireChanges(in: fixture.database, account: name)).expectedStore()
+        #expect(items[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "items")), "\(label): items are not the merge rule's")
+        #expect(tags[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "tags")), "\(label): tags are not the merge rule's")
+        let newDevices = try await expectEachChangeStoredOnce(by: members, stored: stored.filter { $0.account == name }, label: label)
+        return AccountOutcome(
+            items: items[0].count, tags: tags[0].count, newDevices: newDevices,
+            hasEquivalentKeys: items[0].contains { $0.starts(with: Array("'e\u{301}".utf8)) })
+    }
+
+    /// Checks that each of `members` pushed its outbox and that `stored` holds each change it
+    /// made exactly once; returns how many took a new device id.
+    private func expectEachChangeStoredOnce(
+        by members: [Int], stored: [(account: String, device: String, sequence: Int64)], label: String
+    ) async throws -> Int {
+        var newDevices = 0
+        for index in members {
+            let store = clients.stores[index]
+            #expect(try store.sync.pendingChanges().changes.isEmpty, "\(label): client \(index)'s outbox")
+            let device = try store.sync.deviceID()
+            let made = try await Self.changesMade(by: store)
+            let sequences = stored.filter { $0.device == device }.map(\.sequence).sorted()
+            if device == firstDevices[index] {
+                #expect(sequences == Array(stride(from: 1, through: made, by: 1)), "\(label): device \(device)")
+            } else {
+                // A copy or its original, refused and given a new id: its changes from then on,
+                // with those waiting then, which it sent again under the new id.
+                newDevices += 1
+                let first = sequences.first ?? made + 1
+                #expect(sequences == Array(stride(from: first, through: made, by: 1)), "\(label): new device \(device)")
+            }
+        }
+        return newDevices
+    }
+
+    /// Checks that each of `members` holds cells and deletes of its own account's devices only:
+    /// a row of another account, however its key is spelled, comes with its device's stamps.
+    private func expectNoForeignDevices(in members: [Int], label: String) async throws {
+        let stored = try await ServerDatabase.changes(in: fixture.database)
+        for index in members {
+            let account = accounts[accountOf[index]].name
+            let foreign = try SyncedStores.devices(in: clients.stores[index]).subtracting(
+                stored.filter { $0.account == account }.map(\.device))
+            let owners = Set(stored.filter { foreign.contains($0.device) }.map(\.account))
+            #expect(foreign.isEmpty, "\(label): client \(index) of \(account) holds changes of devices \(foreign) of \(owners)")
+        }
     }
 
     /// The sequence of the last change the store's device recorded (0: none).
@@ -220,7 +471,7 @@ struct SyncConvergenceTests {
 
     /// A few writes for a ``SyncTestClient`` process, and syncs among them: new items (their keys
     /// join `keys`), updates, deletes and tags of items anywhere in `keys`.
-    private func clientProcessOperations(step: Int, keys: inout [String], using random: inout SplitMix64) -> [String] {
+    private func clientProcessOperations(step: Int, keys: inout [String]) -> [String] {
         (0..<Int.random(in: 1...6, using: &random)).map { index in
             let known = keys.randomElement(using: &random) ?? "none"
             switch Int.random(in: 0..<10, using: &random) {
