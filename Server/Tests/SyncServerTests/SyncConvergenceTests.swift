@@ -106,8 +106,10 @@ private final class ConvergenceRun {
         self.random = random
     }
 
+    /// Server `server`'s URL, the same across its restarts.
     private func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
 
+    /// The token of `client`'s account.
     private func token(of client: Int) -> String { accounts[accountOf[client]].token }
 
     /// A client of `client`'s store talking to `server`, whose pushes, pulls and snapshot pages
@@ -265,6 +267,7 @@ private final class ConvergenceRun {
         if try await SyncedStores.isReadingSnapshot(clients.stores[client]) { interruptedSnapshots += 1 }
     }
 
+    /// Starts again, on its port, each server that was killed.
     private func restartServers() async throws {
         for index in servers.indices where servers[index] == nil {
             servers[index] = try await fixture.startServer(port: ports[index])

@@ -49,10 +49,13 @@ struct SnapshotRace {
         }
     }
 
-    /// The server that computes pages ahead, the one that computes none, and each account's token.
+    /// The server that computes pages ahead, whose pages are checked.
     let server: URL
+    /// A server that computes none ahead: its pages are what the server's must be.
     let reference: URL
+    /// Each account's token, by account index.
     let tokens: [String]
+    /// The readers, each with how far it read.
     private(set) var readers: [Reader]
     /// Pages compared with the reference's.
     private(set) var comparedPages = 0
