@@ -29,6 +29,9 @@ final class WALCheckpointer: @unchecked Sendable {
     private let isQueued = Locked(false)
     /// Whether ``close()`` ran; touched only on `queue`.
     private var isClosed = false
+    /// The WAL's length in pages when the writer last asked for a checkpoint; touched only by
+    /// the writer's WAL hook, on the writer's queue.
+    private var askedAt: Int32 = 0
 
     /// A checkpointer of the database file at `path`.
     init(path: String) {
@@ -43,19 +46,30 @@ final class WALCheckpointer: @unchecked Sendable {
         sqlite3_wal_hook(
             writer.handle,
             { context, writer, schema, pages in
-                guard let context, pages >= WALCheckpointer.threshold else { return SQLITE_OK }
-                if pages >= WALCheckpointer.inlineThreshold {
-                    // The checkpoint the commit would have run, as SQLite's hook runs it.
-                    sqlite3_wal_checkpoint_v2(writer, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-                } else {
-                    Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().queueCheckpoint()
-                }
+                context.map { Unmanaged<WALCheckpointer>.fromOpaque($0).takeUnretainedValue() }?
+                    .walDidGrow(to: pages, writer: writer, schema: schema)
                 return SQLITE_OK
             }, Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// After each commit of the writer, on its queue, with the WAL's length in pages: asks for
+    /// a checkpoint once ``threshold`` pages came since it last asked (or since the WAL started
+    /// again), so that small commits after a large one do not each ask while the WAL waits to
+    /// start again.
+    private func walDidGrow(to pages: Int32, writer: OpaquePointer?, schema: UnsafePointer<CChar>?) {
+        if pages < askedAt { askedAt = 0 }
+        guard pages - askedAt >= Self.threshold else { return }
+        askedAt = pages
+        if pages >= Self.inlineThreshold {
+            // The checkpoint the commit would have run, as SQLite's hook runs it.
+            sqlite3_wal_checkpoint_v2(writer, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        } else {
+            queueCheckpoint()
+        }
+    }
+
     /// Queues a checkpoint, unless one is queued already that has not started.
-    func queueCheckpoint() {
+    private func queueCheckpoint() {
         let wasQueued = isQueued.withLock { isQueued in
             defer { isQueued = true }
             return isQueued
