@@ -22,9 +22,7 @@ public enum BenchmarkSchema {
 
     /// Per-connection durability setting, applied by every contender to each of its connections.
     /// The page cache stays at SQLite's default size and memory mapping stays off for everybody
-    /// (SQLiteStore's contenders open their store with `writerCacheSize` set to `nil`), and
-    /// every contender checkpoints on its writer, inside the commit (SQLiteStore's contenders
-    /// set `checkpointsInBackground` to `false`).
+    /// (SQLiteStore's contenders open their store with `writerCacheSize` set to `nil`).
     public static let synchronousPragma = "PRAGMA synchronous = NORMAL"
 
 }

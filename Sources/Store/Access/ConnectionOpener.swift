@@ -33,16 +33,6 @@ struct ConnectionOpener {
         return bytes / 1024 + (bytes % 1024 == 0 ? 0 : 1)
     }
 
-    /// The checkpointer of `writer`, installed on it, when the store checkpoints in
-    /// the background: a file in WAL mode that the store writes.
-    func openCheckpointer(for writer: Database, inMemory: Bool) -> WALCheckpointer? {
-        guard configuration.checkpointsInBackground, !inMemory, !configuration.isReadOnly, configuration.journalMode == .wal
-        else { return nil }
-        let checkpointer = WALCheckpointer(path: path)
-        checkpointer.install(on: writer)
-        return checkpointer
-    }
-
     /// Reads the schema, so that a file that is not a database fails now with `SQLITE_NOTADB`.
     private func requireDatabase(_ db: Database) throws {
         _ = try db.fetchValue(Int.self, sql: "SELECT count(*) FROM sqlite_schema")

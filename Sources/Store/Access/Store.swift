@@ -24,7 +24,6 @@ public final class Store: Sendable {
     let broadcaster: ChangeBroadcaster
     let externalChangeCheck: ExternalChangeCheck
     let externalChangeMonitor: ExternalChangeMonitor?
-    let checkpointer: WALCheckpointer?
 
     /// Opens, or creates, the database file at `path`.
     ///
@@ -55,7 +54,6 @@ public final class Store: Sendable {
         if let sync = configuration.sync {
             writerDatabase.syncCoordinator = try SyncCoordinator(configuration: sync, database: writerDatabase)
         }
-        checkpointer = opener.openCheckpointer(for: writerDatabase, inMemory: inMemory)
         writer = SerializedConnection(database: writerDatabase, role: .writer, roleKey: roleKey)
         let readerCount = inMemory ? 0 : max(0, configuration.readerCount)
         let readerConnections = try (0..<readerCount).map { [roleKey] index in

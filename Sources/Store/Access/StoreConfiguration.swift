@@ -39,13 +39,6 @@ public struct StoreConfiguration: Sendable {
     /// The cache takes memory only for the pages the writer touched, and keeps it until the
     /// store closes. Readers keep SQLite's default; set theirs in `prepareDatabase`.
     public var writerCacheSize: Int? = 16 << 20
-    /// Whether the WAL is copied into the database file on a connection of the store's own, in
-    /// the background, after a commit that left it 1,000 pages long or more, instead of inside
-    /// that commit on the writer (SQLite's automatic checkpoint). Such a commit then returns
-    /// without waiting for the copy and for both files to sync, and neither do the writes
-    /// queued behind it. The extra connection only checkpoints. `true` by default; WAL mode
-    /// only; a read-only store never checkpoints.
-    public var checkpointsInBackground = true
     /// Whether the store only reads: the file must exist already, its journal mode is left as
     /// it is, and every connection refuses writes (`PRAGMA query_only`), so `write` fails with
     /// `SQLITE_READONLY`. The store still sees other processes' commits. `false` by default.

@@ -40,8 +40,6 @@ public final class Database {
     var storeOwnsTransaction = false
     /// The innermost `recordingStatements` call running, if any.
     var statementRecorder: StatementRecorder?
-    /// The checkpointer the writer's WAL hook asks (`StoreConfiguration.checkpointsInBackground`).
-    var walCheckpointer: WALCheckpointer?
 
     /// Opens a connection with the given `sqlite3_open_v2` flags.
     init(path: String, flags: Int32) throws {
