@@ -1,6 +1,15 @@
 import Foundation
 
 extension SyncWireValue {
+    /// Reads a value from its JSON in the object spelling (`null`, `{"text":"…"}`), as
+    /// `JSONDecoder` reads it through `Decodable`, without a decoder's cost: a server reads
+    /// the key and value of every change it answers a pull with.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted`, naming the byte, for what is not a value's JSON.
+    public init(json: Data) throws {
+        self = try JSONScanner.read(json) { try SyncWireValue(readingObject: &$0) }
+    }
+
     /// Reads a value in its object spelling, `null` or `{"kind":payload}`, as `init(from:)`
     /// reads it; refuses an object with any other member.
     init(readingObject scanner: inout JSONScanner) throws {

@@ -18,6 +18,26 @@ struct SyncWireReaderTests {
         try Self.readAsDecoder(RandomWire.pull, SyncPullResponse.init(json:))
     }
 
+    @Test("Random pushes read as JSONDecoder reads them, however the encoder spells them")
+    func randomPushes() throws {
+        try Self.readAsDecoder(RandomWire.push, SyncPushRequest.init(json:))
+    }
+
+    @Test("Random values read as JSONDecoder reads them, however the encoder spells them")
+    func randomValues() throws {
+        try Self.readAsDecoder(RandomWire.value, SyncWireValue.init(json:))
+    }
+
+    @Test("Damaged pushes are refused, or read exactly as JSONDecoder reads them")
+    func damagedPushes() throws {
+        try Self.refuseOrReadAsDecoder(RandomWire.push, SyncPushRequest.init(json:))
+    }
+
+    @Test("Damaged values are refused, or read exactly as JSONDecoder reads them")
+    func damagedValues() throws {
+        try Self.refuseOrReadAsDecoder(RandomWire.value, SyncWireValue.init(json:))
+    }
+
     @Test("Damaged pages are refused, or read exactly as JSONDecoder reads them")
     func damagedPages() throws {
         try Self.refuseOrReadAsDecoder(RandomWire.page, SyncSnapshotPage.init(json:))
@@ -168,19 +188,33 @@ struct SyncWireReaderTests {
 /// Random snapshot pages and pull answers with what JSON makes hard to spell, and damage done
 /// to their JSON.
 private enum RandomWire {
+    /// A push of up to `maxChanges` changes.
+    static func push(using random: inout SeededGenerator, maxChanges: Int) -> SyncPushRequest {
+        SyncPushRequest(schemaVersion: Int64.random(in: .min ... .max, using: &random), changes: changes(using: &random, max: maxChanges))
+    }
+
     /// A pull answer of up to `maxChanges` changes.
     static func pull(using random: inout SeededGenerator, maxChanges: Int) -> SyncPullResponse {
-        let changes = (0..<Int.random(in: 0...maxChanges, using: &random)).map { _ in
+        SyncPullResponse(
+            schemaVersion: Int64.random(in: .min ... .max, using: &random), changes: changes(using: &random, max: maxChanges),
+            cursor: Int64.random(in: .min ... .max, using: &random), more: Bool.random(using: &random),
+            deviceSequence: Bool.random(using: &random) ? Int64.random(in: .min ... .max, using: &random) : nil)
+    }
+
+    /// Up to `max` changes, sets and deletes.
+    private static func changes(using random: inout SeededGenerator, max: Int) -> [SyncWireChange] {
+        (0..<Int.random(in: 0...max, using: &random)).map { _ in
             let operation: SyncWireChange.Operation =
                 Bool.random(using: &random) ? .delete : .set(column: text(using: &random), value: value(using: &random))
             return SyncWireChange(
                 device: text(using: &random), sequence: Int64.random(in: .min ... .max, using: &random), table: text(using: &random),
                 key: value(using: &random), operation: operation, hlc: Int64.random(in: .min ... .max, using: &random))
         }
-        return SyncPullResponse(
-            schemaVersion: Int64.random(in: .min ... .max, using: &random), changes: changes,
-            cursor: Int64.random(in: .min ... .max, using: &random), more: Bool.random(using: &random),
-            deviceSequence: Bool.random(using: &random) ? Int64.random(in: .min ... .max, using: &random) : nil)
+    }
+
+    /// A value, of any kind (`ignored` makes it a message of the tests' shape).
+    static func value(using random: inout SeededGenerator, _ ignored: Int) -> SyncWireValue {
+        value(using: &random)
     }
 
     /// A snapshot page of up to `maxRows` rows.
