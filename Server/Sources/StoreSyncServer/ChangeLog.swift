@@ -122,7 +122,6 @@ struct ChangeLog: Sendable {
             SELECT seq, device, device_seq, schema_version, tbl, pk, col, value, hlc FROM sync_changes
             WHERE account = \(account) AND seq > \(cursor) ORDER BY seq LIMIT \(limit + 1)
             """, logger: logger)
-        let decoder = JSONDecoder()
         var changes: [StoredChange] = []
         for try await (seq, device, deviceSequence, version, table, key, column, value, hlc) in rows.decode(
             (Int64, String, Int64, Int64, String, String, String?, String?, Int64).self)
@@ -132,13 +131,13 @@ struct ChangeLog: Sendable {
             }
             let operation: SyncWireChange.Operation =
                 if let column, let value {
-                    .set(column: column, value: try decoder.decode(SyncWireValue.self, from: Data(value.utf8)))
+                    .set(column: column, value: try SyncWireValue(json: Data(value.utf8)))
                 } else {
                     .delete
                 }
             let change = SyncWireChange(
                 device: device, sequence: deviceSequence, table: table,
-                key: try decoder.decode(SyncWireValue.self, from: Data(key.utf8)), operation: operation, hlc: hlc)
+                key: try SyncWireValue(json: Data(key.utf8)), operation: operation, hlc: hlc)
             changes.append(StoredChange(serverSequence: seq, schemaVersion: version, change: change))
         }
         return (changes, false)

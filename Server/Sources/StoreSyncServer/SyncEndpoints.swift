@@ -64,13 +64,13 @@ struct SyncEndpoints: Sendable {
         }
         let push: SyncPushRequest
         do {
-            push = try JSONDecoder().decode(SyncPushRequest.self, from: Data(buffer: body))
+            push = try SyncPushRequest(json: Data(buffer: body))
         } catch {
             throw SyncFailure(.malformed, "the body is not a push: \(error)")
         }
         try validate(push)
         let stored = try await log.store(push.changes, schemaVersion: push.schemaVersion, account: account)
-        return try JSONEncoder().encode(SyncPushResponse(stored: stored))
+        return try answerJSON(SyncPushResponse(stored: stored))
     }
 
     private func validate(_ push: SyncPushRequest) throws {
@@ -157,7 +157,7 @@ struct SyncEndpoints: Sendable {
             schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version,
             changes: changes.filter { $0.device != device }, cursor: stored.changes.last?.serverSequence ?? since, more: stored.more,
             deviceSequence: ownHighest)
-        return try JSONEncoder().encode(response)
+        return try answerJSON(response)
     }
 
     /// One page of the account's current state at the snapshot's cursor (the account's latest

@@ -25,7 +25,7 @@ struct SyncFailure: Error {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         if error.code == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
-        let body = (try? JSONEncoder().encode(error)) ?? Data()
+        let body = (try? answerJSON(error)) ?? Data()
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -95,6 +95,30 @@ struct SyncEndpointTests {
         #expect(past.deviceSequence == nil, "it passed over none")
     }
 
+    @Test("Every server process answers a push, a pull and a refusal with the same bytes: its keys sorted")
+    func answersAreByteStable() async throws {
+        let fixture = try ServerFixture()
+        let servers = [try await fixture.startServer(), try await fixture.startServer()]
+        let token = try fixture.token(for: "alice")
+        let body = try ServerFixture.push((1...3).map { ServerFixture.change(sequence: $0) })
+        _ = try await HTTP.send("POST", servers[0].url.appendingPathComponent(SyncWireFormat.pushPath), token: token, body: body)
+        var answers: [[HTTP.Answer]] = []
+        for server in servers {
+            answers.append([
+                try await HTTP.send("POST", server.url.appendingPathComponent(SyncWireFormat.pushPath), token: token, body: body),
+                try await HTTP.send("GET", ServerFixture.pullURL(server.url), token: token),
+                try await HTTP.send("GET", ServerFixture.pullURL(server.url), token: nil),
+            ])
+        }
+        #expect(answers[0].map(\.status) == [200, 200, 401])
+        #expect(answers[0].map(\.body) == answers[1].map(\.body))
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
+        #expect(try answers[0][0].body == sorted.encode(answers[0][0].decode(SyncPushResponse.self)))
+        #expect(try answers[0][1].body == sorted.encode(answers[0][1].decode(SyncPullResponse.self)))
+        #expect(try answers[0][2].body == sorted.encode(answers[0][2].decode(SyncWireError.self)))
+    }
+
     @Test("Without a token or with a forged one: 401 and nothing stored or read")
     func unauthorized() async throws {
         let fixture = try ServerFixture()
