@@ -130,7 +130,7 @@ private final class ConvergenceRun {
 
     /// Step `step`: the joins, copies and races due, then one random operation of a random client.
     func step(_ step: Int) async throws {
-        if let join = joinSteps.firstIndex(of: step) { _ = try addClient(of: join % accounts.count) }
+        if let join = joinSteps.firstIndex(of: step) { try await joinCuttingSnapshot(of: join % accounts.count) }
         if copySteps.contains(step) { try await copyClient() }
         for _ in raceSteps.filter({ $0 == step }) { try await race(step: step) }
         let client = Int.random(in: 0..<clients.stores.count, using: &random)
@@ -260,6 +260,29 @@ private final class ConvergenceRun {
         let syncer = syncClient(client, server)
         let syncing = Task { try await syncer.synchronize() }
         try await Task.sleep(for: .milliseconds(Int.random(in: 0..<8, using: &random)))
+        try await kill(server, cutting: syncing, of: client)
+    }
+
+    /// A new client of `account` joins through a snapshot in pages of 3 rows, and the server it
+    /// reads is killed once it has applied a page: its later syncs resume the snapshot where it
+    /// was cut (a kill at a random moment mostly lands before a new client's first page or after
+    /// its last).
+    private func joinCuttingSnapshot(of account: Int) async throws {
+        let joined = try addClient(of: account)
+        try await restartServers()
+        let server = Int.random(in: 0..<2, using: &random)
+        let syncer = syncClient(joined, server, batchSize: 3)
+        let syncing = Task { try await syncer.synchronize() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try await !SyncedStores.isReadingSnapshot(clients.stores[joined]), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await kill(server, cutting: syncing, of: joined)
+    }
+
+    /// Kills `server` while `syncing`, a sync of `client`, may be under way, and waits for the
+    /// sync to fail or complete; counts the snapshot it cut, if it did.
+    private func kill(_ server: Int, cutting syncing: Task<SyncClient.Progress, any Error>, of client: Int) async throws {
         servers[server]?.kill()
         servers[server] = nil
         kills += 1
@@ -378,6 +401,7 @@ private final class ConvergenceRun {
                 try clients.stores[readOnlyCopy].sync.deviceID() != firstDevices[readOnlyCopy], "seed \(seed): the copy that only reads")
         }
         #expect(crossAccountPages > 0, "seed \(seed): no page was asked for at another account's cursor")
+        #expect(interruptedSnapshots > 0, "seed \(seed): no snapshot was cut by a server kill")
         let perAccount = accounts.indices.map { "\(accounts[$0].name): \(outcomes[$0].items) items, \(outcomes[$0].tags) tags" }
         let summary: [String] = [
             "seed \(seed): \(steps) steps, \(stored.count) changes stored", perAccount.joined(separator: ", "),
