@@ -5,7 +5,9 @@ import SyncServerHarness
 import Testing
 
 /// Two accounts, each with three client stores and one more joining later through a snapshot,
-/// two copies of a client's file, and two server processes on one PostgreSQL, seeded random
+/// two copies of a client's file, and two server processes on one PostgreSQL behind one URL
+/// (``LoopbackBalancer``, a deployment's load balancer: a snapshot cut by a kill resumes on the
+/// other process, and nothing but the resumption can complete it), seeded random
 /// writes (inserts, updates of random columns, deletes that cascade, statements that fail),
 /// random syncs, answers lost after the server committed, servers killed mid-sync and
 /// restarted, client processes (``SyncTestClient``) that write to a store's file and are killed
@@ -57,6 +59,11 @@ private final class ConvergenceRun {
     private let fixture: ServerFixture
     private var servers: [SyncServerProcess?]
     private let ports: [Int]
+    /// The one URL every client syncs with, in front of both servers: each operation routes it
+    /// to the server it picked. A client keeps its cursor and snapshot progress per URL, so with a
+    /// URL per server each client would read a whole snapshot from each, and the second would
+    /// repair what a resumed first one skipped.
+    private let balancer: LoopbackBalancer
     /// A server that computes no snapshot page ahead: what the races' pages are compared with.
     private let reference: SyncServerProcess
     private var accounts: [Account]
@@ -91,6 +98,7 @@ private final class ConvergenceRun {
         let servers = [try await fixture.startServer(), try await fixture.startServer()]
         self.servers = servers
         ports = servers.map(\.port)
+        balancer = try await LoopbackBalancer(routingTo: servers[0].port)
         reference = try await fixture.startServer(options: ["--snapshot-lookahead-mb", "0"])
         accounts = try ["alice", "bob"].map { Account(name: $0, token: try fixture.token(for: $0)) }
         let clients = try SyncedStores(count: 6)
@@ -106,16 +114,23 @@ private final class ConvergenceRun {
         self.random = random
     }
 
-    /// Server `server`'s URL, the same across its restarts.
+    /// Server `server`'s URL, the same across its restarts: for the test's own requests, not the clients'.
     private func url(_ server: Int) -> URL { URL(string: "http://127.0.0.1:\(ports[server])")! }
+
+    /// The balancer's URL, routed to `server` from now on: what clients sync with.
+    private func balancerURL(routedTo server: Int) -> URL {
+        balancer.route(to: ports[server])
+        return balancer.url
+    }
 
     /// The token of `client`'s account.
     private func token(of client: Int) -> String { accounts[accountOf[client]].token }
 
-    /// A client of `client`'s store talking to `server`, whose pushes, pulls and snapshot pages
+    /// A client of `client`'s store talking to `server` through the balancer, whose pushes, pulls and snapshot pages
     /// hold `batchSize` changes or rows (3, 50 or 1,000 when nil), so that a late client's snapshot takes several pages.
     private func syncClient(_ client: Int, _ server: Int, batchSize: Int? = nil) -> SyncClient {
-        var syncer = SyncClient(store: clients.stores[client], server: url(server), token: token(of: client))
+        let server = balancerURL(routedTo: server)
+        var syncer = SyncClient(store: clients.stores[client], server: server, token: token(of: client), session: LoopbackBalancer.session)
         syncer.batchSize = batchSize ?? [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
         return syncer
     }
@@ -233,7 +248,7 @@ private final class ConvergenceRun {
         let commits = Int.random(in: 0...operations.count, using: &random)
         let delay = Duration.milliseconds(Int.random(in: 0..<30, using: &random))
         let madeBefore = try await Self.changesMade(by: clients.stores[client])
-        let arguments = [clients.path(client), url(server).absoluteString, token(of: client)] + operations
+        let arguments = [clients.path(client), balancerURL(routedTo: server).absoluteString, token(of: client)] + operations
         try await clients.reopen(client) {
             let process = try ChildProcess(ChildProcess.binary("SyncTestClient", override: "SYNC_TEST_CLIENT_BINARY"), arguments)
             if commits > 0 { _ = try await process.waitForLine { $0 == "done \(commits)" ? true : nil } }
@@ -374,15 +389,16 @@ private final class ConvergenceRun {
         try await syncClient(client, server, batchSize: 1_000).synchronize()
     }
 
-    /// Restarts the servers killed, and syncs every client twice, once with each server.
+    /// Restarts the servers killed, and syncs every client twice, once through each server.
     func quiesce() async throws {
         try await restartServers()
         for round in 0..<2 {
             for client in clients.stores.indices {
-                try await SyncClient(store: clients.stores[client], server: url((client + round) % 2), token: token(of: client))
-                    .synchronize()
+                try await syncClient(client, (client + round) % 2, batchSize: 5_000).synchronize()
             }
         }
+        print("seed \(seed): \(balancer.connections) connections through the balancer")
+        try await balancer.close()
     }
 
     /// Checks each account's clients (``checkAccount(_:stored:)``), then what the run must have done.
