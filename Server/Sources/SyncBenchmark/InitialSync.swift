@@ -39,7 +39,8 @@ struct InitialSync {
         let recordedInsert: Duration
         let push: Duration
         /// The CPU time used during A's push; on Linux, `URLSession` keeps a core busy while it
-        /// waits for the answer to a body over about 64 KB, so A's share is about the push's time.
+        /// waits for the answer to a body over about 64 KB (or to a new connection's first
+        /// request), so A's share is about the push's time.
         let pushCPU: CPUUse
         let changes: Int
         let rounds: [Round]
