@@ -6,7 +6,8 @@ import Testing
 
 /// Three stores write at random (inserts, updates of random columns, deletes with their
 /// cascades, multi-row inserts under every conflict clause with canonically equivalent keys,
-/// statements that fail and are caught, rolled-back transactions and savepoints) and exchange changes through an ordered log standing in for the server, with
+/// upserts, `REPLACE`, keys changed, statements that write several rows, statements that
+/// fail and are caught, rolled-back transactions and savepoints) and exchange changes through an ordered log standing in for the server, with
 /// lost acknowledgements (changes pushed again), batches out of order and duplicated, clocks
 /// hours apart and going back, and stores closed and reopened between a write and its push.
 /// Once all changes are everywhere, every store holds the same synced tables, equal to an
@@ -153,6 +154,38 @@ private struct ConvergenceRun {
         return ("INSERT \(clause) INTO lists(id, name, color) VALUES \(values)", arguments)
     }
 
+    /// An upsert of a list, new or existing: `DO UPDATE` of some of its columns, or `DO NOTHING`.
+    private mutating func upsert(_ rows: LocalRows) -> (String, [DatabaseValue]) {
+        let key = Bool.random(using: &random) ? pick(rows.lists) : newKey("L")
+        let action =
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: "DO NOTHING"
+            case 1: "DO UPDATE SET name = excluded.name"
+            default: "DO UPDATE SET color = coalesce(color, 0) + 1, name = name WHERE excluded.color IS NOT NULL"
+            }
+        return ("INSERT INTO lists(id, name, color) VALUES (?, ?, ?) ON CONFLICT (id) \(action)", [key, randomValue(0), randomValue(1)])
+    }
+
+    /// A row's key changed: the row under its old key is gone, one under the new key appears.
+    /// A list or an item with children fails (their foreign keys have no `ON UPDATE` action);
+    /// a new key that exists fails the primary key.
+    private mutating func changeKey(_ rows: LocalRows) -> (String, [DatabaseValue]) {
+        let (table, keys, prefix) =
+            [("lists", rows.lists, "L"), ("items", rows.items, "I"), ("tags", rows.tags, "T")]
+            .randomElement(using: &random) ?? ("tags", rows.tags, "T")
+        let newKey = Int.random(in: 0..<6, using: &random) == 0 ? pick(keys) : newKey(prefix)
+        return ("UPDATE \(table) SET id = ? WHERE id = ?", [newKey, pick(keys, orMissing: 4)])
+    }
+
+    /// One statement that writes several rows, or none: a list's items, or the tags with a label.
+    private mutating func severalRows(_ rows: LocalRows) -> (String, [DatabaseValue]) {
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: ("UPDATE items SET score = coalesce(score, 0) + 0.25, done = 1 - done WHERE list_id = ?", [pick(rows.lists)])
+        case 1: ("DELETE FROM tags WHERE label = ?", [randomValue(0)])
+        default: ("UPDATE lists SET color = NULL WHERE color > ?", [randomValue(1)])
+        }
+    }
+
     private mutating func newKey(_ prefix: String) -> DatabaseValue {
         nextKey += 1
         return .text("\(prefix)\(nextKey)")
@@ -187,7 +220,7 @@ private struct ConvergenceRun {
 
     /// One statement and its arguments; some fail (foreign key, NOT NULL, UNIQUE), as an app's may.
     private mutating func randomStatement(_ rows: LocalRows) -> (String, [DatabaseValue]) {
-        switch Int.random(in: 0..<14, using: &random) {
+        switch Int.random(in: 0..<18, using: &random) {
         case 0, 1:
             return ("INSERT INTO lists(id, name, color) VALUES (?, ?, ?)", [newKey("L"), randomValue(0), randomValue(1)])
         case 2, 3:
@@ -216,6 +249,15 @@ private struct ConvergenceRun {
             return ("INSERT INTO lists(id, name) VALUES (?, 'duplicate')", [pick(rows.lists)])  // fails when the key exists
         case 12:
             return multiRowInsert(rows)
+        case 13:
+            return upsert(rows)
+        case 14:
+            return changeKey(rows)
+        case 15:
+            return severalRows(rows)
+        case 16:
+            // Replaces an item: the old row goes (its tags' `item_id` set to NULL), a new one takes its key.
+            return ("REPLACE INTO items(id, list_id, title) VALUES (?, ?, ?)", [pick(rows.items), pick(rows.lists), randomValue(0)])
         default:
             return ("UPDATE lists SET color = color WHERE id = ?", [pick(rows.lists)])  // writes the same value
         }
