@@ -9,7 +9,8 @@ import Testing
 /// (``LoopbackBalancer``, a deployment's load balancer: a snapshot cut by a kill resumes on the
 /// other process, and nothing but the resumption can complete it), seeded random
 /// writes (inserts, updates of random columns, deletes that cascade, statements that fail),
-/// random syncs, answers lost after the server committed, servers killed mid-sync and
+/// random syncs, answers lost after the server committed, connections dropped before or partway
+/// through an answer's body (``LoopbackBalancer/cut(connection:afterBodyBytes:)``), servers killed mid-sync and
 /// restarted, client processes (``SyncTestClient``) that write to a store's file and are killed
 /// at a random moment (in a write, between a commit and its push, in a push), and races of new
 /// clients of either account reading their snapshots at once (``SnapshotRace``). The accounts'
@@ -158,7 +159,8 @@ private final class ConvergenceRun {
         case 30..<40 where hasKeys: try await insertTag(client, step: step)
         case 40..<60 where hasKeys: try await updateItem(client, step: step)
         case 60..<68 where hasKeys: try await deleteItem(client)
-        case 68..<85: await sync(client, with: server, step: step)
+        case 68..<82: await sync(client, with: server, step: step)
+        case 82..<85: await sync(client, with: server, step: step, droppingAConnection: true)
         case 85..<88: try await killClientProcess(client, step: step, server: server)
         case 88..<93 where servers[server] != nil: try await pushLosingAnswer(client, to: server)
         case 93..<97 where servers[server] != nil: try await killServer(server, duringSyncOf: client)
@@ -227,15 +229,27 @@ private final class ConvergenceRun {
         try await clients.stores[client].write { db in try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [key]) }
     }
 
-    /// Syncs `client` with `server`. A server killed or down fails the sync; any other failure
+    /// Syncs `client` with `server`, sometimes dropping one of its connections before or partway
+    /// through the body of the server's answer (a push the server stored, a pull, a snapshot
+    /// page), the server running on. A server killed or down, or a dropped connection, fails the sync; any other failure
     /// fails the test: a client refuses an answer that is not the protocol's (a snapshot page at
-    /// another cursor than its snapshot's, say) and its next sync asks again, so that the run
-    /// would converge all the same and never show it.
-    private func sync(_ client: Int, with server: Int, step: Int) async {
+    /// another cursor than its snapshot's, or one cut short, say) and its next sync asks again,
+    /// so that the run would converge all the same and never show it.
+    private func sync(_ client: Int, with server: Int, step: Int, droppingAConnection: Bool = false) async {
+        if droppingAConnection {
+            let bodyBytes: Int? =
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: nil
+                case 1: Int.random(in: 0..<20_000, using: &random)
+                default: Int.random(in: 0..<400, using: &random)
+                }
+            balancer.cut(connection: Int.random(in: 0..<3, using: &random), afterBodyBytes: bodyBytes)
+        }
+        defer { balancer.cancelCut() }
         do {
             try await syncClient(client, server).synchronize()
         } catch let error as SyncServerError where error.isTransient {
-            // The server is down; the next sync goes on.
+            // The server is down, or the connection dropped; the next sync goes on.
         } catch {
             Issue.record("seed \(seed), step \(step): client \(client)'s sync with server \(server) failed: \(error)")
         }
@@ -397,7 +411,6 @@ private final class ConvergenceRun {
                 try await syncClient(client, (client + round) % 2, batchSize: 5_000).synchronize()
             }
         }
-        print("seed \(seed): \(balancer.connections) connections through the balancer")
         try await balancer.close()
     }
 
@@ -418,10 +431,11 @@ private final class ConvergenceRun {
         }
         #expect(crossAccountPages > 0, "seed \(seed): no page was asked for at another account's cursor")
         #expect(interruptedSnapshots > 0, "seed \(seed): no snapshot was cut by a server kill")
+        #expect(balancer.cuts > 0, "seed \(seed): no connection was dropped in an answer")
         let perAccount = accounts.indices.map { "\(accounts[$0].name): \(outcomes[$0].items) items, \(outcomes[$0].tags) tags" }
         let summary: [String] = [
             "seed \(seed): \(steps) steps, \(stored.count) changes stored", perAccount.joined(separator: ", "),
-            "\(lostAnswers) lost answers, \(kills) server kills",
+            "\(lostAnswers) lost answers, \(kills) server kills, \(balancer.cuts) of \(balancer.connections) connections dropped in an answer",
             "\(clientKills) client processes killed (\(killedBeforePush) with changes committed and not pushed)",
             "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps)",
             "2 copied at steps \(copySteps), the first to read only (\(newDevices) took a new device id)",
