@@ -255,6 +255,17 @@ private final class ConvergenceRun {
         }
     }
 
+    /// Syncs `client` with `server` where nothing may fail (no server is down or killed, no
+    /// connection dropped); a failure names the client, the server and `during`.
+    private func syncWithoutFaults(_ client: Int, _ server: Int, batchSize: Int, during: String) async throws {
+        do {
+            try await syncClient(client, server, batchSize: batchSize).synchronize()
+        } catch {
+            Issue.record("seed \(seed), \(during): client \(client)'s sync with server \(server) failed: \(error)")
+            throw error
+        }
+    }
+
     /// A ``SyncTestClient`` process writes to `client`'s file and syncs, and is killed after a
     /// random number of its commits.
     private func killClientProcess(_ client: Int, step: Int, server: Int) async throws {
@@ -400,7 +411,7 @@ private final class ConvergenceRun {
             try await updateItem(client, step: step)
         }
         // Large batches: the writer may be hundreds of changes behind, which pulls of 3 would make a race of their own.
-        try await syncClient(client, server, batchSize: 1_000).synchronize()
+        try await syncWithoutFaults(client, server, batchSize: 1_000, during: "the race at step \(step)")
     }
 
     /// Restarts the servers killed, and syncs every client twice, once through each server.
@@ -408,7 +419,7 @@ private final class ConvergenceRun {
         try await restartServers()
         for round in 0..<2 {
             for client in clients.stores.indices {
-                try await syncClient(client, (client + round) % 2, batchSize: 5_000).synchronize()
+                try await syncWithoutFaults(client, (client + round) % 2, batchSize: 5_000, during: "quiescence")
             }
         }
         try await balancer.close()

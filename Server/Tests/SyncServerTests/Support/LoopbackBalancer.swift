@@ -195,8 +195,11 @@ private final class Forwarder: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
+    /// Closes the other side once what this side sent is written there: closing it at once
+    /// would drop an answer still waiting for room in the client's socket.
     func channelInactive(context: ChannelHandlerContext) {
-        partner.close(promise: nil)
+        let partner = self.partner
+        partner.writeAndFlush(ByteBuffer()).whenComplete { _ in partner.close(promise: nil) }
         context.fireChannelInactive()
     }
 
