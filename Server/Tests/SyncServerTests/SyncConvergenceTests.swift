@@ -4,6 +4,10 @@ import SQLiteStoreSyncProtocol
 import SyncServerHarness
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Two accounts, each with three client stores and one more joining later through a snapshot,
 /// two copies of a client's file, and two server processes on one PostgreSQL behind one URL
 /// (``LoopbackBalancer``, a deployment's load balancer: a snapshot cut by a kill resumes on the
@@ -65,6 +69,8 @@ private final class ConvergenceRun {
     /// URL per server each client would read a whole snapshot from each, and the second would
     /// repair what a resumed first one skipped.
     private let balancer: LoopbackBalancer
+    /// The sessions of the current step's clients, invalidated when it ends.
+    private var sessions: [URLSession] = []
     /// A server that computes no snapshot page ahead: what the races' pages are compared with.
     private let reference: SyncServerProcess
     private var accounts: [Account]
@@ -131,7 +137,9 @@ private final class ConvergenceRun {
     /// hold `batchSize` changes or rows (3, 50 or 1,000 when nil), so that a late client's snapshot takes several pages.
     private func syncClient(_ client: Int, _ server: Int, batchSize: Int? = nil) -> SyncClient {
         let server = balancerURL(routedTo: server)
-        var syncer = SyncClient(store: clients.stores[client], server: server, token: token(of: client), session: LoopbackBalancer.session)
+        let session = LoopbackBalancer.session()
+        sessions.append(session)
+        var syncer = SyncClient(store: clients.stores[client], server: server, token: token(of: client), session: session)
         syncer.batchSize = batchSize ?? [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
         return syncer
     }
@@ -146,6 +154,7 @@ private final class ConvergenceRun {
 
     /// Step `step`: the joins, copies and races due, then one random operation of a random client.
     func step(_ step: Int) async throws {
+        defer { finishSessions() }
         if let join = joinSteps.firstIndex(of: step) { try await joinCuttingSnapshot(of: join % accounts.count) }
         if copySteps.contains(step) { try await copyClient() }
         for _ in raceSteps.filter({ $0 == step }) { try await race(step: step) }
@@ -166,6 +175,12 @@ private final class ConvergenceRun {
         case 93..<97 where servers[server] != nil: try await killServer(server, duringSyncOf: client)
         default: try await restartServers()
         }
+    }
+
+    /// Invalidates the sessions of the clients made since the last call, once their requests end.
+    private func finishSessions() {
+        for session in sessions { session.finishTasksAndInvalidate() }
+        sessions = []
     }
 
     /// Copies a random client's store: the copy belongs to its original's account.
@@ -231,10 +246,10 @@ private final class ConvergenceRun {
 
     /// Syncs `client` with `server`, sometimes dropping one of its connections before or partway
     /// through the body of the server's answer (a push the server stored, a pull, a snapshot
-    /// page), the server running on. A server killed or down, or a dropped connection, fails the sync; any other failure
-    /// fails the test: a client refuses an answer that is not the protocol's (a snapshot page at
-    /// another cursor than its snapshot's, or one cut short, say) and its next sync asks again,
-    /// so that the run would converge all the same and never show it.
+    /// page), the server running on. A server killed or down, or a dropped connection, fails the
+    /// sync; any other failure fails the test: a client refuses an answer that is not the
+    /// protocol's (a snapshot page at another cursor than its snapshot's, or one cut short, say)
+    /// and its next sync asks again, so that the run would converge all the same and never show it.
     private func sync(_ client: Int, with server: Int, step: Int, droppingAConnection: Bool = false) async {
         if droppingAConnection {
             let bodyBytes: Int? =
@@ -422,6 +437,7 @@ private final class ConvergenceRun {
                 try await syncWithoutFaults(client, (client + round) % 2, batchSize: 5_000, during: "quiescence")
             }
         }
+        finishSessions()
         try await balancer.close()
     }
 

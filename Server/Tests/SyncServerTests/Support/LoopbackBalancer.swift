@@ -19,19 +19,18 @@ final class LoopbackBalancer: Sendable {
     let port: Int
     /// The URL clients sync with.
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    /// How many connections were accepted: each request of a ``session`` opens one.
+    /// How many connections were accepted.
     var connections: Int { accepted.withLockedValue { $0 } }
     /// How many connections were dropped before the end of an answer.
     var cuts: Int { cutCount.withLockedValue { $0 } }
 
-    /// A session whose every request opens a connection of its own (`Connection: close`), so
-    /// that each request goes where the balancer routes at the time, not through a connection
-    /// kept from an earlier request to another process.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpAdditionalHeaders = ["Connection": "close"]
-        return URLSession(configuration: configuration)
-    }()
+    /// A session for one operation's client: its requests reuse their connections, opened
+    /// where the balancer routes during the operation, never one kept from an earlier operation
+    /// to another process. (A shared session asking `Connection: close` of every request instead
+    /// timed a sync out in the races of seed 1.)
+    static func session() -> URLSession {
+        URLSession(configuration: .ephemeral)
+    }
 
     /// A connection to drop: how many connections to let through first, and where in its answer.
     private struct PendingCut {
@@ -70,8 +69,9 @@ final class LoopbackBalancer: Sendable {
     }
 
     /// Drops the connection accepted after `index` others from now on (0: the next), closing
-    /// both of its sides: before the answer's first byte (`bodyBytes` nil), or once its head
-    /// and `bodyBytes` bytes of its body went through; a shorter body goes through whole.
+    /// both of its sides: before its first answer's first byte (`bodyBytes` nil), or once that
+    /// answer's head and `bodyBytes` bytes of its body went through; a shorter body, and the
+    /// answers after it, go through whole.
     /// Replaces a cut still waiting for its connection.
     ///
     /// Never inside the head: on Linux, `URLSession` stops the process (`Fatal error: Transfer
@@ -139,10 +139,15 @@ private final class Forwarder: ChannelInboundHandler {
 
     private let partner: any Channel
     private let cut: AnswerCut?
-    /// The last bytes of the head read so far, to find its end (`\r\n\r\n`) across reads.
-    private var headTail: [UInt8] = []
-    /// The body bytes that went through, once the head did.
+    /// The first answer's head as read so far; its end is `\r\n\r\n`.
+    private var head: [UInt8] = []
+    /// The first answer's body bytes that went through, once its head did.
     private var bodyForwarded: Int?
+    /// The first answer's `Content-Length`, once its head went through.
+    private var bodyLength: Int?
+    /// Whether the cut no longer applies: the first answer's body is shorter than it. Later
+    /// answers on the connection go through whole, so that no cut lands inside their heads.
+    private var passesThrough = false
     private var isCut = false
 
     init(to partner: any Channel, cut: AnswerCut? = nil) {
@@ -153,13 +158,19 @@ private final class Forwarder: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !isCut else { return }
         var bytes = unwrapInboundIn(data)
-        guard let cut else {
+        guard let cut, !passesThrough else {
             partner.writeAndFlush(bytes, promise: nil)
             return
         }
         guard let bodyBytes = cut.bodyBytes else { return drop(keeping: ByteBuffer(), context: context) }
         var kept = readHead(from: &bytes)
         guard let forwarded = bodyForwarded else {
+            partner.writeAndFlush(kept, promise: nil)
+            return
+        }
+        guard let bodyLength, bodyBytes < bodyLength else {
+            passesThrough = true
+            kept.writeBuffer(&bytes)
             partner.writeAndFlush(kept, promise: nil)
             return
         }
@@ -175,15 +186,20 @@ private final class Forwarder: ChannelInboundHandler {
         drop(keeping: kept, context: context)
     }
 
-    /// Takes from `bytes` what is still head, and notes where the body starts.
+    /// Takes from `bytes` what is still the first answer's head; once it is whole, notes its
+    /// body's length and that the body starts.
     private func readHead(from bytes: inout ByteBuffer) -> ByteBuffer {
-        var head = ByteBuffer()
+        var read = ByteBuffer()
         while bodyForwarded == nil, let byte = bytes.readInteger(as: UInt8.self) {
-            head.writeInteger(byte)
-            headTail = Array((headTail + [byte]).suffix(4))
-            if headTail == Array("\r\n\r\n".utf8) { bodyForwarded = 0 }
+            read.writeInteger(byte)
+            head.append(byte)
+            guard head.suffix(4).elementsEqual("\r\n\r\n".utf8) else { continue }
+            bodyForwarded = 0
+            let lengthLine = String(decoding: head, as: UTF8.self).lowercased().split(separator: "\r\n")
+                .first { $0.hasPrefix("content-length:") }
+            bodyLength = lengthLine.flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
         }
-        return head
+        return read
     }
 
     /// Writes `kept`, then closes both sides.
