@@ -103,6 +103,12 @@ struct SyncHTTPTransport: Sendable {
 /// One request in flight: its task and the continuation waiting for it, resumed exactly once,
 /// by the answer or by a cancellation, whichever comes first (a cancelled request's completion
 /// may come late, or on some platforms' `URLSession` not at all).
+///
+/// On Linux a cancelled request is abandoned, not cancelled: FoundationNetworking's
+/// `URLSessionTask.cancel()` races the task's own completion and, when the answer arrives as
+/// the cancellation does, stops the process ("Trying to access a behaviour for a task that in
+/// not in the registry", Swift 6.3). The abandoned request ends by itself: a long poll when the
+/// server's wait ends, any other with its answer or its timeout.
 private final class PendingExchange: Sendable {
     typealias Waiter = CheckedContinuation<(Data, URLResponse), any Error>
     private let state = Locked<(waiter: Waiter?, task: URLSessionDataTask?, isCancelled: Bool)>((nil, nil, false))
@@ -126,14 +132,21 @@ private final class PendingExchange: Sendable {
         waiter?.resume(with: outcome)
     }
 
-    /// Cancels the request and resumes the waiter with `CancellationError` now.
+    /// Cancels the request (abandons it, on Linux) and resumes the waiter with
+    /// `CancellationError` now.
     func cancel() {
         let (waiter, task) = state.withLock { state in
             state.isCancelled = true
             defer { state.waiter = nil }
             return (state.waiter, state.task)
         }
-        task?.cancel()
+        if let task { Self.stop(task) }
         waiter?.resume(throwing: CancellationError())
+    }
+
+    private static func stop(_ task: URLSessionDataTask) {
+        #if !canImport(FoundationNetworking)
+        task.cancel()
+        #endif
     }
 }
