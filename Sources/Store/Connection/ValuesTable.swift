@@ -31,6 +31,11 @@ package struct ValuesTable: Sendable {
 
     /// Appends a row: one value per column, in the columns' order.
     package mutating func append(_ row: DatabaseValue...) {
+        append(row: row)
+    }
+
+    /// Appends a row: one value per column, in the columns' order.
+    package mutating func append(row: [DatabaseValue]) {
         precondition(row.count == columns.count, "a row of \(row.count) values for \(columns.count) columns")
         for (index, value) in row.enumerated() { columns[index].append(value) }
     }

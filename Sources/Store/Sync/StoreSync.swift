@@ -73,6 +73,18 @@ public struct StoreSync: Sendable {
         }
     }
 
+    /// Writes every row that the sync state keeps whole (one stamp and an image of its values,
+    /// as a new device's snapshot leaves its rows) out into cells, one per column: the one form
+    /// of the state that tests compare across devices, cell by cell. What the state means, and
+    /// what syncs, does not change.
+    @_spi(Testing) public func expandRowImages() throws {
+        try checkConfigured()
+        try store.write { db in
+            guard let coordinator = db.syncCoordinator else { throw Self.notConfigured }
+            for table in try coordinator.syncedTables(in: db).values { try SyncStorage.expandImages(of: table, in: db) }
+        }
+    }
+
     private func checkConfigured() throws {
         guard store.configuration.sync != nil else { throw Self.notConfigured }
     }

@@ -39,7 +39,7 @@ struct SyncApplier {
         case .delete:
             let current = try SyncStorage.tombstone(of: table.name, key: change.key, in: db)
             guard current.map({ $0 < change.stamp }) ?? true else { return false }
-            try SyncStorage.setTombstone(table.name, key: change.key, change.stamp, in: db)
+            try SyncStorage.setTombstone(table, key: change.key, change.stamp, in: db)
         }
         return true
     }

@@ -145,7 +145,7 @@ struct SyncRecorder {
     private mutating func recordDeletionIfGone(_ table: SyncedTable, key: DatabaseValue) throws {
         let sql = "SELECT 1 FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.key)) = ?"
         guard try db.fetchValue(Int64.self, sql: sql, arguments: [key]) == nil else { return }
-        try SyncStorage.setTombstone(table.name, key: key, transactionStamp(), in: db)
+        try SyncStorage.setTombstone(table, key: key, transactionStamp(), in: db)
         try SyncStorage.setRowID(table.name, key: key, nil, in: db)
         try appendToOutbox(table, key: key, column: nil, value: .null)
     }

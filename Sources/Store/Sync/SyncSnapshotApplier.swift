@@ -34,12 +34,13 @@ struct SyncSnapshotApplier {
         let version = try SyncStorage.schemaVersion(in: db)
         guard page.schemaVersion == version else { throw StoreError.syncSchemaMismatch(batch: page.schemaVersion, store: version) }
         try db.execute(script: Self.scratch)
-        let touched = try merge(page)
+        let (touched, imaged) = try merge(page)
         let materializer = SyncMaterializer(tables: tables, db: db)
         for table in touched { try insertAbsentRows(of: table) }
         try materializer.materialize(try stagedRows(fast: false))
         for table in touched where hasChildTables(table) {
-            try materializer.materialize(childrenOf: try stagedRows(fast: true).filter { $0.table.name == table.name })
+            let inserted = try stagedRows(fast: true) + imaged
+            try materializer.materialize(childrenOf: inserted.filter { $0.table.name == table.name })
         }
         try db.execute(sql: "DELETE FROM temp.store_sync_incoming_rows")
     }
@@ -54,17 +55,70 @@ struct SyncSnapshotApplier {
     ///
     /// When the store holds nothing of the page's rows (a new device's case), everything in the
     /// page wins: SQL reads it as tables (``SyncSnapshotStaging``) and inserts it in a few
-    /// statements. Otherwise each cell and delete is merged by an upsert of its own.
-    private func merge(_ page: SyncSnapshotPage) throws -> [SyncedTable] {
-        let staging = try SyncSnapshotStaging(page, tables: tables)
-        try db.withValuesTable(staging.rows, named: "store_sync_page_rows") {
-            guard try holdsNothingOfRows() else { return try mergeOneByOne(staging) }
+    /// statements, the rows that can be kept whole straight into their tables and
+    /// `store_sync_rows` (also returned). Otherwise the page's rows kept whole here are written
+    /// out into cells, and each cell and delete is merged by an upsert of its own.
+    private func merge(_ page: SyncSnapshotPage) throws -> (tables: [SyncedTable], imaged: [(table: SyncedTable, key: DatabaseValue)]) {
+        var staging = try SyncSnapshotStaging(page, tables: tables, imaging: true)
+        if try !imagedRowsAreAbsent(staging) { staging = try SyncSnapshotStaging(page, tables: tables, imaging: false) }
+        let imaged = try db.withValuesTable(staging.rows, named: "store_sync_page_rows") {
+            guard try holdsNothingOfRows() else {
+                try SyncStorage.expandImages(ofRowsListedIn: "store_sync_page_rows", tables: tables, in: db)
+                try mergeOneByOne(staging.images.isEmpty ? staging : SyncSnapshotStaging(page, tables: tables, imaging: false))
+                return [(table: SyncedTable, key: DatabaseValue)]()
+            }
             try db.withValuesTable(staging.cells, named: "store_sync_page_cells") {
                 for sql in [Self.insertNewRows, Self.insertNewCells, Self.insertNewDeletes] { try db.prepare(sql: sql).execute() }
             }
+            return try insertImagedRows(staging)
         }
         try clock.observe(HybridTimestamp(rawValue: staging.newest), in: db)
-        return staging.tables
+        return (staging.tables, imaged)
+    }
+
+    /// Whether no row of `staging`'s ``SyncSnapshotStaging/images`` is in its table here (a row
+    /// the sync state does not know): those are merged as cells, with the row already there.
+    private func imagedRowsAreAbsent(_ staging: SyncSnapshotStaging) throws -> Bool {
+        for (name, images) in staging.images {
+            guard let table = tables[name] else { continue }
+            let present = try db.withValuesTable(images, named: "store_sync_page_images") {
+                try db.fetchValue(
+                    Bool.self,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM store_sync_page_images i JOIN \(SQLIdentifier.quote(table.name)) t
+                        ON t.\(SQLIdentifier.quote(table.key)) = i.pk)
+                        """)
+            }
+            if present == true { return false }
+        }
+        return true
+    }
+
+    /// Inserts the rows of `staging`'s ``SyncSnapshotStaging/images`` into their tables, and
+    /// their entries with their rowids, stamps and images into `store_sync_rows`; returns them.
+    private func insertImagedRows(_ staging: SyncSnapshotStaging) throws -> [(table: SyncedTable, key: DatabaseValue)] {
+        var inserted: [(table: SyncedTable, key: DatabaseValue)] = []
+        for (name, images) in staging.images.sorted(by: { $0.key < $1.key }) {
+            guard let table = tables[name] else { continue }
+            let quotedTable = SQLIdentifier.quote(table.name)
+            let names = ([table.key] + table.columns).map(SQLIdentifier.quote).joined(separator: ", ")
+            let values = (["pk"] + table.columns.indices.map { "c\($0)" }).joined(separator: ", ")
+            let rows = "store_sync_page_images i JOIN \(quotedTable) t ON t.\(SQLIdentifier.quote(table.key)) = i.pk"
+            try db.withValuesTable(images, named: "store_sync_page_images") {
+                try db.execute(sql: "INSERT INTO \(quotedTable) (\(names)) SELECT \(values) FROM store_sync_page_images")
+                try db.execute(
+                    sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND rid IN (SELECT t.rowid FROM \(rows))",
+                    arguments: [table.name])
+                try db.execute(
+                    sql: """
+                        INSERT INTO store_sync_rows(tbl, pk, rid, image, image_clock, image_device)
+                        SELECT ?, i.pk, t.rowid, i.image, i.clock, i.device FROM \(rows)
+                        """,
+                    arguments: [table.name])
+            }
+            inserted += images.column("pk").map { (table, $0) }
+        }
+        return inserted
     }
 
     /// Whether the store holds no cell and no delete of any of the page's rows, and the page
@@ -87,7 +141,7 @@ struct SyncSnapshotApplier {
 
     private static let insertNewRows = """
         INSERT INTO temp.store_sync_incoming_rows(tbl, pk, won, complete)
-        SELECT tbl, pk, won_if_new, complete_if_new FROM store_sync_page_rows
+        SELECT tbl, pk, won_if_new, complete_if_new FROM store_sync_page_rows WHERE NOT imaged
         """
 
     private static let insertNewCells = """

@@ -1,27 +1,36 @@
 import SQLiteStoreSyncProtocol
 
-/// A snapshot page checked against the store's synced tables and laid out as two tables for
+/// A snapshot page checked against the store's synced tables and laid out as tables for
 /// ``SyncSnapshotApplier`` to merge: the page's ``rows`` and their ``cells``, both numbered by
-/// the row's place in the page (`ri`) and in that order.
+/// the row's place in the page (`ri`) and in that order, and, when staged for images, the rows
+/// that can be kept whole (``images``) apart from the cells.
 struct SyncSnapshotStaging {
-    /// `ri, tbl, pk, deleted_clock, deleted_device, columns, won_if_new, complete_if_new`: every
-    /// row of the page, with its delete's stamp or NULLs, how many columns its table syncs, and
-    /// its marks when the store holds nothing of it: whether it has a cell or a delete, and a
-    /// cell of every column.
+    /// `ri, tbl, pk, deleted_clock, deleted_device, columns, won_if_new, complete_if_new, imaged`:
+    /// every row of the page, with its delete's stamp or NULLs, how many columns its table syncs,
+    /// its marks when the store holds nothing of it (whether it has a cell or a delete, and a
+    /// cell of every column), and whether it is in ``images``.
     private(set) var rows = ValuesTable(
-        columnNames: ["ri", "tbl", "pk", "deleted_clock", "deleted_device", "columns", "won_if_new", "complete_if_new"])
+        columnNames: ["ri", "tbl", "pk", "deleted_clock", "deleted_device", "columns", "won_if_new", "complete_if_new", "imaged"])
     /// `ri, tbl, pk, col, value, clock, device, link`: the rows' cells, `link` when the column is
     /// a foreign key. Of a column given twice in a row only the cell with the greatest stamp (the
-    /// first of equal ones): what merging them one after the other keeps.
+    /// first of equal ones): what merging them one after the other keeps. Not those of the rows
+    /// in ``images``.
     private(set) var cells = ValuesTable(columnNames: ["ri", "tbl", "pk", "col", "value", "clock", "device", "link"])
+    /// By table name, `pk, c0, c1, …, clock, device, image`: the rows that a store holding
+    /// nothing of them keeps whole (see ``SyncStorage``), with their values in the order of the
+    /// table's columns, their one stamp and their ``SyncRowImage``. Rows of tables without
+    /// foreign keys, not deleted, with a cell of every column, all of one stamp. Empty unless
+    /// staged for images.
+    private(set) var images: [String: ValuesTable] = [:]
     /// The tables the page touches, by name.
     private(set) var tables: [SyncedTable] = []
     /// The greatest clock among the page's stamps (0 for none).
     private(set) var newest: Int64 = 0
 
+    /// - Parameter imaging: whether to set the rows that can be kept whole apart, in ``images``.
     /// - Throws: `StoreError` when the page names a table, a column or a device index this
     ///   store cannot take.
-    init(_ page: SyncSnapshotPage, tables synced: [String: SyncedTable]) throws {
+    init(_ page: SyncSnapshotPage, tables synced: [String: SyncedTable], imaging: Bool) throws {
         rows.reserveCapacity(page.rows.count)
         cells.reserveCapacity(page.rows.count * (synced.values.map(\.columns.count).max() ?? 0))
         var touched: [String: SyncedTable] = [:]
@@ -37,9 +46,16 @@ struct SyncSnapshotStaging {
                 deleted = (.integer(stamp.hlc), .text(try device(stamp, in: page)))
                 newest = max(newest, stamp.hlc)
             }
+            let image = imaging && row.deleted == nil ? try image(of: latest, key: key, in: table, page: page) : nil
             rows.append(
                 ri, name, key, deleted.clock, deleted.device, .integer(Int64(table.columns.count)),
-                .integer(row.deleted != nil || !latest.isEmpty ? 1 : 0), .integer(latest.count == table.columns.count ? 1 : 0))
+                .integer(row.deleted != nil || !latest.isEmpty ? 1 : 0), .integer(latest.count == table.columns.count ? 1 : 0),
+                .integer(image == nil ? 0 : 1))
+            if let image {
+                images[table.name, default: ValuesTable(columnNames: Self.imageColumns(of: table))].append(row: image)
+                newest = max(newest, latest[0].stamp.hlc)
+                continue
+            }
             for cell in latest {
                 cells.append(
                     ri, name, key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc),
@@ -49,6 +65,28 @@ struct SyncSnapshotStaging {
             }
         }
         self.tables = touched.values.sorted { $0.name < $1.name }
+    }
+
+    /// The names of an images table's columns for `table`.
+    static func imageColumns(of table: SyncedTable) -> [String] {
+        ["pk"] + table.columns.indices.map { "c\($0)" } + ["clock", "device", "image"]
+    }
+
+    /// The row of ``images`` for a row whose `latest` cells cover every column of `table` with
+    /// one stamp, in a table without foreign keys; `nil` for any other row.
+    private func image(of latest: [SyncSnapshotCell], key: DatabaseValue, in table: SyncedTable, page: SyncSnapshotPage) throws
+        -> [DatabaseValue]?
+    {
+        guard table.foreignKeys.isEmpty, table.linkColumns.isEmpty, latest.count == table.columns.count, let stamp = latest.first?.stamp,
+            latest.allSatisfy({ $0.stamp == stamp })
+        else { return nil }
+        var values = [DatabaseValue](repeating: .null, count: table.columns.count)
+        for cell in latest {
+            guard let column = table.columnIndex(spelled: cell.column) else { return nil }
+            values[column] = DatabaseValue(cell.value)
+        }
+        let image = SyncRowImage(cells: zip(table.columns, values).map { ($0, $1) })
+        return [key] + values + [.integer(stamp.hlc), .text(try device(stamp, in: page)), .blob(image.encoded)]
     }
 
     /// The row's cells in the page's order, of a column given twice only the latest.

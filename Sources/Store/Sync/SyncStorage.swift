@@ -7,7 +7,11 @@
 ///   children; only those: an index of every cell by value costs most of a large write.
 /// - `store_sync_rows`: each synced row's tombstone (the latest delete) and the rowid it has
 ///   in its table here (`NULL` when absent), so that a row the capture reports deleted by rowid
-///   is found by key.
+///   is found by key. A row kept whole also has its cells here, instead of in
+///   `store_sync_cells`: their one stamp (`image_clock`, `image_device`) and their values
+///   (`image`, a ``SyncRowImage``). A new device's snapshot writes the rows it can so, a third
+///   of the writes of cells; such a row has no cells in `store_sync_cells` and no tombstone, and
+///   is written out into cells before either is written (``expandImage(of:key:in:)``).
 /// - `store_sync_outbox`: the changes made here and not yet acknowledged, in order.
 ///
 /// Their names start with `store_sync_`, which the change capture treats as internal: they
@@ -22,7 +26,7 @@ enum SyncStorage {
             link INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (tbl, pk, col)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS store_sync_rows(
             tbl TEXT NOT NULL, pk NOT NULL, rid INTEGER, deleted_clock INTEGER, deleted_device TEXT,
-            PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
+            image BLOB, image_clock INTEGER, image_device TEXT, PRIMARY KEY (tbl, pk)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS store_sync_rows_by_rowid ON store_sync_rows(tbl, rid) WHERE rid IS NOT NULL;
         CREATE TABLE IF NOT EXISTS store_sync_outbox(
             sequence INTEGER PRIMARY KEY AUTOINCREMENT, schema_version INTEGER NOT NULL,
@@ -42,12 +46,28 @@ enum SyncStorage {
                 """)
     }
 
+    /// Brings `store_sync_rows` of a database made before rows were kept whole up to date: the
+    /// image columns.
+    static func upgradeRows(in db: Database) throws {
+        let hasImage = try db.fetchValue(
+            Bool.self, sql: "SELECT count(*) > 0 FROM pragma_table_info('store_sync_rows') WHERE name = 'image'")
+        guard hasImage != true else { return }
+        try db.execute(
+            script: """
+                ALTER TABLE store_sync_rows ADD COLUMN image BLOB;
+                ALTER TABLE store_sync_rows ADD COLUMN image_clock INTEGER;
+                ALTER TABLE store_sync_rows ADD COLUMN image_device TEXT;
+                """)
+    }
+
     /// Marks the cells of `tables`' foreign key columns as links, and no others, unless they
-    /// were marked for the same columns already.
+    /// were marked for the same columns already. Rows kept whole in a table that has link
+    /// columns now are written out into cells first, to be found by their links.
     static func markLinks(of tables: [String: SyncedTable], in db: Database) throws {
         let links = tables.values.flatMap { table in table.linkColumns.map { "\(table.name).\($0)" } }.sorted()
         let signature = DatabaseValue.text(links.joined(separator: "\n"))
         guard try meta("links", in: db) != signature else { return }
+        for table in tables.values where !table.linkColumns.isEmpty { try expandImages(of: table, in: db) }
         try db.execute(sql: "UPDATE store_sync_cells SET link = 0 WHERE link")
         for table in tables.values {
             for column in table.linkColumns {
@@ -138,10 +158,12 @@ enum SyncStorage {
             cells[column] = Cell(
                 value: statement.value(at: 1), stamp: SyncStamp(timestamp: HybridTimestamp(rawValue: clock), device: device))
         }
-        return cells
+        guard cells.isEmpty else { return cells }
+        return try imagedCells(of: table, key: key, in: db) ?? [:]
     }
 
     static func setCell(_ table: SyncedTable, key: DatabaseValue, column: String, _ cell: Cell, in db: Database) throws {
+        try expandImage(of: table, key: key, in: db)
         try db.execute(
             sql: "INSERT OR REPLACE INTO store_sync_cells(tbl, pk, col, value, clock, device, link) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [
@@ -186,13 +208,14 @@ enum SyncStorage {
         return SyncStamp(timestamp: HybridTimestamp(rawValue: clock), device: device)
     }
 
-    static func setTombstone(_ table: String, key: DatabaseValue, _ stamp: SyncStamp, in db: Database) throws {
+    static func setTombstone(_ table: SyncedTable, key: DatabaseValue, _ stamp: SyncStamp, in db: Database) throws {
+        try expandImage(of: table, key: key, in: db)
         try db.execute(
             sql: """
                 INSERT INTO store_sync_rows(tbl, pk, deleted_clock, deleted_device) VALUES (?, ?, ?, ?)
                 ON CONFLICT (tbl, pk) DO UPDATE SET deleted_clock = excluded.deleted_clock, deleted_device = excluded.deleted_device
                 """,
-            arguments: [table, key, stamp.timestamp.rawValue, stamp.device])
+            arguments: [table.name, key, stamp.timestamp.rawValue, stamp.device])
     }
 
     /// The rowid the row with `key` has in its table, as last recorded.
