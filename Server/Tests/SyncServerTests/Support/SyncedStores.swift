@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+@_spi(Testing) import SQLiteStoreCore
 import SyncServerHarness
 
 /// The synced model of the client tests: a string key, so that devices never collide.
@@ -118,10 +119,12 @@ final class SyncedStores: @unchecked Sendable {
         }
     }
 
-    /// `store`'s sync state: each cell and delete with its stamp, one line each in order. Devices
-    /// that have seen the same changes hold the same.
+    /// `store`'s sync state: each cell and delete with its stamp, one line each in order, the
+    /// rows kept whole written out into cells first. Devices that have seen the same changes
+    /// hold the same.
     static func syncState(_ store: Store) throws -> [String] {
-        try store.read { db in
+        try store.sync.expandRowImages()
+        return try store.read { db in
             try db.fetchRows(
                 sql: """
                     SELECT tbl || '|' || quote(pk) || '|' || col || '|' || quote(value) || '|' || clock || '|' || device
@@ -137,7 +140,8 @@ final class SyncedStores: @unchecked Sendable {
 
     /// The devices whose cells and deletes `store` holds: its own, and those whose changes it received.
     static func devices(in store: Store) throws -> Set<String> {
-        try store.read { db in
+        try store.sync.expandRowImages()
+        return try store.read { db in
             Set(
                 try db.fetchRows(
                     sql: """
