@@ -29,11 +29,16 @@ struct SyncRowImage: Equatable {
     }
 
     /// The blob stored for the image.
-    var encoded: Data {
-        var bytes: [UInt8] = [Self.format]
-        for cell in cells {
-            Self.append(.text(cell.column), to: &bytes)
-            Self.append(cell.value, to: &bytes)
+    var encoded: Data { Self.encode(columns: cells.map(\.column), values: cells.map(\.value)) }
+
+    /// The blob stored for the image of `values` under the names `columns`, one for one.
+    static func encode(columns: [String], values: [DatabaseValue]) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 + zip(columns, values).reduce(0) { $0 + 5 + $1.0.utf8.count + size(of: $1.1) })
+        bytes.append(format)
+        for (column, value) in zip(columns, values) {
+            append(.text(column), to: &bytes)
+            append(value, to: &bytes)
         }
         return Data(bytes)
     }
@@ -69,14 +74,24 @@ struct SyncRowImage: Equatable {
             appendLittleEndian(real.bitPattern, to: &bytes)
         case .text(let text):
             bytes.append(Tag.text.rawValue)
-            appendCounted(Array(text.utf8), to: &bytes)
+            appendCounted(text.utf8, to: &bytes)
         case .blob(let blob):
             bytes.append(Tag.blob.rawValue)
-            appendCounted([UInt8](blob), to: &bytes)
+            appendCounted(blob, to: &bytes)
         }
     }
 
-    private static func appendCounted(_ payload: [UInt8], to bytes: inout [UInt8]) {
+    /// The bytes ``append(_:to:)`` writes for `value`.
+    private static func size(of value: DatabaseValue) -> Int {
+        switch value {
+        case .null: 1
+        case .integer, .real: 9
+        case .text(let text): 5 + text.utf8.count
+        case .blob(let blob): 5 + blob.count
+        }
+    }
+
+    private static func appendCounted(_ payload: some Collection<UInt8>, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: payload)
     }

@@ -85,8 +85,8 @@ struct SyncSnapshotStaging {
             guard let column = table.columnIndex(spelled: cell.column) else { return nil }
             values[column] = DatabaseValue(cell.value)
         }
-        let image = SyncRowImage(cells: zip(table.columns, values).map { ($0, $1) })
-        return [key] + values + [.integer(stamp.hlc), .text(try device(stamp, in: page)), .blob(image.encoded)]
+        let image = SyncRowImage.encode(columns: table.columns, values: values)
+        return [key] + values + [.integer(stamp.hlc), .text(try device(stamp, in: page)), .blob(image)]
     }
 
     /// The row's cells in the page's order, of a column given twice only the latest.
