@@ -26,6 +26,8 @@ struct InitialSync {
         let pagesAlone: Duration
         /// The CPU time used during the initial sync; `clients` is this process, the new device.
         let cpu: CPUUse
+        /// The CPU time used while the pages alone were read; `clients` is this process, the reader.
+        let pagesAloneCPU: CPUUse
         /// The sizes in bytes of the local insert's file and of the new device's after its sync, both closed.
         let fileSizes: (local: Int, newDevice: Int)
 
@@ -57,7 +59,8 @@ struct InitialSync {
                 text += """
 
                         round \(index + 1): \(format(round.initialSync)) = \(ratio(round.ratio)) the local insert \
-                    (\(format(round.localInsert))); the pages alone \(format(round.pagesAlone))\(describe(round.cpu, client: "the new device"))
+                    (\(format(round.localInsert)))\(describe(round.cpu, client: "the new device")); \
+                    the pages alone \(format(round.pagesAlone))\(describe(round.pagesAloneCPU, client: "the reader"))
                     """
                 text +=
                     "; files: the new device \(megabytes(round.fileSizes.newDevice)), the local insert \(megabytes(round.fileSizes.local))"
@@ -136,9 +139,13 @@ struct InitialSync {
         try newDevice.close()
         let reader = SnapshotPagesRead(server: source.server, token: source.token, schemaVersion: Note.schemaVersion, limit: batchSize)
         var rowsRead = 0
+        let beforePages = cpu()
         let pagesAlone = try await clock.measure { rowsRead = try await reader.run() }
+        let pagesAloneCPU = cpu().since(beforePages)
         guard rowsRead == rows else { throw BenchmarkFailure(description: "the snapshot's pages held \(rowsRead) of \(rows) notes") }
         let fileSizes = (local: try stores.fileSize(of: localName), newDevice: try stores.fileSize(of: deviceName))
-        return Round(localInsert: localInsert, initialSync: initialSync, pagesAlone: pagesAlone, cpu: used, fileSizes: fileSizes)
+        return Round(
+            localInsert: localInsert, initialSync: initialSync, pagesAlone: pagesAlone, cpu: used, pagesAloneCPU: pagesAloneCPU,
+            fileSizes: fileSizes)
     }
 }
