@@ -96,10 +96,14 @@ private final class ValuesTableSource {
             return valuesCursor(cursor).pointee.row < valuesCursor(cursor).pointee.count ? 0 : 1
         }
         module.xColumn = { cursor, context, column in
-            guard let cursor, let source = ValuesTableSource.from(valuesCursor(cursor).pointee.values) else { return SQLITE_ERROR }
-            let columns = source.values.columns
-            guard columns.indices.contains(Int(column)) else { return SQLITE_RANGE }
-            return setResult(context, columns[Int(column)][Int(valuesCursor(cursor).pointee.row)])
+            guard let cursor, let owner = valuesCursor(cursor).pointee.values else { return SQLITE_ERROR }
+            let row = Int(valuesCursor(cursor).pointee.row)
+            // Read in place, the source neither retained nor its arrays copied: this runs for
+            // every value of every row a statement reads.
+            return Unmanaged<ValuesTableSource>.fromOpaque(owner)._withUnsafeGuaranteedRef { source in
+                guard source.values.columns.indices.contains(Int(column)) else { return SQLITE_RANGE }
+                return setResult(context, source.values.columns[Int(column)][row])
+            }
         }
         module.xRowid = { cursor, rowID in
             guard let cursor, let rowID else { return SQLITE_ERROR }

@@ -67,8 +67,10 @@ struct SyncSnapshotApplier {
                 try mergeOneByOne(staging.images.isEmpty ? staging : SyncSnapshotStaging(page, tables: tables, imaging: false))
                 return [(table: SyncedTable, key: DatabaseValue)]()
             }
-            try db.withValuesTable(staging.cells, named: "store_sync_page_cells") {
-                for sql in [Self.insertNewRows, Self.insertNewCells, Self.insertNewDeletes] { try db.prepare(sql: sql).execute() }
+            if staging.hasRowsOutsideImages {
+                try db.withValuesTable(staging.cells, named: "store_sync_page_cells") {
+                    for sql in [Self.insertNewRows, Self.insertNewCells, Self.insertNewDeletes] { try db.prepare(sql: sql).execute() }
+                }
             }
             return try insertImagedRows(staging)
         }

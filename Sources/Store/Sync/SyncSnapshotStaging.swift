@@ -22,6 +22,8 @@ struct SyncSnapshotStaging {
     /// foreign keys, not deleted, with a cell of every column, all of one stamp. Empty unless
     /// staged for images.
     private(set) var images: [String: ValuesTable] = [:]
+    /// Whether some row of the page is not in ``images``: the cells and deletes of such rows go to the sync tables.
+    private(set) var hasRowsOutsideImages = false
     /// The tables the page touches, by name.
     private(set) var tables: [SyncedTable] = []
     /// The greatest clock among the page's stamps (0 for none).
@@ -56,6 +58,7 @@ struct SyncSnapshotStaging {
                 newest = max(newest, latest[0].stamp.hlc)
                 continue
             }
+            hasRowsOutsideImages = true
             for cell in latest {
                 cells.append(
                     ri, name, key, .text(cell.column), DatabaseValue(cell.value), .integer(cell.stamp.hlc),

@@ -28,11 +28,15 @@ extension DatabaseValue {
         case .null: return body(.null)
         case .integer(let number): return body(.integer(number))
         case .real(let number): return number.isNaN ? nil : body(.real(number))
-        case .text(var text):
-            return text.withUTF8 { bytes in
+        case .text(let text):
+            let withBytes = { (bytes: UnsafeBufferPointer<UInt8>) in
                 guard let start = bytes.baseAddress, !bytes.isEmpty else { return body(.text(emptyCString, 0)) }
                 return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { body(.text($0, UInt64(bytes.count))) }
             }
+            // A native string's bytes in place; any other's copied into one first.
+            if let code = text.utf8.withContiguousStorageIfAvailable(withBytes) { return code }
+            var copy = text
+            return copy.withUTF8(withBytes)
         case .blob(let data):
             return data.withUnsafeBytes { bytes in
                 guard let start = bytes.baseAddress, !bytes.isEmpty else { return body(.emptyBlob) }
