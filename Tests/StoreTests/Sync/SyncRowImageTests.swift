@@ -88,7 +88,22 @@ struct SyncRowImageTests {
         #expect(notes.contains([.text("n3"), .text("revived"), .real(1), .blob(Data([3, 0])), .integer(3)]))
         #expect(notes.contains { $0[0] == .text("n7") && $0[1] == .text("title 7") })
         #expect(!notes.contains { $0[0] == .text("n0") })
-        try devices.whole.sync.expandRowImages()
+        #expect(try devices.state(of: devices.whole) == devices.state(of: devices.cells))
+    }
+
+    @Test("Rows kept whole that a statement over the whole table updates, then deletes (SQLite's truncation), record what rows kept in cells do")
+    func wholeTableStatements() throws {
+        let devices = try TwoDevices()
+        let rows = (0..<6).map { index in (key: "n\(index)", values: [DatabaseValue.text("t\(index)"), .real(0.5), .null, .integer(Int64(index))]) }
+        try devices.whole.write { db in try db.syncCoordinator?.apply(TwoDevices.page(of: rows), in: db) }
+        try devices.cells.sync.apply(TwoDevices.batch(of: rows))
+        for store in [devices.whole, devices.cells] {
+            try store.write { db in try db.execute(sql: "UPDATE notes SET n = n * 2") }  // n0's n stays 0
+            try store.write { db in try db.execute(sql: "DELETE FROM notes") }
+        }
+        let pending = try TwoDevices.pendingChanges(of: devices.whole)
+        #expect(pending == (try TwoDevices.pendingChanges(of: devices.cells)))
+        #expect(pending.count == 5 + 6, "\(pending)")
         #expect(try devices.imagedRows(in: devices.whole) == 0)
         #expect(try devices.state(of: devices.whole) == devices.state(of: devices.cells))
     }
@@ -194,8 +209,10 @@ struct SyncRowImageTests {
             }
         }
 
-        /// Every cell and tombstone by storage class and bytes, this device's id spelled `here`.
+        /// Every cell and tombstone by storage class and bytes, this device's id spelled `here`,
+        /// the rows kept whole written out into cells first.
         func state(of store: Store) throws -> [[String]] {
+            try store.sync.expandRowImages()
             let device = try store.sync.deviceID()
             return try store.read { db in
                 try db.fetchRows(
