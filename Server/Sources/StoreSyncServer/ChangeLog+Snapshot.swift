@@ -30,9 +30,12 @@ extension ChangeLog {
     /// 15–20 ms as arrays. The arrays follow the window's (table, key) order, which
     /// ``SnapshotPageWriter`` checks; they hold no NULL (PostgresNIO decodes none): a delete's
     /// column and value are empty strings, a name no column has (a push that sets one is refused).
-    func snapshot(account: Int64, upTo cursor: Int64, after position: SyncSnapshotPosition?, limit: Int) async throws
-        -> SnapshotPageWriter
-    {
+    /// The answer also counts the page's rows: once PostgreSQL answered, `nextKnown` learns where
+    /// a full page's next one starts, before the server writes this one.
+    func snapshot(
+        account: Int64, upTo cursor: Int64, after position: SyncSnapshotPosition?, limit: Int,
+        nextKnown: @escaping @Sendable (SyncSnapshotPosition) async -> Void
+    ) async throws -> SnapshotPageWriter {
         let afterTable = position?.table ?? ""
         let afterKey = position?.key ?? ""
         return try await client.withTransaction(logger: logger) { connection in
@@ -43,19 +46,21 @@ extension ChangeLog {
             try await connection.query(
                 "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)", logger: logger)
             return try await snapshotPage(
-                on: connection, account: account, upTo: cursor, afterTable: afterTable, afterKey: afterKey, limit: limit)
+                on: connection, account: account, upTo: cursor, afterTable: afterTable, afterKey: afterKey, limit: limit,
+                nextKnown: nextKnown)
         }
     }
 
-    /// The query of ``snapshot(account:upTo:after:limit:)`` on `connection`.
+    /// The query of ``snapshot(account:upTo:after:limit:nextKnown:)`` on `connection`.
     private func snapshotPage(
-        on connection: PostgresConnection, account: Int64, upTo cursor: Int64, afterTable: String, afterKey: String, limit: Int
+        on connection: PostgresConnection, account: Int64, upTo cursor: Int64, afterTable: String, afterKey: String, limit: Int,
+        nextKnown: @escaping @Sendable (SyncSnapshotPosition) async -> Void
     ) async throws -> SnapshotPageWriter {
         let rows = try await connection.query(
             """
             SELECT coalesce(array_agg(tbl), '{}'), coalesce(array_agg(pk), '{}'), coalesce(array_agg(coalesce(col, '')), '{}'),
                 coalesce(array_agg(coalesce(value, '')), '{}'), coalesce(array_agg(hlc), '{}'), coalesce(array_agg(device), '{}'),
-                coalesce(array_agg(seq), '{}')
+                coalesce(array_agg(seq), '{}'), coalesce(max(n), 0)
             FROM (
                 SELECT tbl, pk, col, value, hlc, device, seq, dense_rank() OVER (ORDER BY tbl COLLATE "C", pk COLLATE "C") AS n
                 FROM sync_changes
@@ -64,9 +69,19 @@ extension ChangeLog {
             WHERE n <= \(limit)
             """, logger: logger)
         var writer = SnapshotPageWriter()
-        for try await (tables, keys, columns, values, clocks, devices, sequences) in rows.decode(
-            ([String], [String], [String], [String], [Int64], [String], [Int64]).self)
-        {
+        for try await row in rows {
+            let cells = row.makeRandomAccess()
+            // The page's last row, read first: a full page's next one starts after it.
+            let (tables, keys, rowCount) = (
+                try cells[0].decode([String].self), try cells[1].decode([String].self), try cells[7].decode(Int.self)
+            )
+            if rowCount == limit, let table = tables.last, let key = keys.last {
+                await nextKnown(SyncSnapshotPosition(table: table, key: key))
+            }
+            let (columns, values, devices) = (
+                try cells[2].decode([String].self), try cells[3].decode([String].self), try cells[5].decode([String].self)
+            )
+            let (clocks, sequences) = (try cells[4].decode([Int64].self), try cells[6].decode([Int64].self))
             guard Set([keys.count, columns.count, values.count, clocks.count, devices.count, sequences.count]) == [tables.count] else {
                 throw SnapshotPageError("the snapshot query's columns differ in length")
             }

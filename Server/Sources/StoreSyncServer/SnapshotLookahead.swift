@@ -1,11 +1,14 @@
 import Foundation
 import SQLiteStoreSyncProtocol
 
-/// Computes the next snapshot page while the device reads the current one, so that a new
+/// Computes the next snapshot pages while the device reads the current one, so that a new
 /// device's pages follow each other without waiting for PostgreSQL each time.
 ///
 /// Once a page is computed for a request, the page after it is computed in the background and
-/// kept, for the device's next request, which then only waits for what is left of it. A page is
+/// kept, for the device's next request, which then only waits for what is left of it. As soon
+/// as a page's computation knows where the page after it starts (PostgreSQL answered, the
+/// server still writes the page), that page is started too, up to ``pagesAhead`` pages of one
+/// snapshot: PostgreSQL's query of one page runs while the server writes the one before. A page is
 /// a function of its account, cursor, position and limit: the log only grows and a snapshot
 /// reads only the changes up to its cursor, so a kept page is the page the device would get by
 /// asking PostgreSQL again. Nothing is kept for longer than ``keptFor``, nor beyond
@@ -48,13 +51,24 @@ actor SnapshotLookahead {
         }
     }
 
-    typealias Compute = @Sendable (Key) async throws -> SnapshotPageBody
+    /// Computes `key`'s page, calling `nextKnown` with where the page after it starts as soon as
+    /// that is known, before the page is done (not at all for a snapshot's last page).
+    typealias Compute =
+        @Sendable (
+            _ key: Key, _ nextKnown: @escaping @Sendable (SyncSnapshotPosition) async -> Void
+        ) async throws -> SnapshotPageBody
+
+    /// The most pages of one snapshot computed ahead or kept: the one the device asks for next,
+    /// and the one after it.
+    static let pagesAhead = 2
 
     private struct Entry {
         let task: Task<SnapshotPageBody, any Error>
         let started: ContinuousClock.Instant
         /// The page's size once computed.
         var bytes: Int?
+        /// Where the page after it starts, once its computation knows.
+        var next: SyncSnapshotPosition?
     }
 
     private let compute: Compute
@@ -72,27 +86,37 @@ actor SnapshotLookahead {
     }
 
     /// The page for `key`: the one computed ahead if there is one, else computed now; then
-    /// starts computing the page after it.
+    /// starts computing the pages after it.
     func page(_ key: Key) async throws -> SnapshotPageBody {
         let page: SnapshotPageBody
         if let ahead = entries.removeValue(forKey: key), let computed = try? await ahead.task.value {
             page = computed
         } else {
-            page = try await compute(key)
+            page = try await compute(key) { next in await self.computeAhead(key.next(at: next)) }
         }
-        if let next = page.next { startComputing(key.next(at: next)) }
+        if let next = page.next { computeAhead(key.next(at: next)) }
         return page
     }
 
     /// Whether a page computed ahead for `key` is kept, computed.
     func holds(_ key: Key) -> Bool { entries[key]?.bytes != nil }
 
-    private func startComputing(_ key: Key) {
-        guard byteBudget > 0, entries[key] == nil else { return }
+    /// Whether `key`'s page is being computed ahead or kept, computed.
+    func isAhead(_ key: Key) -> Bool { entries[key] != nil }
+
+    /// Starts computing `key`'s page unless it is kept or under way, or its snapshot has
+    /// ``pagesAhead`` pages ahead already; for a kept page whose next one is known, goes on with that.
+    private func computeAhead(_ key: Key) {
+        if let entry = entries[key] {
+            if let next = entry.next { computeAhead(key.next(at: next)) }
+            return
+        }
+        let sameSnapshot = entries.keys.count { $0.account == key.account && $0.cursor == key.cursor && $0.limit == key.limit }
+        guard byteBudget > 0, sameSnapshot < Self.pagesAhead else { return }
         let compute = compute
         let started = ContinuousClock.Instant.now
         let task = Task {
-            let page = try await compute(key)
+            let page = try await compute(key) { next in await self.nextKnown(after: key, started: started, at: next) }
             self.computed(key, started: started, bytes: page.json.count)
             return page
         }
@@ -101,6 +125,13 @@ actor SnapshotLookahead {
             try? await Task.sleep(until: started + keptFor)
             self.expire(key, started: started)
         }
+    }
+
+    /// Records where the page after the one started at `started` for `key` starts, and starts
+    /// computing it (``computeAhead(_:)``).
+    private func nextKnown(after key: Key, started: ContinuousClock.Instant, at next: SyncSnapshotPosition) {
+        if entries[key]?.started == started { entries[key]?.next = next }
+        computeAhead(key.next(at: next))
     }
 
     /// Records the size of the page started at `started` for `key`, unless a request took it

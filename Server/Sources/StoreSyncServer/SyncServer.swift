@@ -24,8 +24,9 @@ public struct SyncServer: Sendable {
         let notifier = ChangeNotifier()
         let router = Router()
         let version = configuration.schema.version
-        let lookahead = SnapshotLookahead(byteBudget: configuration.snapshotLookaheadBytes) { key in
-            var writer = try await log.snapshot(account: key.account, upTo: key.cursor, after: key.position, limit: key.limit)
+        let lookahead = SnapshotLookahead(byteBudget: configuration.snapshotLookaheadBytes) { key, nextKnown in
+            var writer = try await log.snapshot(
+                account: key.account, upTo: key.cursor, after: key.position, limit: key.limit, nextKnown: nextKnown)
             return try writer.page(schemaVersion: version, cursor: key.cursor, limit: key.limit)
         }
         SyncEndpoints(log: log, notifier: notifier, configuration: configuration, lookahead: lookahead).register(on: router)

@@ -75,7 +75,7 @@ struct SnapshotLookaheadTests {
     @Test("Each page served starts the next one's computation, which the next request takes instead of computing it again")
     func nextPageComputedOnce() async throws {
         let computed = Computed()
-        let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key in try await computed.page(key) }
+        let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key, _ in try await computed.page(key) }
         let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2)
         var key = first
         for expected in ["a", "b", nil] {
@@ -89,10 +89,28 @@ struct SnapshotLookaheadTests {
         #expect(await computed.asked == ["start", "a", "b"])
     }
 
+    @Test("Once a page's computation knows where the next one starts, that one starts too, two pages of a snapshot ahead at most")
+    func nextPagesStartedWhenKnown() async throws {
+        let computed = Computed(pages: 6)
+        let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key, nextKnown in try await computed.page(key, telling: nextKnown) }
+        let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2)
+        let key = { (name: String) in first.next(at: SyncSnapshotPosition(table: "items", key: name)) }
+        _ = try await lookahead.page(first)
+        try await computed.waitUntilAsked(for: key("b"))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await computed.asked == ["start", "a", "b"])  // "c" waits: "a" and "b" are ahead
+        _ = try await lookahead.page(key("a"))
+        try await computed.waitUntilAsked(for: key("c"))
+        let (bAhead, cAhead) = (await lookahead.isAhead(key("b")), await lookahead.isAhead(key("c")))
+        #expect(bAhead && cAhead)
+        for name in ["b", "c", "d", "e"] { _ = try await lookahead.page(key(name)) }
+        #expect(await computed.asked == ["start", "a", "b", "c", "d", "e"])  // each page once, none past the last
+    }
+
     @Test("A page computed ahead is kept for its own key only: the bytes of its position, its account, its cursor and its limit")
     func keptForItsKeyOnly() async throws {
         let computed = Computed()
-        let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key in try await computed.page(key) }
+        let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key, _ in try await computed.page(key) }
         let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2)
         _ = try await lookahead.page(first)
         let ahead = first.next(at: SyncSnapshotPosition(table: "items", key: "a"))
@@ -119,7 +137,7 @@ struct SnapshotLookaheadTests {
     @Test("A page computed ahead that failed, expired or went over the byte budget is computed again when asked for")
     func droppedPagesComputedAgain() async throws {
         let computed = Computed(failing: ["a"])
-        let lookahead = SnapshotLookahead(byteBudget: 3 * Computed.pageBytes / 2, keptFor: .seconds(30)) { key in
+        let lookahead = SnapshotLookahead(byteBudget: 3 * Computed.pageBytes / 2, keptFor: .seconds(30)) { key, _ in
             try await computed.page(key)
         }
         let start = { (cursor: Int64) in SnapshotLookahead.Key(account: 1, cursor: cursor, position: nil, limit: 2) }
@@ -142,7 +160,7 @@ struct SnapshotLookaheadTests {
         #expect(await computed.count(of: a(2)) == 2)
         #expect(await computed.count(of: a(3)) == 1)
         // Expired.
-        let brief = SnapshotLookahead(byteBudget: 1 << 20, keptFor: .milliseconds(1)) { key in try await computed.page(key) }
+        let brief = SnapshotLookahead(byteBudget: 1 << 20, keptFor: .milliseconds(1)) { key, _ in try await computed.page(key) }
         _ = try await brief.page(start(4))
         try await computed.waitUntilAsked(for: a(4))
         try await Task.sleep(for: .milliseconds(20))
@@ -151,22 +169,31 @@ struct SnapshotLookaheadTests {
     }
 }
 
-/// Pages of a snapshot of three rows, "start" → "a" → "b" → end, each of ``pageBytes`` bytes,
-/// with the keys asked for in order; each name in `failing` fails the first time.
+/// Pages of a snapshot, "start" → "a" → "b" → … (three pages unless told), each of
+/// ``pageBytes`` bytes, with the keys asked for in order; each name in `failing` fails the first time.
 private actor Computed {
     static let pageBytes = 100
     private(set) var asked: [String] = []
     private var keys: [SnapshotLookahead.Key] = []
     private var failing: Set<String>
+    private let names: [String]
 
-    init(failing: Set<String> = []) { self.failing = failing }
+    init(pages: Int = 3, failing: Set<String> = []) {
+        self.failing = failing
+        names = ["start"] + (0..<pages - 1).map { String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0))) }
+    }
 
-    func page(_ key: SnapshotLookahead.Key) throws -> SnapshotPageBody {
+    /// The page for `key`, telling `nextKnown` where the next one starts first, as the server does.
+    func page(
+        _ key: SnapshotLookahead.Key, telling nextKnown: @Sendable (SyncSnapshotPosition) async -> Void = { _ in }
+    ) async throws -> SnapshotPageBody {
         let name = key.position?.key ?? "start"
         asked.append(name)
         keys.append(key)
         if failing.remove(name) != nil { throw SnapshotPageError("\(name) fails once") }
-        let next = ["start": "a", "a": "b"][name].map { SyncSnapshotPosition(table: "items", key: $0) }
+        let next = names.firstIndex(of: name).flatMap { $0 + 1 < names.count ? names[$0 + 1] : nil }
+            .map { SyncSnapshotPosition(table: "items", key: $0) }
+        if let next { await nextKnown(next) }
         return SnapshotPageBody(json: Data(repeating: 0, count: Self.pageBytes), next: next)
     }
 
