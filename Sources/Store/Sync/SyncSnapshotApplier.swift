@@ -107,13 +107,9 @@ struct SyncSnapshotApplier {
             let values = (["pk"] + table.columns.indices.map { "c\($0)" }).joined(separator: ", ")
             let rows = "store_sync_page_images i JOIN \(quotedTable) t ON t.\(SQLIdentifier.quote(table.key)) = i.pk"
             try db.withValuesTable(images, named: "store_sync_page_images") {
-                // Rowids of rows that no entry may keep: those of the rows inserted, above the
-                // largest before (SQLite's choice, until the largest rowid is taken).
                 let largest = try db.fetchValue(Int64.self, sql: "SELECT max(rowid) FROM \(quotedTable)") ?? 0
                 try db.execute(sql: "INSERT INTO \(quotedTable) (\(names)) SELECT \(values) FROM store_sync_page_images")
-                let (taken, arguments): (String, [DatabaseValue]) =
-                    largest < Int64.max ? ("rid > ?", [.text(table.name), .integer(largest)]) : ("rid IN (SELECT t.rowid FROM \(rows))", [.text(table.name)])
-                try db.execute(sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND \(taken)", arguments: arguments)
+                try forgetRowIDs(of: table, above: largest, insertedAs: rows)
                 try db.execute(
                     sql: """
                         INSERT INTO store_sync_rows(tbl, pk, rid, image, image_clock, image_device)
@@ -142,6 +138,19 @@ struct SyncSnapshotApplier {
                 """)
         _ = try statement.step()
         return statement.integer(at: 0) == 1
+    }
+
+    /// Clears the rowids that other entries keep of the rows just inserted into `table`: those
+    /// above `largest`, its largest rowid before (SQLite's choice while that is not the largest
+    /// there is), else those the join `inserted` gives.
+    private func forgetRowIDs(of table: SyncedTable, above largest: Int64, insertedAs inserted: String) throws {
+        if largest < Int64.max {
+            try db.execute(sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND rid > ?", arguments: [table.name, largest])
+        } else {
+            try db.execute(
+                sql: "UPDATE store_sync_rows SET rid = NULL WHERE tbl = ? AND rid IN (SELECT t.rowid FROM \(inserted))",
+                arguments: [table.name])
+        }
     }
 
     private static let insertNewRows = """

@@ -58,7 +58,8 @@ extension SyncStorage {
             }
         }
         try db.execute(
-            sql: "UPDATE store_sync_rows SET image = NULL, image_clock = NULL, image_device = NULL WHERE image IS NOT NULL AND \(condition)",
+            sql:
+                "UPDATE store_sync_rows SET image = NULL, image_clock = NULL, image_device = NULL WHERE image IS NOT NULL AND \(condition)",
             arguments: arguments)
     }
 

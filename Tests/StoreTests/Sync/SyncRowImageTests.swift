@@ -46,7 +46,12 @@ struct SyncRowImageTests {
     func wholeRowsBehaveAsCells() throws {
         let devices = try TwoDevices()
         let rows = (0..<8).map { index in
-            (key: "n\(index)", values: [DatabaseValue.text("title \(index)"), .real(Double(index) / 3), .blob(Data([UInt8(index), 0])), .integer(Int64(index))])
+            (
+                key: "n\(index)",
+                values: [
+                    DatabaseValue.text("title \(index)"), .real(Double(index) / 3), .blob(Data([UInt8(index), 0])), .integer(Int64(index)),
+                ]
+            )
         }
         // The same notes reach one device as a snapshot page and the other as changes.
         try devices.whole.write { db in try db.syncCoordinator?.apply(TwoDevices.page(of: rows), in: db) }
@@ -91,10 +96,14 @@ struct SyncRowImageTests {
         #expect(try devices.state(of: devices.whole) == devices.state(of: devices.cells))
     }
 
-    @Test("Rows kept whole that a statement over the whole table updates, then deletes (SQLite's truncation), record what rows kept in cells do")
+    @Test(
+        "Rows kept whole that a statement over the whole table updates, then deletes (SQLite's truncation), record what rows kept in cells do"
+    )
     func wholeTableStatements() throws {
         let devices = try TwoDevices()
-        let rows = (0..<6).map { index in (key: "n\(index)", values: [DatabaseValue.text("t\(index)"), .real(0.5), .null, .integer(Int64(index))]) }
+        let rows = (0..<6).map { index in
+            (key: "n\(index)", values: [DatabaseValue.text("t\(index)"), .real(0.5), .null, .integer(Int64(index))])
+        }
         try devices.whole.write { db in try db.syncCoordinator?.apply(TwoDevices.page(of: rows), in: db) }
         try devices.cells.sync.apply(TwoDevices.batch(of: rows))
         for store in [devices.whole, devices.cells] {
