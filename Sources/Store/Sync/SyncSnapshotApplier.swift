@@ -62,7 +62,7 @@ struct SyncSnapshotApplier {
         var staging = try SyncSnapshotStaging(page, tables: tables, imaging: true)
         if try !imagedRowsAreAbsent(staging) { staging = try SyncSnapshotStaging(page, tables: tables, imaging: false) }
         let imaged = try db.withValuesTable(staging.rows, named: "store_sync_page_rows") {
-            guard try holdsNothingOfRows() else {
+            guard try holdsNothing(of: staging) else {
                 try SyncStorage.expandImages(ofRowsListedIn: "store_sync_page_rows", tables: tables, in: db)
                 try mergeOneByOne(staging.images.isEmpty ? staging : SyncSnapshotStaging(page, tables: tables, imaging: false))
                 return [(table: SyncedTable, key: DatabaseValue)]()
@@ -124,7 +124,25 @@ struct SyncSnapshotApplier {
 
     /// Whether the store holds no cell and no delete of any of the page's rows, and the page
     /// gives each row once. Checked per table by the range of the page's keys there, in SQLite's
-    /// order, rather than key by key.
+    /// order, rather than key by key: the ranges ``SyncSnapshotStaging`` found while reading the
+    /// page's rows in ascending order, or else those of the page's rows read as a table.
+    private func holdsNothing(of staging: SyncSnapshotStaging) throws -> Bool {
+        guard let ranges = staging.keyRanges else { return try holdsNothingOfRows() }
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM store_sync_cells WHERE tbl = ?1 AND pk BETWEEN ?2 AND ?3)
+                    OR EXISTS (SELECT 1 FROM store_sync_rows WHERE tbl = ?1 AND pk BETWEEN ?2 AND ?3)
+                """)
+        defer { statement.reset() }
+        for (table, range) in ranges {
+            try statement.bind([DatabaseValue.text(table), range.first, range.last])
+            guard try statement.step(), statement.value(at: 0) == .integer(0) else { return false }
+        }
+        return true
+    }
+
+    /// ``holdsNothing(of:)`` for the page's rows read as a table (`store_sync_page_rows`),
+    /// whatever their order.
     private func holdsNothingOfRows() throws -> Bool {
         let statement = try db.prepare(
             sql: """

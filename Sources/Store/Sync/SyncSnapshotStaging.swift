@@ -24,6 +24,10 @@ struct SyncSnapshotStaging {
     private(set) var images: [String: ValuesTable] = [:]
     /// Whether some row of the page is not in ``images``: the cells and deletes of such rows go to the sync tables.
     private(set) var hasRowsOutsideImages = false
+    /// By table name, the first and last key of the page's rows, when each table's rows come
+    /// in ascending order of their keys, texts or blobs, each key once (as a server sends them);
+    /// `nil` otherwise.
+    private(set) var keyRanges: [String: (first: DatabaseValue, last: DatabaseValue)]? = [:]
     /// The tables the page touches, by name.
     private(set) var tables: [SyncedTable] = []
     /// The greatest clock among the page's stamps (0 for none).
@@ -42,6 +46,7 @@ struct SyncSnapshotStaging {
             }
             if touched[table.name] == nil { touched[table.name] = table }
             let (ri, name, key) = (DatabaseValue.integer(Int64(index)), DatabaseValue.text(table.name), DatabaseValue(row.key))
+            extendKeyRange(of: table.name, to: key)
             let latest = try latestCells(of: row, in: table, page: page)
             var deleted = (clock: DatabaseValue.null, device: DatabaseValue.null)
             if let stamp = row.deleted {
@@ -68,6 +73,20 @@ struct SyncSnapshotStaging {
             }
         }
         self.tables = touched.values.sorted { $0.name < $1.name }
+    }
+
+    /// Extends `table`'s key range to `key`, or gives ranges up when `key` does not come after
+    /// the range's last key.
+    private mutating func extendKeyRange(of table: String, to key: DatabaseValue) {
+        guard let range = keyRanges?[table] else {
+            if keyRanges != nil, key.isTextOrBlob { keyRanges?[table] = (key, key) } else { keyRanges = nil }
+            return
+        }
+        if range.last.bytesPrecede(key) {
+            keyRanges?[table] = (range.first, key)
+        } else {
+            keyRanges = nil
+        }
     }
 
     /// The names of an images table's columns for `table`.
@@ -116,5 +135,27 @@ struct SyncSnapshotStaging {
             throw StoreError.syncChangeRefused("the snapshot names device #\(stamp.device), which it does not list")
         }
         return page.devices[stamp.device]
+    }
+}
+
+extension DatabaseValue {
+    /// Whether the value is a text or a blob.
+    fileprivate var isTextOrBlob: Bool {
+        switch self {
+        case .text, .blob: true
+        default: false
+        }
+    }
+
+    /// Whether the value, a text or a blob, comes before `other` in SQLite's order: texts
+    /// before blobs, texts by their UTF-8 bytes (`BINARY`), blobs by their bytes; `false` for
+    /// values of other storage classes.
+    fileprivate func bytesPrecede(_ other: DatabaseValue) -> Bool {
+        switch (self, other) {
+        case (.text(let a), .text(let b)): a.utf8Precedes(b)
+        case (.text, .blob): true
+        case (.blob(let a), .blob(let b)): a.lexicographicallyPrecedes(b)
+        default: false
+        }
     }
 }
