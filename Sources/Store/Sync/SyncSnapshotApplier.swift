@@ -110,10 +110,11 @@ struct SyncSnapshotApplier {
                 let largest = try db.fetchValue(Int64.self, sql: "SELECT max(rowid) FROM \(quotedTable)") ?? 0
                 try db.execute(sql: "INSERT INTO \(quotedTable) (\(names)) SELECT \(values) FROM store_sync_page_images")
                 try forgetRowIDs(of: table, above: largest, insertedAs: rows)
+                try db.execute(sql: "INSERT OR IGNORE INTO store_sync_devices(device) SELECT DISTINCT device FROM store_sync_page_images")
                 try db.execute(
                     sql: """
                         INSERT INTO store_sync_rows(tbl, pk, rid, image, image_clock, image_device)
-                        SELECT ?, i.pk, t.rowid, i.image, i.clock, i.device FROM \(rows)
+                        SELECT ?, i.pk, t.rowid, i.image, i.clock, (SELECT id FROM store_sync_devices WHERE device = i.device) FROM \(rows)
                         """,
                     arguments: [table.name])
             }

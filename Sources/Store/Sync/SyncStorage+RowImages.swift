@@ -5,7 +5,10 @@ extension SyncStorage {
     /// The cells of the row with `key` when it is kept whole, `nil` otherwise.
     static func imagedCells(of table: String, key: DatabaseValue, in db: Database) throws -> [String: Cell]? {
         let statement = try db.cachedStatement(
-            sql: "SELECT image, image_clock, image_device FROM store_sync_rows WHERE tbl = ? AND pk = ? AND image IS NOT NULL")
+            sql: """
+                SELECT r.image, r.image_clock, d.device FROM store_sync_rows r JOIN store_sync_devices d ON d.id = r.image_device
+                WHERE r.tbl = ? AND r.pk = ? AND r.image IS NOT NULL
+                """)
         try statement.bind([table, key])
         defer { statement.reset() }
         guard try statement.step() else { return nil }
@@ -35,7 +38,10 @@ extension SyncStorage {
         where condition: String, _ arguments: [DatabaseValue], tables: [String: SyncedTable], in db: Database
     ) throws {
         let imaged = try db.cachedStatement(
-            sql: "SELECT tbl, pk, image, image_clock, image_device FROM store_sync_rows WHERE image IS NOT NULL AND \(condition)")
+            sql: """
+                SELECT tbl, pk, image, image_clock, d.device FROM store_sync_rows JOIN store_sync_devices d ON d.id = image_device
+                WHERE image IS NOT NULL AND \(condition)
+                """)
         try imaged.bind(arguments)
         defer { imaged.reset() }
         var rows: [(table: String, key: DatabaseValue, image: SyncRowImage, stamp: SyncStamp)] = []
@@ -63,8 +69,8 @@ extension SyncStorage {
             arguments: arguments)
     }
 
-    /// The image and the stamp in the columns `image, image_clock, image_device` of `statement`'s
-    /// current row, from column `first` on.
+    /// The image and the stamp in the columns `image, image_clock`, and the device id, of
+    /// `statement`'s current row, from column `first` on.
     private static func imageAndStamp(_ statement: Statement, from first: Int) throws -> (SyncRowImage, SyncStamp) {
         guard case .blob(let data) = statement.value(at: first), case .integer(let clock) = statement.value(at: first + 1),
             case .text(let device) = statement.value(at: first + 2)
