@@ -99,7 +99,7 @@ struct SyncSnapshotStaging {
     private func image(of latest: [SyncSnapshotCell], key: DatabaseValue, in table: SyncedTable, page: SyncSnapshotPage) throws
         -> [DatabaseValue]?
     {
-        guard table.foreignKeys.isEmpty, table.linkColumns.isEmpty, latest.count == table.columns.count, let stamp = latest.first?.stamp,
+        guard table.foreignKeys.isEmpty, latest.count == table.columns.count, let stamp = latest.first?.stamp,
             latest.allSatisfy({ $0.stamp == stamp })
         else { return nil }
         var values = [DatabaseValue](repeating: .null, count: table.columns.count)

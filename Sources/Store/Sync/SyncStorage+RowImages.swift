@@ -6,7 +6,7 @@ extension SyncStorage {
     static func imagedCells(of table: String, key: DatabaseValue, in db: Database) throws -> [String: Cell]? {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT r.image, r.image_clock, d.device FROM store_sync_rows r JOIN store_sync_devices d ON d.id = r.image_device
+                SELECT r.image, r.image_clock, d.device FROM store_sync_rows r LEFT JOIN store_sync_devices d ON d.id = r.image_device
                 WHERE r.tbl = ? AND r.pk = ? AND r.image IS NOT NULL
                 """)
         try statement.bind([table, key])
@@ -39,7 +39,7 @@ extension SyncStorage {
     ) throws {
         let imaged = try db.cachedStatement(
             sql: """
-                SELECT tbl, pk, image, image_clock, d.device FROM store_sync_rows JOIN store_sync_devices d ON d.id = image_device
+                SELECT tbl, pk, image, image_clock, d.device FROM store_sync_rows LEFT JOIN store_sync_devices d ON d.id = image_device
                 WHERE image IS NOT NULL AND \(condition)
                 """)
         try imaged.bind(arguments)
@@ -70,7 +70,8 @@ extension SyncStorage {
     }
 
     /// The image and the stamp in the columns `image, image_clock`, and the device id, of
-    /// `statement`'s current row, from column `first` on.
+    /// `statement`'s current row, from column `first` on: a corrupt error when one is missing
+    /// (a device number that `store_sync_devices` does not hold reads as NULL).
     private static func imageAndStamp(_ statement: Statement, from first: Int) throws -> (SyncRowImage, SyncStamp) {
         guard case .blob(let data) = statement.value(at: first), case .integer(let clock) = statement.value(at: first + 1),
             case .text(let device) = statement.value(at: first + 2)

@@ -117,6 +117,25 @@ struct SyncRowImageTests {
         #expect(try devices.state(of: devices.whole) == devices.state(of: devices.cells))
     }
 
+    @Test("A write that reads a damaged image, or one whose device number is gone, fails with a corrupt error and writes nothing")
+    func damagedImageInStore() throws {
+        let rows = [(key: "n0", values: [DatabaseValue.text("a"), .real(1), .null, .integer(1)])]
+        for damage in ["UPDATE store_sync_rows SET image = x'01ff'", "DELETE FROM store_sync_devices"] {
+            let devices = try TwoDevices()
+            try devices.whole.write { db in try db.syncCoordinator?.apply(TwoDevices.page(of: rows), in: db) }
+            try devices.whole.write { db in try db.execute(sql: damage) }
+            do {
+                try devices.whole.write { db in try db.execute(sql: "UPDATE notes SET title = 'edited'") }
+                Issue.record("\(damage): the write went through")
+            } catch let error as StoreError {
+                #expect(error.code == .corrupt, "\(damage): \(error)")
+            }
+            let title = try devices.whole.read { db in try db.fetchValue(String.self, sql: "SELECT title FROM notes") }
+            #expect(title == "a", "\(damage)")
+            #expect(try devices.whole.sync.pendingChanges().changes.isEmpty, "\(damage)")
+        }
+    }
+
     @Test("A table that gains a foreign key has its rows kept whole written out into cells, its links marked")
     func gainingALink() throws {
         let devices = try TwoDevices()
