@@ -61,18 +61,24 @@ extension SyncWireValue {
             (Array("{\"\(kind.rawValue)\":".utf8), Array("[\"\(kind.rawValue)\",".utf8))
         }
 
-        /// The compact spelling of a value spelled as JSON by ``SyncWireValue``'s `encode(to:)`
-        /// (`{"text":"…"}`), without decoding it: the object's braces become the pair's brackets
-        /// and its colon a comma; `null` stays. Another spelling is decoded and encoded again.
-        public static func json(fromObjectJSON object: some Collection<UInt8>) throws -> [UInt8] {
-            let bytes = Array(object)
-            if bytes.elementsEqual("null".utf8) { return bytes }
-            for (prefix, pairStart) in spellings
-            where bytes.count > prefix.count && bytes.starts(with: prefix) && bytes.last == UInt8(ascii: "}") {
-                return pairStart + bytes[prefix.count..<(bytes.count - 1)] + [UInt8(ascii: "]")]
+        /// Appends to `json` the compact spelling of a value spelled as JSON by ``SyncWireValue``'s
+        /// `encode(to:)` (`{"text":"…"}`), without decoding it: the object's braces become the
+        /// pair's brackets and its colon a comma; `null` stays. Another spelling is decoded and
+        /// encoded again.
+        public static func appendJSON(fromObjectJSON object: UnsafeRawBufferPointer, to json: inout [UInt8]) throws {
+            if object.elementsEqual("null".utf8) {
+                json.append(contentsOf: object)
+                return
             }
-            let value = try JSONDecoder().decode(SyncWireValue.self, from: Data(bytes))
-            return Array(try JSONEncoder().encode(Compact(value)))
+            for (prefix, pairStart) in spellings
+            where object.count > prefix.count && object.starts(with: prefix) && object.last == UInt8(ascii: "}") {
+                json.append(contentsOf: pairStart)
+                json.append(contentsOf: object[prefix.count..<(object.count - 1)])
+                json.append(UInt8(ascii: "]"))
+                return
+            }
+            let value = try JSONDecoder().decode(SyncWireValue.self, from: Data(object))
+            json.append(contentsOf: try JSONEncoder().encode(Compact(value)))
         }
     }
 }

@@ -17,25 +17,26 @@ extension ChangeLog {
         return 0
     }
 
-    /// Up to `limit` rows after `position` (from the start when nil), each with its winning
+    /// The changes of up to `limit` rows after `position` (from the start when nil), among the
+    /// account's changes up to `cursor`, for ``SnapshotPageWriter`` to pick each row's winning
     /// cell per column (greatest clock, then device id by bytes, then server sequence) and its
-    /// latest delete, among the account's changes up to `cursor`.
+    /// latest delete.
     ///
     /// PostgreSQL reads the rows' changes in one ordered scan of `sync_changes_by_row` that stops
-    /// after the `limit`-th row (a `dense_rank` run condition), and ``SnapshotPageWriter`` picks
-    /// the winners as they stream by: a page of 5,000 rows of three cells took 80–100 ms when
-    /// PostgreSQL picked them (a second index scan per row, then a sort of every cell), 40–55 ms
-    /// so. It answers with one row of seven arrays, one element per change, instead of one row
-    /// per change: PostgresNIO decoded 15,000 cells in 60–80 ms as rows and decodes them in
-    /// 15–20 ms as arrays. The arrays follow the window's (table, key) order, which
-    /// ``SnapshotPageWriter`` checks; they hold no NULL (PostgresNIO decodes none): a delete's
-    /// column and value are empty strings, a name no column has (a push that sets one is refused).
-    /// The answer also counts the page's rows: once PostgreSQL answered, `nextKnown` learns where
-    /// a full page's next one starts, before the server writes this one.
+    /// after the `limit`-th row (a `dense_rank` run condition), and the writer picks the winners:
+    /// a page of 5,000 rows of three cells took 80–100 ms when PostgreSQL picked them (a second
+    /// index scan per row, then a sort of every cell), 40–55 ms so. It answers with one row of
+    /// seven arrays, one element per change, instead of one row per change: PostgresNIO decoded
+    /// 15,000 cells in 60–80 ms as rows and in 15–20 ms as arrays, which ``PostgresBinaryArray``
+    /// now reads as bytes. The arrays follow the window's (table, key) order, which the writer
+    /// checks; they hold no NULL: a delete's column and value are empty strings, a name no column
+    /// has (a push that sets one is refused). The answer also counts the page's rows: once
+    /// PostgreSQL answered, `nextKnown` learns where a full page's next one starts, before the
+    /// server writes this one.
     func snapshot(
         account: Int64, upTo cursor: Int64, after position: SyncSnapshotPosition?, limit: Int,
         nextKnown: @escaping @Sendable (SyncSnapshotPosition) async -> Void
-    ) async throws -> SnapshotPageWriter {
+    ) async throws -> SnapshotChanges {
         let afterTable = position?.table ?? ""
         let afterKey = position?.key ?? ""
         return try await client.withTransaction(logger: logger) { connection in
@@ -55,7 +56,7 @@ extension ChangeLog {
     private func snapshotPage(
         on connection: PostgresConnection, account: Int64, upTo cursor: Int64, afterTable: String, afterKey: String, limit: Int,
         nextKnown: @escaping @Sendable (SyncSnapshotPosition) async -> Void
-    ) async throws -> SnapshotPageWriter {
+    ) async throws -> SnapshotChanges {
         let rows = try await connection.query(
             """
             SELECT coalesce(array_agg(tbl), '{}'), coalesce(array_agg(pk), '{}'), coalesce(array_agg(coalesce(col, '')), '{}'),
@@ -68,30 +69,24 @@ extension ChangeLog {
             ) AS changes
             WHERE n <= \(limit)
             """, logger: logger)
-        var writer = SnapshotPageWriter()
         for try await row in rows {
             let cells = row.makeRandomAccess()
             // The page's last row, read first: a full page's next one starts after it.
             let (tables, keys, rowCount) = (
-                try cells[0].decode([String].self), try cells[1].decode([String].self), try cells[7].decode(Int.self)
+                try PostgresBinaryArray(cells[0], of: .text), try PostgresBinaryArray(cells[1], of: .text), try cells[7].decode(Int.self)
             )
-            if rowCount == limit, let table = tables.last, let key = keys.last {
-                await nextKnown(SyncSnapshotPosition(table: table, key: key))
+            if rowCount == limit, tables.count > 0, keys.count == tables.count {
+                await nextKnown(
+                    SyncSnapshotPosition(
+                        table: String(decoding: tables.bytes(tables.count - 1), as: UTF8.self),
+                        key: String(decoding: keys.bytes(keys.count - 1), as: UTF8.self)))
             }
-            let (columns, values, devices) = (
-                try cells[2].decode([String].self), try cells[3].decode([String].self), try cells[5].decode([String].self)
-            )
-            let (clocks, sequences) = (try cells[4].decode([Int64].self), try cells[6].decode([Int64].self))
-            guard Set([keys.count, columns.count, values.count, clocks.count, devices.count, sequences.count]) == [tables.count] else {
-                throw SnapshotPageError("the snapshot query's columns differ in length")
-            }
-            for index in tables.indices {
-                let column = columns[index].isEmpty ? nil : columns[index]
-                try writer.add(
-                    table: tables[index], key: keys[index], column: column, value: column == nil ? nil : values[index],
-                    stamp: SnapshotPageWriter.Stamp(hlc: clocks[index], device: devices[index], sequence: sequences[index]))
-            }
+            return try SnapshotChanges(
+                tables: tables, keys: keys, columns: try PostgresBinaryArray(cells[2], of: .text),
+                values: try PostgresBinaryArray(cells[3], of: .text), devices: try PostgresBinaryArray(cells[5], of: .text),
+                clocks: try PostgresBinaryArray(cells[4], of: .int8).integers(),
+                sequences: try PostgresBinaryArray(cells[6], of: .int8).integers())
         }
-        return writer
+        throw SnapshotPageError("the snapshot query answered no row")
     }
 }

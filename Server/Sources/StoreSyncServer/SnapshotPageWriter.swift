@@ -4,87 +4,105 @@ import SQLiteStoreSyncProtocol
 /// Writes a ``SyncSnapshotPage``'s JSON from the changes of the snapshot query: keeps each
 /// row's winning cell per column and its latest delete, and splices in the keys and values as
 /// the change log stores them (JSON already, written by this server from decoded changes,
-/// turned into their compact pairs) instead of decoding and encoding every cell again.
+/// turned into their compact pairs) instead of decoding and encoding every cell again. It works
+/// on the answer's bytes: no `String` per change.
 struct SnapshotPageWriter {
     /// A change's stamp: the merge rule's order, then the server's for equal stamps.
     struct Stamp {
         let hlc: Int64
-        let device: String
+        /// The change's device, by its index in the page's list.
+        let device: Int
         /// The change's server sequence: of two changes with the same clock and device, the later wins.
         let sequence: Int64
-
-        /// Whether `self` loses to `other`: a smaller clock, then a device id smaller by bytes, then an earlier change.
-        func precedes(_ other: Stamp) -> Bool {
-            if hlc != other.hlc { return hlc < other.hlc }
-            if !device.hasSameUTF8(as: other.device) { return device.utf8Precedes(other.device) }
-            return sequence < other.sequence
-        }
     }
 
+    /// The page at `cursor` of `changes`: its JSON (with `next` when it holds `limit` rows, as
+    /// more may follow) and where the next page starts. Changes out of (table, key) order by
+    /// bytes are refused: a row seen twice would reach the device as two.
+    static func page(of changes: SnapshotChanges, schemaVersion: Int64, cursor: Int64, limit: Int) throws -> SnapshotPageBody {
+        var writer = SnapshotPageWriter(changes: changes)
+        for change in 0..<changes.count { try writer.add(change) }
+        return try writer.page(schemaVersion: schemaVersion, cursor: cursor, limit: limit)
+    }
+
+    private let changes: SnapshotChanges
     private var rows: [UInt8] = []
-    /// Each device's index, by its id's bytes (String's `==` would equate canonically equivalent ids).
-    private var devices: [[UInt8]: Int] = [:]
-    private var deviceList: [String] = []
-    /// The index of the device named last.
-    private var lastDevice: Int?
+    /// The page's devices by index, as bytes (String's `==` would equate canonically equivalent ids).
+    private var deviceIDs: [[UInt8]] = []
+    private var deviceIndexes: [[UInt8]: Int] = [:]
+    /// The change whose device was looked up last, and that device's index.
+    private var lastDevice: (change: Int, index: Int)?
     /// Each name's JSON, by the name's bytes.
     private var quoted: [[UInt8]: [UInt8]] = [:]
     /// The names quoted last, with their JSON: a page's rows name the same few tables and columns over and over.
-    private var recentNames: [(name: String, json: [UInt8])] = []
+    private var recentNames: [(name: [UInt8], json: [UInt8])] = []
     private static let recentNameLimit = 16
-    private var current: (table: String, key: String)?
-    /// The row finished last.
-    private var last: (table: String, key: String)?
+    /// The first change of the row being gathered.
+    private var current: Int?
+    /// The first change of the row finished last.
+    private var last: Int?
     /// The current row's latest delete.
     private var deleted: Stamp?
-    /// The current row's winning cell per column (told apart by bytes, as the log does), with
-    /// its value as the log stores it.
-    private var cells: [(column: String, value: String, stamp: Stamp)] = []
+    /// The current row's winning cell per column (told apart by bytes, as the log does): the change that set it.
+    private var cells: [(change: Int, stamp: Stamp)] = []
     /// How many rows the page holds.
-    private(set) var rowCount = 0
+    private var rowCount = 0
 
-    /// Adds one change: of the current row, or the first of the next one; a cell (`column` and
-    /// `value` set) or a delete. Changes come grouped by (table, key) in the order of their
-    /// bytes, and a change out of that order is refused (a row seen twice would reach the
-    /// device as two).
-    mutating func add(table: String, key: String, column: String?, value: String?, stamp: Stamp) throws {
-        if current.map({ !Self.sameBytes($0, (table, key)) }) ?? true {
-            if let previous = current ?? last, !Self.bytesPrecede(previous, (table, key)) {
-                throw SnapshotPageError("the snapshot's rows came out of (table, key) order at \(table) \(key)")
+    private init(changes: SnapshotChanges) {
+        self.changes = changes
+    }
+
+    /// Adds one change: of the current row, or the first of the next one; a cell or a delete.
+    private mutating func add(_ change: Int) throws {
+        if current.map({ !sameRow($0, change) }) ?? true {
+            if let previous = current ?? last, !rowPrecedes(previous, change) {
+                let (table, key) = (changes.tables.bytes(change), changes.keys.bytes(change))
+                throw SnapshotPageError(
+                    "the snapshot's rows came out of (table, key) order at \(String(decoding: table, as: UTF8.self)) \(String(decoding: key, as: UTF8.self))"
+                )
             }
             try finishRow()
-            current = (table, key)
+            current = change
         }
-        if let column, let value {
-            if let index = cells.firstIndex(where: { $0.column.hasSameUTF8(as: column) }) {
-                if cells[index].stamp.precedes(stamp) { cells[index] = (column, value, stamp) }
-            } else {
-                cells.append((column, value, stamp))
-            }
-        } else if deleted.map({ $0.precedes(stamp) }) ?? true {
-            deleted = stamp
+        let stamp = Stamp(hlc: changes.clocks[change], device: device(of: change), sequence: changes.sequences[change])
+        if changes.columns.isEmpty(change) {
+            if deleted.map({ precedes($0, stamp) }) ?? true { deleted = stamp }
+        } else if let index = cells.firstIndex(where: { changes.columns.sameBytes($0.change, change) }) {
+            if precedes(cells[index].stamp, stamp) { cells[index] = (change, stamp) }
+        } else {
+            cells.append((change, stamp))
         }
     }
 
-    /// Appends `"hlc",device` to the rows: the clock as a decimal string, the device by its index in the page's list.
-    private mutating func appendStamp(_ stamp: Stamp) {
-        let device = index(of: stamp.device)
-        rows.append(UInt8(ascii: "\""))
-        rows.append(contentsOf: String(stamp.hlc).utf8)
-        rows.append(contentsOf: "\",".utf8)
-        rows.append(contentsOf: String(device).utf8)
+    /// Whether stamp `a` loses to `b`: a smaller clock, then a device id smaller by bytes, then an earlier change.
+    private func precedes(_ a: Stamp, _ b: Stamp) -> Bool {
+        if a.hlc != b.hlc { return a.hlc < b.hlc }
+        if a.device != b.device { return deviceIDs[a.device].lexicographicallyPrecedes(deviceIDs[b.device]) }
+        return a.sequence < b.sequence
+    }
+
+    /// Whether changes `a` and `b` are of one row: the same bytes (String's `==` would equate
+    /// canonically equivalent keys that the log stores as two rows).
+    private func sameRow(_ a: Int, _ b: Int) -> Bool {
+        changes.keys.sameBytes(a, b) && changes.tables.sameBytes(a, b)
+    }
+
+    /// Whether change `a`'s row comes before change `b`'s in (table, key) order by bytes, the snapshot's order.
+    private func rowPrecedes(_ a: Int, _ b: Int) -> Bool {
+        let tables = changes.tables.compare(a, b)
+        return tables != 0 ? tables < 0 : changes.keys.compare(a, b) < 0
     }
 
     /// The page: its JSON (the rows added, at `cursor`, and `next` when more rows may follow)
     /// and where the next page starts.
-    mutating func page(schemaVersion: Int64, cursor: Int64, limit: Int) throws -> SnapshotPageBody {
+    private mutating func page(schemaVersion: Int64, cursor: Int64, limit: Int) throws -> SnapshotPageBody {
         try finishRow()
-        let position = rowCount == limit ? last.map { SyncSnapshotPosition(table: $0.table, key: $0.key) } : nil
+        let position = rowCount == limit ? last.map(position(of:)) : nil
         // Sorted keys: a page is the same bytes whichever process writes it (an encoder's own order is not).
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let next = try position.map { Array(try encoder.encode($0)) } ?? Array("null".utf8)
-        let devices = try JSONEncoder().encode(deviceList)
+        let devices = try JSONEncoder().encode(deviceIDs.map { String(decoding: $0, as: UTF8.self) })
         var body = Array(
             "{\"format\":\(SyncWireFormat.version),\"schemaVersion\":\(schemaVersion),\"cursor\":\(cursor),\"devices\":".utf8)
         body += devices
@@ -92,27 +110,22 @@ struct SnapshotPageWriter {
         return SnapshotPageBody(json: Data(body), next: position)
     }
 
-    /// Whether two rows are one: the same bytes (String's `==` would equate canonically
-    /// equivalent keys that the log stores as two rows).
-    private static func sameBytes(_ a: (table: String, key: String), _ b: (table: String, key: String)) -> Bool {
-        a.table.hasSameUTF8(as: b.table) && a.key.hasSameUTF8(as: b.key)
-    }
-
-    /// Whether row `a` comes before row `b` in (table, key) order by bytes, the snapshot's order.
-    private static func bytesPrecede(_ a: (table: String, key: String), _ b: (table: String, key: String)) -> Bool {
-        if !a.table.hasSameUTF8(as: b.table) { return a.table.utf8Precedes(b.table) }
-        return a.key.utf8Precedes(b.key)
+    /// Where the row of `change` is: the next page starts after it.
+    private func position(of change: Int) -> SyncSnapshotPosition {
+        SyncSnapshotPosition(
+            table: String(decoding: changes.tables.bytes(change), as: UTF8.self),
+            key: String(decoding: changes.keys.bytes(change), as: UTF8.self))
     }
 
     /// Writes the current row: `[table, key, deleted, cell, …]`, its cells in the order of their columns' bytes.
     private mutating func finishRow() throws {
-        guard let (table, key) = current else { return }
-        last = current
+        guard let row = current else { return }
+        last = row
         if rowCount > 0 { rows.append(UInt8(ascii: ",")) }
         rows.append(UInt8(ascii: "["))
-        rows.append(contentsOf: try quote(table))
+        try appendName(changes.tables, row)
         rows.append(UInt8(ascii: ","))
-        rows.append(contentsOf: try SyncWireValue.Compact.json(fromObjectJSON: key.utf8))
+        try appendValue(changes.keys, row)
         rows.append(UInt8(ascii: ","))
         if let deleted {
             rows.append(UInt8(ascii: "["))
@@ -121,11 +134,12 @@ struct SnapshotPageWriter {
         } else {
             rows.append(contentsOf: "null".utf8)
         }
-        for cell in cells.sorted(by: { $0.column.utf8Precedes($1.column) }) {
+        let columns = changes.columns
+        for cell in cells.sorted(by: { columns.compare($0.change, $1.change) < 0 }) {
             rows.append(contentsOf: ",[".utf8)
-            rows.append(contentsOf: try quote(cell.column))
+            try appendName(columns, cell.change)
             rows.append(UInt8(ascii: ","))
-            rows.append(contentsOf: try SyncWireValue.Compact.json(fromObjectJSON: cell.value.utf8))
+            try appendValue(changes.values, cell.change)
             rows.append(UInt8(ascii: ","))
             appendStamp(cell.stamp)
             rows.append(UInt8(ascii: "]"))
@@ -137,29 +151,61 @@ struct SnapshotPageWriter {
         cells.removeAll(keepingCapacity: true)
     }
 
-    /// The device's index in the page's list. The device of the previous stamp is compared
-    /// first, without copying the id's bytes: a page's stamps mostly name few devices, in runs.
-    private mutating func index(of device: String) -> Int {
-        if let lastDevice, deviceList[lastDevice].hasSameUTF8(as: device) { return lastDevice }
-        let bytes = Array(device.utf8)
-        let index = devices[bytes] ?? deviceList.count
-        if index == deviceList.count {
-            devices[bytes] = index
-            deviceList.append(device)
+    /// Appends element `index` of `values`, a value's JSON as the log stores it, in its compact spelling.
+    private mutating func appendValue(_ values: PostgresBinaryArray, _ index: Int) throws {
+        try values.withElement(index) { try SyncWireValue.Compact.appendJSON(fromObjectJSON: $0, to: &rows) }
+    }
+
+    /// Appends `"hlc",device` to the rows: the clock as a decimal string, the device by its index in the page's list.
+    private mutating func appendStamp(_ stamp: Stamp) {
+        rows.append(UInt8(ascii: "\""))
+        appendDecimal(stamp.hlc)
+        rows.append(contentsOf: "\",".utf8)
+        appendDecimal(Int64(stamp.device))
+    }
+
+    /// Appends `value`'s decimal digits, without making a `String` of them.
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { rows.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            rows.append(contentsOf: digits[start...])
         }
-        lastDevice = index
+    }
+
+    /// The index in the page's list of change `change`'s device. The device of the previous
+    /// lookup is compared first, without copying the id's bytes: a page's stamps mostly name few
+    /// devices, in runs.
+    private mutating func device(of change: Int) -> Int {
+        if let lastDevice, changes.devices.sameBytes(lastDevice.change, change) { return lastDevice.index }
+        let id = changes.devices.bytes(change)
+        let index = deviceIndexes[id] ?? deviceIDs.count
+        if index == deviceIDs.count {
+            deviceIndexes[id] = index
+            deviceIDs.append(id)
+        }
+        lastDevice = (change, index)
         return index
     }
 
-    /// A name as a JSON string, escaped once per distinct name. The names quoted last are
-    /// compared first, without copying the name's bytes to look it up.
-    private mutating func quote(_ name: String) throws -> [UInt8] {
-        if let hit = recentNames.first(where: { $0.name.hasSameUTF8(as: name) }) { return hit.json }
-        let bytes = Array(name.utf8)
-        let encoded = try quoted[bytes] ?? Array(JSONEncoder().encode(name))
-        quoted[bytes] = encoded
+    /// Appends element `index` of `names` as a JSON string, escaped once per distinct name. The
+    /// names quoted last are compared first, without copying the name's bytes to look it up.
+    private mutating func appendName(_ names: PostgresBinaryArray, _ index: Int) throws {
+        if let hit = recentNames.first(where: { names.element(index, is: $0.name) }) {
+            rows.append(contentsOf: hit.json)
+            return
+        }
+        let name = names.bytes(index)
+        let json = try quoted[name] ?? Array(JSONEncoder().encode(String(decoding: name, as: UTF8.self)))
+        quoted[name] = json
         if recentNames.count == Self.recentNameLimit { recentNames.removeFirst() }
-        recentNames.append((name, encoded))
-        return encoded
+        recentNames.append((name, json))
+        rows.append(contentsOf: json)
     }
 }

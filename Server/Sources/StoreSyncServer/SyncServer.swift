@@ -25,9 +25,9 @@ public struct SyncServer: Sendable {
         let router = Router()
         let version = configuration.schema.version
         let lookahead = SnapshotLookahead(byteBudget: configuration.snapshotLookaheadBytes) { key, nextKnown in
-            var writer = try await log.snapshot(
+            let changes = try await log.snapshot(
                 account: key.account, upTo: key.cursor, after: key.position, limit: key.limit, nextKnown: nextKnown)
-            return try writer.page(schemaVersion: version, cursor: key.cursor, limit: key.limit)
+            return try SnapshotPageWriter.page(of: changes, schemaVersion: version, cursor: key.cursor, limit: key.limit)
         }
         SyncEndpoints(log: log, notifier: notifier, configuration: configuration, lookahead: lookahead).register(on: router)
         var application = Application(

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import SQLiteStoreSyncProtocol
 import SyncServerHarness
 import Testing
@@ -18,8 +19,6 @@ struct SnapshotPageFormatTests {
         .text("e\u{301}"), .text("🙂\u{FEFF}\"\\\n/"), .text("\u{7F}\u{1}"), .text("}"), .blob(Data()), .blob(Data(0...255)),
     ]
 
-    static let stamp = SnapshotPageWriter.Stamp(hlc: 1, device: "d", sequence: 1)
-
     /// Same bytes: storage class, bit pattern of reals, UTF-8 of text.
     static func sameBytes(_ a: SyncWireValue, _ b: SyncWireValue) -> Bool {
         switch (a, b) {
@@ -31,7 +30,7 @@ struct SnapshotPageFormatTests {
 
     @Test("The page the server writes from stored values reads back byte for byte, keys and values of every storage class")
     func writtenPageRoundTrip() throws {
-        var writer = SnapshotPageWriter()
+        var changes: [SnapshotChange] = []
         let encoder = JSONEncoder()
         let keys = Self.values.indices.map { index in
             index.isMultiple(of: 2) ? SyncWireValue.text(String(format: "k%02d", index)) : .blob(Data([UInt8(index)]))
@@ -41,13 +40,13 @@ struct SnapshotPageFormatTests {
         for index in order {
             let key = String(decoding: try encoder.encode(keys[index]), as: UTF8.self)
             if index.isMultiple(of: 5) {
-                try writer.add(table: "items", key: key, column: nil, value: nil, stamp: .init(hlc: .max, device: "d1", sequence: 1))
+                changes.append(SnapshotChange(key: key, hlc: .max, device: "d1", sequence: 1))
             }
             let stored = String(decoding: try encoder.encode(Self.values[index]), as: UTF8.self)
-            try writer.add(table: "items", key: key, column: "c", value: stored, stamp: .init(hlc: Int64(index), device: "d0", sequence: 2))
+            changes.append(SnapshotChange(key: key, column: "c", value: stored, hlc: Int64(index), device: "d0", sequence: 2))
         }
-        let page = try JSONDecoder().decode(
-            SyncSnapshotPage.self, from: writer.page(schemaVersion: 3, cursor: 9, limit: Self.values.count).json)
+        let body = try SnapshotPageWriter.page(of: SnapshotChanges(changes), schemaVersion: 3, cursor: 9, limit: Self.values.count)
+        let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: body.json)
         #expect(page.rows.count == Self.values.count && page.devices == ["d0", "d1"] && page.next != nil)
         for (row, index) in zip(page.rows, order) {
             #expect(Self.sameBytes(row.key, keys[index]))
@@ -56,11 +55,17 @@ struct SnapshotPageFormatTests {
             #expect(row.deleted == (index.isMultiple(of: 5) ? SyncSnapshotStamp(hlc: .max, device: 1) : nil))
         }
         for value in Self.values {
-            let spliced = try SyncWireValue.Compact.json(fromObjectJSON: encoder.encode(value))
-            #expect(spliced == Array(try encoder.encode(SyncWireValue.Compact(value))), "\(value)")
+            #expect(try Self.spliced(encoder.encode(value)) == Array(try encoder.encode(SyncWireValue.Compact(value))), "\(value)")
         }
         // Another spelling of the object is decoded and encoded again.
-        #expect(try SyncWireValue.Compact.json(fromObjectJSON: Array(#"{ "integer" : "5" }"#.utf8)) == Array(#"["integer","5"]"#.utf8))
+        #expect(try Self.spliced(Data(#"{ "integer" : "5" }"#.utf8)) == Array(#"["integer","5"]"#.utf8))
+    }
+
+    /// The compact spelling the server splices in for a value's JSON as the log stores it.
+    static func spliced(_ object: Data) throws -> [UInt8] {
+        var json: [UInt8] = []
+        try object.withUnsafeBytes { try SyncWireValue.Compact.appendJSON(fromObjectJSON: $0, to: &json) }
+        return json
     }
 
     @Test("A page the server reads from PostgreSQL reads back byte for byte: keys and values of every storage class, deletes, devices")
@@ -133,48 +138,46 @@ struct SnapshotPageFormatTests {
         // devices and columns that are canonically equivalent texts of different bytes.
         let devices = ["d0", "d1", "e\u{301}", "\u{E9}"]
         let columns = ["a", "b", "\u{E9}", "e\u{301}", nil]
-        typealias Winner = (value: String, stamp: SnapshotPageWriter.Stamp)
-        var writer = SnapshotPageWriter()
-        var expected: [[[UInt8]: Winner]] = []
+        var changes: [SnapshotChange] = []
+        var expected: [[[UInt8]: SnapshotChange]] = []
         var sequence: Int64 = 0
         for row in 0..<200 {
             // The model: by the column's bytes (a delete under no bytes), the greatest (clock, device's bytes, sequence).
-            var winners: [[UInt8]: Winner] = [:]
+            var winners: [[UInt8]: SnapshotChange] = [:]
             for _ in 0..<Int.random(in: 1...12, using: &random) {
                 sequence += Int64.random(in: 1...3, using: &random)
-                let stamp = SnapshotPageWriter.Stamp(
-                    hlc: Int64.random(in: 1...3, using: &random), device: devices.randomElement(using: &random) ?? "", sequence: sequence)
                 let column = columns.randomElement(using: &random) ?? nil
-                let value = #"{"integer":"\#(sequence)"}"#
-                try writer.add(
-                    table: "items", key: String(format: #"{"text":"k%03d"}"#, row), column: column, value: column.map { _ in value },
-                    stamp: stamp)
+                let change = SnapshotChange(
+                    key: String(format: #"{"text":"k%03d"}"#, row), column: column,
+                    value: column.map { _ in #"{"integer":"\#(sequence)"}"# }, hlc: Int64.random(in: 1...3, using: &random),
+                    device: devices.randomElement(using: &random) ?? "", sequence: sequence)
+                changes.append(change)
                 let name = Array((column ?? "").utf8)
-                let newDevice = Array(stamp.device.utf8)
-                let newer = { (old: SnapshotPageWriter.Stamp) -> Bool in
-                    if old.hlc != stamp.hlc { return old.hlc < stamp.hlc }
-                    if Array(old.device.utf8) != newDevice { return Array(old.device.utf8).lexicographicallyPrecedes(newDevice) }
-                    return old.sequence < stamp.sequence
+                let newer = { (old: SnapshotChange) -> Bool in
+                    if old.hlc != change.hlc { return old.hlc < change.hlc }
+                    let (oldDevice, newDevice) = (Array(old.device.utf8), Array(change.device.utf8))
+                    if oldDevice != newDevice { return oldDevice.lexicographicallyPrecedes(newDevice) }
+                    return old.sequence < change.sequence
                 }
-                if winners[name].map({ newer($0.stamp) }) ?? true {
-                    winners[name] = (value, stamp)
+                if winners[name].map(newer) ?? true {
+                    winners[name] = change
                 }
             }
             expected.append(winners)
         }
-        let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: writer.page(schemaVersion: 1, cursor: sequence, limit: 500).json)
+        let body = try SnapshotPageWriter.page(of: SnapshotChanges(changes), schemaVersion: 1, cursor: sequence, limit: 500)
+        let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: body.json)
         #expect(page.rows.count == expected.count && page.next == nil, "seed \(seed)")
         for (row, winners) in zip(page.rows, expected) {
             let names = winners.keys.filter { !$0.isEmpty }.sorted { $0.lexicographicallyPrecedes($1) }
             #expect(row.cells.map { Array($0.column.utf8) } == names, "seed \(seed)")
             for cell in row.cells {
                 let winner = try #require(winners[Array(cell.column.utf8)], "seed \(seed)")
-                #expect(cell.value == .integer(winner.stamp.sequence), "seed \(seed)")
+                #expect(cell.value == .integer(winner.sequence), "seed \(seed)")
                 #expect(
-                    cell.stamp.hlc == winner.stamp.hlc && page.devices[cell.stamp.device].utf8.elementsEqual(winner.stamp.device.utf8),
-                    "seed \(seed)")
+                    cell.stamp.hlc == winner.hlc && page.devices[cell.stamp.device].utf8.elementsEqual(winner.device.utf8), "seed \(seed)")
             }
-            let delete = winners[[]]?.stamp
+            let delete = winners[[]]
             #expect(row.deleted?.hlc == delete?.hlc, "seed \(seed)")
             #expect(row.deleted.map { Array(page.devices[$0.device].utf8) } == delete.map { Array($0.device.utf8) }, "seed \(seed)")
         }
@@ -182,27 +185,53 @@ struct SnapshotPageFormatTests {
 
     @Test("Rows that come out of (table, key) byte order are refused, and canonically equivalent keys stay two rows")
     func rowOrder() throws {
-        var writer = SnapshotPageWriter()
-        for key in [#"{"text":"e\#u{301}"}"#, #"{"text":"é"}"#] {
-            try writer.add(table: "items", key: key, column: "title", value: #"{"text":"t"}"#, stamp: Self.stamp)
-        }
-        let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: writer.page(schemaVersion: 1, cursor: 1, limit: 5).json)
-        var full = SnapshotPageWriter()
-        try full.add(table: "items", key: #"{"text":"e\#u{301}"}"#, column: "title", value: "null", stamp: Self.stamp)
-        let body = try full.page(schemaVersion: 1, cursor: 1, limit: 1)
-        // The next position, as the page spells it and as the lookahead reads it: by bytes, the decomposed key.
-        let next = try #require(try JSONDecoder().decode(SyncSnapshotPage.self, from: body.json).next)
-        #expect(body.next.map { Array($0.key.utf8) } == Array(next.key.utf8) && next.key.utf8.elementsEqual(#"{"text":"e\#u{301}"}"#.utf8))
+        let title = { (key: String) in SnapshotChange(key: key, column: "title", value: #"{"text":"t"}"#, hlc: 1, device: "d", sequence: 1) }
+        let (decomposed, composed) = (#"{"text":"e\#u{301}"}"#, #"{"text":"é"}"#)
+        let twoRows = try SnapshotPageWriter.page(
+            of: SnapshotChanges([title(decomposed), title(composed)]), schemaVersion: 1, cursor: 1, limit: 5)
+        let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: twoRows.json)
         #expect(page.rows.count == 2 && zip(page.rows.map(\.key), [.text("e\u{301}"), .text("é")]).allSatisfy(Self.sameBytes))
-        #expect(throws: SnapshotPageError.self) {
-            try writer.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: #"{"text":"t"}"#, stamp: Self.stamp)
+        let full = try SnapshotPageWriter.page(of: SnapshotChanges([title(decomposed)]), schemaVersion: 1, cursor: 1, limit: 1)
+        // The next position, as the page spells it and as the lookahead reads it: by bytes, the decomposed key.
+        let next = try #require(try JSONDecoder().decode(SyncSnapshotPage.self, from: full.json).next)
+        #expect(full.next.map { Array($0.key.utf8) } == Array(next.key.utf8) && next.key.utf8.elementsEqual(decomposed.utf8))
+        for outOfOrder in [[title(decomposed), title(composed), title(#"{"text":"a"}"#)], [title(#"{"text":"a"}"#), title(#"{"text":"b"}"#), title(#"{"text":"a"}"#)]] {
+            #expect(throws: SnapshotPageError.self) {
+                try SnapshotPageWriter.page(of: SnapshotChanges(outOfOrder), schemaVersion: 1, cursor: 1, limit: 5)
+            }
         }
-        var again = SnapshotPageWriter()
-        try again.add(table: "items", key: #"{"text":"a"}"#, column: "n", value: "null", stamp: Self.stamp)
-        try again.add(table: "items", key: #"{"text":"b"}"#, column: "n", value: "null", stamp: Self.stamp)
-        #expect(throws: SnapshotPageError.self) {
-            try again.add(table: "items", key: #"{"text":"a"}"#, column: "title", value: "null", stamp: Self.stamp)
+    }
+
+    @Test("PostgreSQL's binary arrays read back element for element; any other bytes are refused, never read past")
+    func binaryArrays() throws {
+        let texts = ["", "a", "é", String(repeating: "z", count: 300), "\u{0}"]
+        let array = try PostgresBinaryArray.texts(texts)
+        #expect(array.count == texts.count && (0..<texts.count).map(array.bytes) == texts.map { Array($0.utf8) })
+        #expect(array.isEmpty(0) && !array.isEmpty(1) && array.compare(1, 2) < 0 && array.compare(2, 1) > 0 && array.sameBytes(4, 4))
+        #expect(try PostgresBinaryArray.texts([]).count == 0)
+        let integers: [Int64] = [0, -1, .max, .min, 1_764_650_000_000 << 16]
+        let int8 = PostgresBinaryArray.binary(integers.map { value in withUnsafeBytes(of: value.bigEndian) { Array($0) } }, of: .int8)
+        #expect(try PostgresBinaryArray(binary: int8, of: .int8).integers() == integers)
+
+        let valid = PostgresBinaryArray.binary(texts.map { Array($0.utf8) }, of: .text)
+        for length in 0..<valid.readableBytes {
+            #expect(throws: SnapshotPageError.self, "cut at \(length)") {
+                try PostgresBinaryArray(binary: valid.getSlice(at: valid.readerIndex, length: length) ?? ByteBuffer(), of: .text)
+            }
         }
+        var longer = valid
+        longer.writeInteger(UInt8(0))
+        var withNulls = valid
+        withNulls.setInteger(Int32(1), at: withNulls.readerIndex + 4)
+        var twoDimensions = valid
+        twoDimensions.setInteger(Int32(2), at: twoDimensions.readerIndex)
+        var negativeLength = valid
+        negativeLength.setInteger(Int32(-1), at: negativeLength.readerIndex + 20)
+        for refused in [longer, withNulls, twoDimensions, negativeLength] {
+            #expect(throws: SnapshotPageError.self) { try PostgresBinaryArray(binary: refused, of: .text) }
+        }
+        #expect(throws: SnapshotPageError.self) { try PostgresBinaryArray(binary: valid, of: .int8) }
+        #expect(throws: SnapshotPageError.self) { try PostgresBinaryArray.texts(["1234567"]).integers() }
     }
 
     @Test(
