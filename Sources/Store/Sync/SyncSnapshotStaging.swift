@@ -40,20 +40,29 @@ struct SyncSnapshotStaging {
         rows.reserveCapacity(page.rows.count)
         cells.reserveCapacity(page.rows.count * (synced.values.map(\.columns.count).max() ?? 0))
         var touched: [String: SyncedTable] = [:]
+        // The table of the row before, as the page spells it, with its columns in the order of
+        // their names' bytes: a page's rows come table by table.
+        var current: (spelled: String, table: SyncedTable, columnsByBytes: [Int])?
         for (index, row) in page.rows.enumerated() {
-            guard let table = synced.table(named: row.table) else {
-                throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
+            if current.map({ !$0.spelled.hasSameUTF8(as: row.table) }) ?? true {
+                guard let table = synced.table(named: row.table) else {
+                    throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
+                }
+                if touched[table.name] == nil { touched[table.name] = table }
+                current = (row.table, table, table.columns.indices.sorted { table.columns[$0].utf8Precedes(table.columns[$1]) })
             }
-            if touched[table.name] == nil { touched[table.name] = table }
+            guard let (_, table, columnsByBytes) = current else { continue }
             let (ri, name, key) = (DatabaseValue.integer(Int64(index)), DatabaseValue.text(table.name), DatabaseValue(row.key))
             extendKeyRange(of: table.name, to: key)
-            let latest = try latestCells(of: row, in: table, page: page)
+            let columnIndexes = Self.givesEveryColumnOnce(row, in: table, byBytes: columnsByBytes) ? columnsByBytes : nil
+            let latest = try columnIndexes.map { _ in row.cells } ?? latestCells(of: row, in: table, page: page)
             var deleted = (clock: DatabaseValue.null, device: DatabaseValue.null)
             if let stamp = row.deleted {
                 deleted = (.integer(stamp.hlc), .text(try device(stamp, in: page)))
                 newest = max(newest, stamp.hlc)
             }
-            let image = imaging && row.deleted == nil ? try image(of: latest, key: key, in: table, page: page) : nil
+            let image =
+                imaging && row.deleted == nil ? try image(of: latest, columns: columnIndexes, key: key, in: table, page: page) : nil
             rows.append(
                 ri, name, key, deleted.clock, deleted.device, .integer(Int64(table.columns.count)),
                 .integer(row.deleted != nil || !latest.isEmpty ? 1 : 0), .integer(latest.count == table.columns.count ? 1 : 0),
@@ -94,17 +103,24 @@ struct SyncSnapshotStaging {
         ["pk"] + table.columns.indices.map { "c\($0)" } + ["clock", "device", "image"]
     }
 
+    /// Whether `row` gives a cell of each column of `table` once, in the order of the columns'
+    /// names by bytes (as a server writes them): `byBytes` lists the columns' indices in that order.
+    private static func givesEveryColumnOnce(_ row: SyncSnapshotRow, in table: SyncedTable, byBytes: [Int]) -> Bool {
+        row.cells.count == byBytes.count && zip(row.cells, byBytes).allSatisfy { $0.column.hasSameUTF8(as: table.columns[$1]) }
+    }
+
     /// The row of ``images`` for a row whose `latest` cells cover every column of `table` with
-    /// one stamp, in a table without foreign keys; `nil` for any other row.
-    private func image(of latest: [SyncSnapshotCell], key: DatabaseValue, in table: SyncedTable, page: SyncSnapshotPage) throws
-        -> [DatabaseValue]?
-    {
+    /// one stamp, in a table without foreign keys; `nil` for any other row. `columns` gives
+    /// each cell's column index, when known.
+    private func image(
+        of latest: [SyncSnapshotCell], columns: [Int]?, key: DatabaseValue, in table: SyncedTable, page: SyncSnapshotPage
+    ) throws -> [DatabaseValue]? {
         guard table.foreignKeys.isEmpty, latest.count == table.columns.count, let stamp = latest.first?.stamp,
             latest.allSatisfy({ $0.stamp == stamp })
         else { return nil }
         var values = [DatabaseValue](repeating: .null, count: table.columns.count)
-        for cell in latest {
-            guard let column = table.columnIndex(spelled: cell.column) else { return nil }
+        for (index, cell) in latest.enumerated() {
+            guard let column = columns?[index] ?? table.columnIndex(spelled: cell.column) else { return nil }
             values[column] = DatabaseValue(cell.value)
         }
         let image = SyncRowImage.encode(columns: table.columns, values: values)
