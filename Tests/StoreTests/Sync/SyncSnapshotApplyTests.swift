@@ -41,6 +41,9 @@ struct SyncSnapshotApplyTests {
             }
         }
         #expect(refused > 0, "seed \(seed)")
+        // The fresh store kept rows whole (those of a device's insert), which the comparison reads through.
+        let imaged = try fresh.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM store_sync_rows WHERE image IS NOT NULL") }
+        #expect((imaged ?? 0) > 0, "seed \(seed)")
         let expected = try Self.state(of: replayed)
         #expect(try SyncFixture.contents(of: replayed).values.contains { !$0.isEmpty }, "seed \(seed)")
         for (name, store) in [("fresh", fresh), ("half", half)] {
@@ -75,6 +78,41 @@ struct SyncSnapshotApplyTests {
         #expect(lists.map { Array($0.prefix(3)) } == ["l0", "l1", "l2"].map { [.text($0), .text("name of \($0)"), .integer(7)] })
         #expect(lists.first { $0[0] == .text("l1") }?[3] == .integer(1), "the row sync never recorded was not kept in place")
         #expect(try Self.state(of: store).rowIDsMatch)
+    }
+
+    @Test(
+        "A row kept whole takes its rowid from an entry that still names it, above the table's largest rowid or, at Int64.max, where SQLite puts it"
+    )
+    func imagedRowTakesRowIDFromStaleEntry() throws {
+        let fixture = try SyncFixture(stores: 2)
+        let (stale, full) = (try fixture.open(0), try fixture.open(1))
+        let stamp = SyncSnapshotStamp(hlc: 1_800_000_000_000 << 16, device: 0)
+        let page = SyncSnapshotPage(
+            schemaVersion: 0, cursor: 1, devices: ["0a-device"],
+            rows: ["m1", "m2"].map { key in
+                SyncSnapshotRow(
+                    table: "lists", key: .text(key), deleted: nil,
+                    cells: [
+                        SyncSnapshotCell(column: "color", value: .integer(7), stamp: stamp),
+                        SyncSnapshotCell(column: "name", value: .text(key), stamp: stamp),
+                    ])
+            }, next: nil)
+        try stale.write { db in
+            try db.execute(sql: "INSERT INTO lists(id, name, color) VALUES ('l1', 'local', 1)")
+            // An entry left naming the rowid SQLite gives next, as one whose row went without sync seeing it would.
+            try db.execute(sql: "INSERT INTO store_sync_rows(tbl, pk, rid) VALUES ('lists', 'gone', 2)")
+        }
+        try full.write { db in try db.execute(sql: "INSERT INTO lists(rowid, id, name, color) VALUES (9223372036854775807, 'l1', 'local', 1)") }
+        for store in [stale, full] {
+            try store.write { db in try db.syncCoordinator?.apply(page, in: db) }
+            let kept = try store.read { db in
+                try db.fetchValue(Int.self, sql: "SELECT count(*) FROM store_sync_rows WHERE image IS NOT NULL AND rid IS NOT NULL")
+            }
+            #expect(kept == 2, "the page's rows were not kept whole with their rowids")
+            #expect(try Self.state(of: store).rowIDsMatch)
+        }
+        let gone = try stale.read { db in try db.fetchRows(sql: "SELECT rid FROM store_sync_rows WHERE pk = 'gone'").map { $0[0] } }
+        #expect(gone == [.null])
     }
 
     @Test("A page giving a row or a column of a row twice keeps the cells with the greater stamps, in a new store and one holding the row")
@@ -250,17 +288,26 @@ struct SyncSnapshotApplyTests {
         var changes: [SyncChange] = []
         while changes.count < count {
             let device = Int.random(in: 0..<devices.count, using: &random)
+            // One in six a delete, one in six an insert on a device: a cell of every column with
+            // one stamp (a row a new device can keep whole), of a new key half the time; else a cell.
+            let kind = Int.random(in: 0..<6, using: &random)
             let clock = Int64.random(in: 0..<400, using: &random)
             guard used.insert([clock, Int64(device)]).inserted else { continue }
             let (table, names) = pick(columns, &random)
-            let column = pick(names, &random)
-            let operation: SyncChange.Operation =
-                Int.random(in: 0..<6, using: &random) == 0 ? .delete : .set(column: column, value: value(column, &random))
-            sequences[device] += 1
-            changes.append(
-                SyncChange(
-                    id: SyncChange.ID(device: devices[device], sequence: sequences[device]), table: table,
-                    key: .text(pick(keys, &random)), operation: operation, timestamp: HybridTimestamp(rawValue: base + clock)))
+            let key = DatabaseValue.text(kind == 1 && Bool.random(using: &random) ? "new\(changes.count)" : pick(keys, &random))
+            let operations: [SyncChange.Operation] =
+                switch kind {
+                case 0: [.delete]
+                case 1: names.map { .set(column: $0, value: value($0, &random)) }
+                default: [pick(names, &random)].map { .set(column: $0, value: value($0, &random)) }
+                }
+            for operation in operations {
+                sequences[device] += 1
+                changes.append(
+                    SyncChange(
+                        id: SyncChange.ID(device: devices[device], sequence: sequences[device]), table: table, key: key,
+                        operation: operation, timestamp: HybridTimestamp(rawValue: base + clock)))
+            }
         }
         return changes
     }
