@@ -39,7 +39,8 @@ struct PostgresBinaryArray {
             guard let (count, _) = reader.readMultipleIntegers(endianness: .big, as: (Int32, Int32).self), count >= 0 else {
                 throw Self.malformed
             }
-            lengths.reserveCapacity(Int(count) + 1)
+            // Each element takes 4 bytes at least: a count the bytes cannot hold reserves no more than they can.
+            lengths.reserveCapacity(min(Int(count), reader.readableBytes / 4) + 1)
             for _ in 0..<count {
                 lengths.append(reader.readerIndex - buffer.readerIndex)
                 guard let size = reader.readInteger(endianness: .big, as: Int32.self), size >= 0,

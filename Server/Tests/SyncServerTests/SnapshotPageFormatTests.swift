@@ -225,9 +225,11 @@ struct SnapshotPageFormatTests {
         withNulls.setInteger(Int32(1), at: withNulls.readerIndex + 4)
         var twoDimensions = valid
         twoDimensions.setInteger(Int32(2), at: twoDimensions.readerIndex)
+        var hugeCount = valid
+        hugeCount.setInteger(Int32.max, at: hugeCount.readerIndex + 12)
         var negativeLength = valid
         negativeLength.setInteger(Int32(-1), at: negativeLength.readerIndex + 20)
-        for refused in [longer, withNulls, twoDimensions, negativeLength] {
+        for refused in [longer, withNulls, twoDimensions, hugeCount, negativeLength] {
             #expect(throws: SnapshotPageError.self) { try PostgresBinaryArray(binary: refused, of: .text) }
         }
         #expect(throws: SnapshotPageError.self) { try PostgresBinaryArray(binary: valid, of: .int8) }
