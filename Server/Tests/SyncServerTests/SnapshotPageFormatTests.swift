@@ -185,7 +185,9 @@ struct SnapshotPageFormatTests {
 
     @Test("Rows that come out of (table, key) byte order are refused, and canonically equivalent keys stay two rows")
     func rowOrder() throws {
-        let title = { (key: String) in SnapshotChange(key: key, column: "title", value: #"{"text":"t"}"#, hlc: 1, device: "d", sequence: 1) }
+        let title = { (key: String) in
+            SnapshotChange(key: key, column: "title", value: #"{"text":"t"}"#, hlc: 1, device: "d", sequence: 1)
+        }
         let (decomposed, composed) = (#"{"text":"e\#u{301}"}"#, #"{"text":"é"}"#)
         let twoRows = try SnapshotPageWriter.page(
             of: SnapshotChanges([title(decomposed), title(composed)]), schemaVersion: 1, cursor: 1, limit: 5)
@@ -195,7 +197,10 @@ struct SnapshotPageFormatTests {
         // The next position, as the page spells it and as the lookahead reads it: by bytes, the decomposed key.
         let next = try #require(try JSONDecoder().decode(SyncSnapshotPage.self, from: full.json).next)
         #expect(full.next.map { Array($0.key.utf8) } == Array(next.key.utf8) && next.key.utf8.elementsEqual(decomposed.utf8))
-        for outOfOrder in [[title(decomposed), title(composed), title(#"{"text":"a"}"#)], [title(#"{"text":"a"}"#), title(#"{"text":"b"}"#), title(#"{"text":"a"}"#)]] {
+        for outOfOrder in [
+            [title(decomposed), title(composed), title(#"{"text":"a"}"#)],
+            [title(#"{"text":"a"}"#), title(#"{"text":"b"}"#), title(#"{"text":"a"}"#)],
+        ] {
             #expect(throws: SnapshotPageError.self) {
                 try SnapshotPageWriter.page(of: SnapshotChanges(outOfOrder), schemaVersion: 1, cursor: 1, limit: 5)
             }

@@ -42,7 +42,9 @@ struct SyncSnapshotApplyTests {
         }
         #expect(refused > 0, "seed \(seed)")
         // The fresh store kept rows whole (those of a device's insert), which the comparison reads through.
-        let imaged = try fresh.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM store_sync_rows WHERE image IS NOT NULL") }
+        let imaged = try fresh.read { db in
+            try db.fetchValue(Int.self, sql: "SELECT count(*) FROM store_sync_rows WHERE image IS NOT NULL")
+        }
         #expect((imaged ?? 0) > 0, "seed \(seed)")
         let expected = try Self.state(of: replayed)
         #expect(try SyncFixture.contents(of: replayed).values.contains { !$0.isEmpty }, "seed \(seed)")
@@ -102,7 +104,9 @@ struct SyncSnapshotApplyTests {
             // An entry left naming the rowid SQLite gives next, as one whose row went without sync seeing it would.
             try db.execute(sql: "INSERT INTO store_sync_rows(tbl, pk, rid) VALUES ('lists', 'gone', 2)")
         }
-        try full.write { db in try db.execute(sql: "INSERT INTO lists(rowid, id, name, color) VALUES (9223372036854775807, 'l1', 'local', 1)") }
+        try full.write { db in
+            try db.execute(sql: "INSERT INTO lists(rowid, id, name, color) VALUES (9223372036854775807, 'l1', 'local', 1)")
+        }
         for store in [stale, full] {
             try store.write { db in try db.syncCoordinator?.apply(page, in: db) }
             let kept = try store.read { db in
