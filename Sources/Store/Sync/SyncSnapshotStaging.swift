@@ -44,14 +44,17 @@ struct SyncSnapshotStaging {
         // their names' bytes: a page's rows come table by table.
         var current: (spelled: String, table: SyncedTable, columnsByBytes: [Int])?
         for (index, row) in page.rows.enumerated() {
-            if current.map({ !$0.spelled.hasSameUTF8(as: row.table) }) ?? true {
-                guard let table = synced.table(named: row.table) else {
+            let (table, columnsByBytes): (SyncedTable, [Int])
+            if let current, current.spelled.hasSameUTF8(as: row.table) {
+                (table, columnsByBytes) = (current.table, current.columnsByBytes)
+            } else {
+                guard let found = synced.table(named: row.table) else {
                     throw StoreError.syncChangeRefused("the snapshot names table \"\(row.table)\", which this store does not sync")
                 }
-                if touched[table.name] == nil { touched[table.name] = table }
-                current = (row.table, table, table.columns.indices.sorted { table.columns[$0].utf8Precedes(table.columns[$1]) })
+                if touched[found.name] == nil { touched[found.name] = found }
+                (table, columnsByBytes) = (found, found.columns.indices.sorted { found.columns[$0].utf8Precedes(found.columns[$1]) })
+                current = (row.table, table, columnsByBytes)
             }
-            guard let (_, table, columnsByBytes) = current else { continue }
             let (ri, name, key) = (DatabaseValue.integer(Int64(index)), DatabaseValue.text(table.name), DatabaseValue(row.key))
             extendKeyRange(of: table.name, to: key)
             let columnIndexes = Self.givesEveryColumnOnce(row, in: table, byBytes: columnsByBytes) ? columnsByBytes : nil
