@@ -11,18 +11,16 @@ final class SQLiteShell: @unchecked Sendable {
     private let process: SpawnedProcess
     private let input = Pipe()
     private let output = Pipe()
-    private let lock = NSLock()
-    /// Complete lines printed and not yet returned by `run`.
-    private var lines: [String] = []
-    private var partial = Data()
-    private var isEnded = false
+    private let printed: PipeLines
+    /// How many of the printed lines `run` has returned (with its end markers).
+    private var returned = 0
     private var marker = 0
 
     init(database: String) throws {
         process = try SpawnedProcess(
             URL(fileURLWithPath: Self.executable ?? "sqlite3"), ["-batch", "-bail", database],
             standardInput: .pipe(input), standardOutput: .pipe(output), standardError: .handle(FileHandle.standardError))
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.receive(handle.availableData) }
+        printed = PipeLines(reading: output.fileHandleForReading)
         try input.fileHandleForWriting.write(contentsOf: Data(".timeout 10000\n".utf8))
     }
 
@@ -37,17 +35,6 @@ final class SQLiteShell: @unchecked Sendable {
         while process.isRunning && Date() < deadline { usleep(2_000) }
     }
 
-    private func receive(_ data: Data) {
-        lock.withLock {
-            isEnded = isEnded || data.isEmpty
-            partial.append(data)
-            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-                partial.removeSubrange(partial.startIndex...newline)
-            }
-        }
-    }
-
     /// Runs `sql` and returns the lines it printed (`list` mode: `a|b`), once sqlite3 is done
     /// with it; waits without holding a thread (sqlite3 may wait for a lock up to its timeout).
     func run(_ sql: String) async throws -> [String] {
@@ -55,14 +42,14 @@ final class SQLiteShell: @unchecked Sendable {
         let end = "-- end \(marker) --"
         try input.fileHandleForWriting.write(contentsOf: Data("\(sql)\n;SELECT '\(end)';\n".utf8))
         while true {
-            let (printed, isEnded) = lock.withLock { () -> ([String]?, Bool) in
-                guard let index = lines.firstIndex(of: end) else { return (nil, self.isEnded) }
-                defer { lines.removeSubrange(...index) }
-                return (Array(lines[..<index]), false)
+            let hasEnded = printed.hasEnded  // before the lines, so that none printed before the end is missed
+            let lines = printed.lines(from: returned)
+            if let index = lines.firstIndex(of: end) {
+                returned += index + 1
+                return Array(lines[..<index])
             }
-            if let printed { return printed }
-            if isEnded {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "sqlite3 ended: \(lock.withLock { lines })"])
+            if hasEnded {
+                throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "sqlite3 ended: \(lines)"])
             }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -9,10 +9,8 @@ final class WatchProcess: @unchecked Sendable {
     private let process: SpawnedProcess
     private let input = Pipe()
     private let output = Pipe()
+    private let printed: PipeLines
     private let errorURL: URL
-    private let lock = NSLock()
-    private var lines: [String] = []
-    private var partial = Data()
 
     /// Starts `store arguments…`; with `standardInput` (such as `FileHandle.nullDevice`) instead
     /// of a pipe the test holds.
@@ -24,7 +22,7 @@ final class WatchProcess: @unchecked Sendable {
             standardInput: standardInput.map(SpawnedProcess.Stream.handle) ?? .pipe(input),
             standardOutput: .pipe(output),
             standardError: .handle(try FileHandle(forWritingTo: errorURL)))
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.append(handle.availableData) }
+        printed = PipeLines(reading: output.fileHandleForReading)
     }
 
     /// Kills the process when a test let go of it still running (an expectation that threw
@@ -34,20 +32,8 @@ final class WatchProcess: @unchecked Sendable {
         process.send(SIGKILL)
     }
 
-    private func append(_ data: Data) {
-        lock.withLock {
-            partial.append(data)
-            while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
-                partial.removeSubrange(partial.startIndex...newline)
-            }
-        }
-    }
-
     /// The complete lines printed so far, from the `index`-th on.
-    func lines(from index: Int) -> [String] {
-        lock.withLock { index < lines.count ? Array(lines[index...]) : [] }
-    }
+    func lines(from index: Int) -> [String] { printed.lines(from: index) }
 
     /// Waits until `condition` holds for the lines printed so far; `false` after `timeout`
     /// (a guard against hanging, not a measure of speed).
@@ -109,8 +95,7 @@ final class WatchProcess: @unchecked Sendable {
     /// Waits for the exit; returns the exit code and standard error.
     func finish() async throws -> (exitCode: Int32, error: String) {
         let exitCode = try await process.exited()
-        output.fileHandleForReading.readabilityHandler = nil
-        append(output.fileHandleForReading.readDataToEndOfFile())
+        try await printed.ended()
         defer { try? FileManager.default.removeItem(at: errorURL) }
         return (exitCode, try String(contentsOf: errorURL, encoding: .utf8))
     }
