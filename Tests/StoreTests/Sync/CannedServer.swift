@@ -11,12 +11,19 @@ import FoundationNetworking
 final class CannedServer: URLProtocol {
     private static let answers = Locked<[String: (body: Data, status: Int)]>([:])
 
-    /// A session whose requests to `host` get `answer` with HTTP `status`.
-    static func session(host: String, answer: Data, status: Int = 200) -> URLSession {
-        answers.withLock { $0[host] = (answer, status) }
+    /// One session for the whole test run, never released: on Linux a `URLSession`'s teardown
+    /// races libdispatch's event loop (swift-corelibs-foundation #4791 and its kin), and a
+    /// session per test would tear one down at each test's end.
+    private static let shared: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [CannedServer.self]
         return URLSession(configuration: configuration)
+    }()
+
+    /// A session whose requests to `host` get `answer` with HTTP `status`.
+    static func session(host: String, answer: Data, status: Int = 200) -> URLSession {
+        answers.withLock { $0[host] = (answer, status) }
+        return shared
     }
 
     override class func canInit(with request: URLRequest) -> Bool {
