@@ -16,13 +16,13 @@ struct SnapshotPageWriter {
         let sequence: Int64
     }
 
-    /// The page at `cursor` of `changes`: its JSON (with `next` when it holds `limit` rows, as
-    /// more may follow) and where the next page starts. Changes out of (table, key) order by
-    /// bytes are refused: a row seen twice would reach the device as two.
-    static func page(of changes: SnapshotChanges, schemaVersion: Int64, cursor: Int64, limit: Int) throws -> SnapshotPageBody {
+    /// The page at `cursor` of `changes`: its JSON (with `next` when more rows follow) and where
+    /// the next page starts. Changes out of (table, key) order by bytes are refused: a row seen
+    /// twice would reach the device as two.
+    static func page(of changes: SnapshotChanges, schemaVersion: Int64, cursor: Int64) throws -> SnapshotPageBody {
         var writer = SnapshotPageWriter(changes: changes)
         for change in 0..<changes.count { try writer.add(change) }
-        return try writer.page(schemaVersion: schemaVersion, cursor: cursor, limit: limit)
+        return try writer.page(schemaVersion: schemaVersion, cursor: cursor)
     }
 
     private let changes: SnapshotChanges
@@ -93,11 +93,11 @@ struct SnapshotPageWriter {
         return tables != 0 ? tables < 0 : changes.keys.compare(a, b) < 0
     }
 
-    /// The page: its JSON (the rows added, at `cursor`, and `next` when more rows may follow)
-    /// and where the next page starts.
-    private mutating func page(schemaVersion: Int64, cursor: Int64, limit: Int) throws -> SnapshotPageBody {
+    /// The page: its JSON (the rows added, at `cursor`, and `next` when more rows follow) and
+    /// where the next page starts.
+    private mutating func page(schemaVersion: Int64, cursor: Int64) throws -> SnapshotPageBody {
         try finishRow()
-        let position = rowCount == limit ? last.map(position(of:)) : nil
+        let position = changes.moreFollow ? changes.lastRow : nil
         // Sorted keys: a page is the same bytes whichever process writes it (an encoder's own order is not).
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -108,13 +108,6 @@ struct SnapshotPageWriter {
         body += devices
         body += Array(",\"rows\":[".utf8) + rows + Array("],\"next\":".utf8) + next + [UInt8(ascii: "}")]
         return SnapshotPageBody(json: Data(body), next: position)
-    }
-
-    /// Where the row of `change` is: the next page starts after it.
-    private func position(of change: Int) -> SyncSnapshotPosition {
-        SyncSnapshotPosition(
-            table: String(decoding: changes.tables.bytes(change), as: UTF8.self),
-            key: String(decoding: changes.keys.bytes(change), as: UTF8.self))
     }
 
     /// Writes the current row: `[table, key, deleted, cell, …]`, its cells in the order of their columns' bytes.

@@ -26,8 +26,9 @@ public struct SyncServer: Sendable {
         let version = configuration.schema.version
         let lookahead = SnapshotLookahead(byteBudget: configuration.snapshotLookaheadBytes) { key, nextKnown in
             let changes = try await log.snapshot(
-                account: key.account, upTo: key.cursor, after: key.position, limit: key.limit, nextKnown: nextKnown)
-            return try SnapshotPageWriter.page(of: changes, schemaVersion: version, cursor: key.cursor, limit: key.limit)
+                account: key.account, upTo: key.cursor, after: key.position, limit: key.limit,
+                changeLimit: configuration.snapshotPageChanges, nextKnown: nextKnown)
+            return try SnapshotPageWriter.page(of: changes, schemaVersion: version, cursor: key.cursor)
         }
         SyncEndpoints(log: log, notifier: notifier, configuration: configuration, lookahead: lookahead).register(on: router)
         var application = Application(

@@ -26,10 +26,15 @@ public struct SyncServerConfiguration: Sendable {
     /// The most bytes of snapshot pages computed ahead and kept for the devices' next requests
     /// (0: none computed ahead). While a new device reads one page, the server computes the next.
     public var snapshotLookaheadBytes: Int
+    /// The most changes the server reads from PostgreSQL for one snapshot page: a page holds
+    /// fewer rows than the device asked for when their changes would exceed it, and a row
+    /// with more changes on its own is read as its winning changes only. It bounds a page's
+    /// memory whatever the rows' history (PostgreSQL refuses an array over 1 GB).
+    public var snapshotPageChanges: Int
 
     /// A configuration with the default limits: 1 hour of clock skew, 8 MiB and 10,000 changes per push,
     /// 5,000 changes per pull, 60 s of long poll,
-    /// 64 MiB of snapshot pages computed ahead.
+    /// 64 MiB of snapshot pages computed ahead, 20,000 changes read for a snapshot page.
     public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schema: SyncSchema) {
         self.postgres = postgres
         self.host = host
@@ -41,6 +46,7 @@ public struct SyncServerConfiguration: Sendable {
         self.maxPullLimit = 5_000
         self.maxWait = .seconds(60)
         self.snapshotLookaheadBytes = 64 << 20
+        self.snapshotPageChanges = 20_000
     }
 }
 

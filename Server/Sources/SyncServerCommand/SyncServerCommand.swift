@@ -66,6 +66,8 @@ struct Serve: AsyncParsableCommand {
     var maxClockSkew: Int64 = 3600
     @Option(help: "Megabytes of snapshot pages computed ahead for the devices' next requests; 0 computes none ahead.")
     var snapshotLookaheadMb = 64
+    @Option(help: "The most changes read from PostgreSQL for one snapshot page; a row with more is read as its winning changes.")
+    var snapshotPageChanges = 20_000
     @Flag(help: "Stop as on SIGTERM when standard input ends (for a parent that may die without stopping the server).")
     var stopAtEndOfInput = false
 
@@ -78,6 +80,8 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--snapshot-lookahead-mb is a number of megabytes from 0 to 1048576")
         }
         configuration.snapshotLookaheadBytes = snapshotLookaheadMb << 20
+        guard snapshotPageChanges >= 1 else { throw ValidationError("--snapshot-page-changes is at least 1") }
+        configuration.snapshotPageChanges = snapshotPageChanges
         var logger = Logger(label: "sync-server")
         logger.logLevel = .warning
         try await SyncServer(configuration: configuration, logger: logger).run { [host] port in

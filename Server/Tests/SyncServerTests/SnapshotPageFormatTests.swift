@@ -45,7 +45,7 @@ struct SnapshotPageFormatTests {
             let stored = String(decoding: try encoder.encode(Self.values[index]), as: UTF8.self)
             changes.append(SnapshotChange(key: key, column: "c", value: stored, hlc: Int64(index), device: "d0", sequence: 2))
         }
-        let body = try SnapshotPageWriter.page(of: SnapshotChanges(changes), schemaVersion: 3, cursor: 9, limit: Self.values.count)
+        let body = try SnapshotPageWriter.page(of: SnapshotChanges(changes).followed(true), schemaVersion: 3, cursor: 9)
         let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: body.json)
         #expect(page.rows.count == Self.values.count && page.devices == ["d0", "d1"] && page.next != nil)
         for (row, index) in zip(page.rows, order) {
@@ -165,7 +165,7 @@ struct SnapshotPageFormatTests {
             }
             expected.append(winners)
         }
-        let body = try SnapshotPageWriter.page(of: SnapshotChanges(changes), schemaVersion: 1, cursor: sequence, limit: 500)
+        let body = try SnapshotPageWriter.page(of: SnapshotChanges(changes), schemaVersion: 1, cursor: sequence)
         let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: body.json)
         #expect(page.rows.count == expected.count && page.next == nil, "seed \(seed)")
         for (row, winners) in zip(page.rows, expected) {
@@ -190,10 +190,10 @@ struct SnapshotPageFormatTests {
         }
         let (decomposed, composed) = (#"{"text":"e\#u{301}"}"#, #"{"text":"é"}"#)
         let twoRows = try SnapshotPageWriter.page(
-            of: SnapshotChanges([title(decomposed), title(composed)]), schemaVersion: 1, cursor: 1, limit: 5)
+            of: SnapshotChanges([title(decomposed), title(composed)]), schemaVersion: 1, cursor: 1)
         let page = try JSONDecoder().decode(SyncSnapshotPage.self, from: twoRows.json)
         #expect(page.rows.count == 2 && zip(page.rows.map(\.key), [.text("e\u{301}"), .text("é")]).allSatisfy(Self.sameBytes))
-        let full = try SnapshotPageWriter.page(of: SnapshotChanges([title(decomposed)]), schemaVersion: 1, cursor: 1, limit: 1)
+        let full = try SnapshotPageWriter.page(of: SnapshotChanges([title(decomposed)]).followed(true), schemaVersion: 1, cursor: 1)
         // The next position, as the page spells it and as the lookahead reads it: by bytes, the decomposed key.
         let next = try #require(try JSONDecoder().decode(SyncSnapshotPage.self, from: full.json).next)
         #expect(full.next.map { Array($0.key.utf8) } == Array(next.key.utf8) && next.key.utf8.elementsEqual(decomposed.utf8))
@@ -202,7 +202,7 @@ struct SnapshotPageFormatTests {
             [title(#"{"text":"a"}"#), title(#"{"text":"b"}"#), title(#"{"text":"a"}"#)],
         ] {
             #expect(throws: SnapshotPageError.self) {
-                try SnapshotPageWriter.page(of: SnapshotChanges(outOfOrder), schemaVersion: 1, cursor: 1, limit: 5)
+                try SnapshotPageWriter.page(of: SnapshotChanges(outOfOrder), schemaVersion: 1, cursor: 1)
             }
         }
     }

@@ -140,6 +140,46 @@ struct SyncSnapshotTests {
         #expect(stored.allSatisfy { $0.account == "alice" })
     }
 
+    @Test("Pages cut by the server's change limit lose no row, and a row with more changes than the limit comes alone, as its winners")
+    func pagesBoundedByChanges() async throws {
+        let fixture = try ServerFixture()
+        let server = try await fixture.startServer(options: ["--snapshot-page-changes", "6"])
+        let token = try fixture.token(for: "alice")
+        let clients = try SyncedStores(count: 3)
+        let (a, b, c) = (clients.stores[0], clients.stores[1], clients.stores[2])
+        try await Self.writeHistory(a, b, server: server.url, token: token)
+        // Item 7 gets 12 more changes from two devices: more than a page may read on its own.
+        for step in 0..<6 {
+            for (store, column, value) in [(a, "title", DatabaseValue.text("edit \(step)")), (b, "n", .integer(Int64(step)))] {
+                try await store.write { db in try db.execute(sql: "UPDATE items SET \(column) = ? WHERE id = 'k7'", arguments: [value]) }
+                try await SyncClient(store: store, server: server.url, token: token).synchronize()
+            }
+        }
+
+        var pages: [SyncSnapshotPage] = []
+        var next: (cursor: Int64, position: SyncSnapshotPosition)?
+        repeat {
+            let page = try await HTTP.send(
+                "GET", ServerFixture.snapshotURL(server.url, limit: 50, upTo: next?.cursor, after: next?.position), token: token
+            ).decode(SyncSnapshotPage.self)
+            pages.append(page)
+            next = page.next.map { (page.cursor, $0) }
+        } while next != nil
+        let rows = pages.flatMap(\.rows)
+        #expect(rows.count == 80 && Set(rows.map { "\($0.table) \($0.key)" }).count == 80, "every item and tag once")
+        #expect(pages.dropLast().allSatisfy { !$0.rows.isEmpty && $0.rows.count < 50 }, "pages cut by the change limit")
+        let alone = try #require(pages.first { $0.rows.contains { $0.key == .text("k7") } })
+        #expect(alone.rows.count == 1)
+        #expect(alone.rows[0].cells.first { $0.column == "title" }?.value == .text("edit 5"))
+        #expect(alone.rows[0].cells.first { $0.column == "n" }?.value == .integer(5))
+
+        var joining = SyncClient(store: c, server: server.url, token: token)
+        joining.batchSize = 50
+        try await joining.synchronize()
+        for store in [a, b] { try await SyncClient(store: store, server: server.url, token: token).synchronize() }
+        try await Self.expectConverged([a, b, c], database: fixture.database)
+    }
+
     @Test("A snapshot page with a value that is not the format is a clear error, and the device stores nothing of it")
     func malformedPage() async throws {
         let fixture = try ServerFixture()
