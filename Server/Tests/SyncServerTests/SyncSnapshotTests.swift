@@ -121,15 +121,7 @@ struct SyncSnapshotTests {
         let aheadCursor = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url, upTo: 1_000_000), token: alice)
         #expect(aheadCursor.status == 400)
 
-        var pages: [SyncSnapshotPage] = []
-        var next: (cursor: Int64, position: SyncSnapshotPosition)?
-        repeat {
-            let page = try await HTTP.send(
-                "GET", ServerFixture.snapshotURL(server.url, limit: 7, upTo: next?.cursor, after: next?.position), token: alice
-            ).decode(SyncSnapshotPage.self)
-            pages.append(page)
-            next = page.next.map { (page.cursor, $0) }
-        } while next != nil
+        let pages = try await Self.snapshotPages(of: server.url, limit: 7, token: alice)
         let rows = pages.flatMap(\.rows)
         let stored = try await ServerDatabase.changes(in: fixture.database)
         #expect(Set(pages.map(\.cursor)).count == 1 && pages[0].cursor > 0)
@@ -156,15 +148,7 @@ struct SyncSnapshotTests {
             }
         }
 
-        var pages: [SyncSnapshotPage] = []
-        var next: (cursor: Int64, position: SyncSnapshotPosition)?
-        repeat {
-            let page = try await HTTP.send(
-                "GET", ServerFixture.snapshotURL(server.url, limit: 50, upTo: next?.cursor, after: next?.position), token: token
-            ).decode(SyncSnapshotPage.self)
-            pages.append(page)
-            next = page.next.map { (page.cursor, $0) }
-        } while next != nil
+        let pages = try await Self.snapshotPages(of: server.url, limit: 50, token: token)
         let rows = pages.flatMap(\.rows)
         #expect(rows.count == 80 && Set(rows.map { "\($0.table) \($0.key)" }).count == 80, "every item and tag once")
         #expect(pages.dropLast().allSatisfy { !$0.rows.isEmpty && $0.rows.count < 50 }, "pages cut by the change limit")
@@ -265,6 +249,20 @@ struct SyncSnapshotTests {
             default: ("DELETE FROM items WHERE id = ?", [.text(key)])
             }
         try await store.write { db in try db.execute(sql: sql, arguments: arguments) }
+    }
+
+    /// Every page of a snapshot of `server`, read by HTTP from the first to the one without `next`.
+    static func snapshotPages(of server: URL, limit: Int, token: String) async throws -> [SyncSnapshotPage] {
+        var pages: [SyncSnapshotPage] = []
+        var next: (cursor: Int64, position: SyncSnapshotPosition)?
+        repeat {
+            let page = try await HTTP.send(
+                "GET", ServerFixture.snapshotURL(server, limit: limit, upTo: next?.cursor, after: next?.position), token: token
+            ).decode(SyncSnapshotPage.self)
+            pages.append(page)
+            next = page.next.map { (page.cursor, $0) }
+        } while next != nil
+        return pages
     }
 
     /// Every store holds the same items and tags, byte for byte, and they are what the merge
