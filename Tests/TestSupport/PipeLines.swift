@@ -8,9 +8,10 @@ import Foundation
 /// Not `FileHandle.readabilityHandler`: on Linux each handler is a libdispatch read source, and
 /// when several are set up and torn down at once, libdispatch's event loop can keep a freed
 /// entry and the whole test process dies in `_dispatch_event_loop_drain` (SIGSEGV,
-/// swift-corelibs-libdispatch #949, open in 2026). A CI run of the full suite died so, with the
-/// CLI tests' pipes read by handlers. A blocking read never registers the descriptor with
-/// libdispatch.
+/// swift-corelibs-libdispatch #949, open in 2026). A CI run of the full suite died in that
+/// function while the CLI tests' pipes were read by handlers (its log did not show the crashed
+/// thread, so this is the likely cause, not a proven one). A blocking read never registers the
+/// descriptor with libdispatch.
 public final class PipeLines: @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded by `lock`.
