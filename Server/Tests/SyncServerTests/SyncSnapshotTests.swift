@@ -164,6 +164,74 @@ struct SyncSnapshotTests {
         try await Self.expectConverged([a, b, c], database: fixture.database)
     }
 
+    @Test(
+        "A row's winners picked by PostgreSQL, past the change limit, are the ones the server's writer picks: ties, deletes, equivalent texts"
+    )
+    func boundedPagesMatchUnbounded() async throws {
+        // A fresh seed each run unless STORE_TEST_SEED replays one.
+        let seed = ProcessInfo.processInfo.environment["STORE_TEST_SEED"].flatMap(UInt64.init) ?? .random(in: .min ... .max)
+        var random = SplitMix64(seed: seed)
+        let fixture = try ServerFixture()
+        // One change a page: every row with two changes or more comes as its winners, picked by PostgreSQL.
+        let (unbounded, bounded) = (
+            try await fixture.startServer(), try await fixture.startServer(options: ["--snapshot-page-changes", "1"])
+        )
+        let token = try fixture.token(for: "alice")
+        // Few clocks, so that ties on the clock and on (clock, device) are frequent; devices and
+        // keys that are canonically equivalent texts of different bytes.
+        let now = Int64(Date().timeIntervalSince1970 * 1000) << 16
+        let devices = ["d0", "d1", "e\u{301}", "\u{E9}"]
+        let keys: [SyncWireValue] = [.text("\u{E9}"), .text("e\u{301}"), .blob(Data([1]))] + (0..<30).map { .text("k\($0)") }
+        var sequences: [String: Int64] = [:]
+        var changes: [SyncWireChange] = []
+        for key in keys {
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                let device = devices.randomElement(using: &random) ?? ""
+                sequences[device, default: 0] += 1
+                let operation: SyncWireChange.Operation =
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0: .set(column: "title", value: .text("t\(changes.count)"))
+                    case 1: .set(column: "n", value: .integer(Int64(changes.count)))
+                    case 2: .set(column: "note", value: .blob(Data([UInt8(changes.count % 256)])))
+                    default: .delete
+                    }
+                changes.append(
+                    SyncWireChange(
+                        device: device, sequence: sequences[device, default: 0], table: "items", key: key, operation: operation,
+                        hlc: now + Int64.random(in: 0...2, using: &random)))
+            }
+        }
+        let pushed = try await HTTP.send(
+            "POST", unbounded.url.appendingPathComponent(SyncWireFormat.pushPath), token: token, body: ServerFixture.push(changes))
+        #expect(pushed.status == 200, "\(pushed.text)")
+
+        let pagesRead = (
+            unbounded: try await Self.snapshotPages(of: unbounded.url, limit: 7, token: token),
+            bounded: try await Self.snapshotPages(of: bounded.url, limit: 7, token: token)
+        )
+        #expect(pagesRead.bounded.count > pagesRead.unbounded.count, "seed \(seed)")
+        let rows = (unbounded: try Self.spelled(pagesRead.unbounded), bounded: try Self.spelled(pagesRead.bounded))
+        #expect(rows.unbounded.count == keys.count, "seed \(seed)")
+        // By bytes: String's == equates canonically equivalent ids.
+        #expect(rows.bounded.map { Array($0.utf8) } == rows.unbounded.map { Array($0.utf8) }, "seed \(seed)")
+    }
+
+    /// The pages' rows, each spelled with its stamps' devices by id instead of by index: equal
+    /// bytes, equal rows.
+    static func spelled(_ pages: [SyncSnapshotPage]) throws -> [String] {
+        let encoder = JSONEncoder()
+        return try pages.flatMap { page in
+            try page.rows.map { row in
+                let stamp = { (stamp: SyncSnapshotStamp) in "\(stamp.hlc)@\(page.devices[stamp.device])" }
+                let cells = try row.cells.map {
+                    "\($0.column)=\(String(decoding: try encoder.encode($0.value), as: UTF8.self)) \(stamp($0.stamp))"
+                }
+                let key = String(decoding: try encoder.encode(row.key), as: UTF8.self)
+                return "\(row.table) \(key) deleted \(row.deleted.map(stamp) ?? "-") " + cells.joined(separator: ", ")
+            }
+        }
+    }
+
     @Test("A snapshot page with a value that is not the format is a clear error, and the device stores nothing of it")
     func malformedPage() async throws {
         let fixture = try ServerFixture()
