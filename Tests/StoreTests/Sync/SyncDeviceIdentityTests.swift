@@ -6,7 +6,7 @@ import Testing
 @testable import SQLiteStoreCore
 
 /// A copy of a device's database (a restored backup, a copied file) takes a new device id.
-@Suite("Sync device identity", .timeLimit(.minutes(1)))
+@Suite("Sync device identity", .timeLimit(.minutes(10)))
 struct SyncDeviceIdentityTests {
     @Test("A new device id stamps the changes waiting to be sent, and only those, and forgets how far each server was read")
     func takeNewDeviceID() throws {
