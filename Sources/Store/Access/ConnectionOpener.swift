@@ -47,6 +47,15 @@ struct ConnectionOpener {
         return db
     }
 
+    /// A connection for ``WALCheckpointer``: the same file, read once, so that the connection
+    /// knows it in WAL mode (a checkpoint of a connection that never read the file does nothing).
+    func openCheckpointer() throws -> Database {
+        let db = try Database(path: path, flags: SQLITE_OPEN_READWRITE)
+        try configureConnection(db)
+        try requireDatabase(db)
+        return db
+    }
+
     /// What the writer and the readers share last: foreign keys, the registered collations,
     /// then the configuration's own `prepareDatabase`.
     private func finishSetUp(_ db: Database) throws {

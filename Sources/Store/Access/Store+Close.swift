@@ -21,6 +21,7 @@ extension Store {
         if currentRole != nil { throw StoreError.misuse("close called inside a read or write of the same store") }
         externalChangeMonitor?.stop()
         for reader in readers?.readers ?? [] { reader.close() }
+        checkpointer?.close()
         writer.close()
     }
 }

@@ -20,6 +20,8 @@ public final class Store: Sendable {
     public let configuration: StoreConfiguration
     let writer: SerializedConnection
     let readers: ReaderPool?
+    /// Checkpoints the WAL beside the writer's commits; `nil` outside WAL mode, in memory, read-only.
+    let checkpointer: WALCheckpointer?
     let roleKey = DispatchSpecificKey<ConnectionRole>()
     let broadcaster: ChangeBroadcaster
     let externalChangeCheck: ExternalChangeCheck
@@ -54,6 +56,9 @@ public final class Store: Sendable {
         if let sync = configuration.sync {
             writerDatabase.syncCoordinator = try SyncCoordinator(configuration: sync, database: writerDatabase)
         }
+        checkpointer =
+            inMemory || configuration.isReadOnly
+            ? nil : try WALCheckpointer.install(on: writerDatabase, openConnection: opener.openCheckpointer)
         writer = SerializedConnection(database: writerDatabase, role: .writer, roleKey: roleKey)
         let readerCount = inMemory ? 0 : max(0, configuration.readerCount)
         let readerConnections = try (0..<readerCount).map { [roleKey] index in

@@ -38,6 +38,8 @@ public final class Database {
     /// migration): statements that would end it are refused, and so is any statement once
     /// it ended anyway (a `ROLLBACK` conflict resolution), so that nothing commits on its own.
     var storeOwnsTransaction = false
+    /// What the connection's WAL hook calls (a store's ``WALCheckpointer``), kept as long as the connection.
+    var walHookOwner: AnyObject?
     /// The innermost `recordingStatements` call running, if any.
     var statementRecorder: StatementRecorder?
 

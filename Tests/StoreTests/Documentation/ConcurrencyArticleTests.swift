@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteStoreCore
 import Testing
 
@@ -69,5 +70,16 @@ import Testing
     @Test func vacuumRunsWithoutTransaction() throws {
         try store.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
         #expect(try titles().isEmpty)
+    }
+
+    @Test func checkpointsLeftToTheApp() throws {
+        let path = directory.path("manual.sqlite")
+        var configuration = StoreConfiguration()
+        configuration.prepareDatabase = { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        let store = try Store(path: path, configuration: configuration)
+        try store.write { db in try db.execute(script: "CREATE TABLE t(x); INSERT INTO t VALUES (zeroblob(100000))") }
+        #expect(try store.write { db in try db.fetchValue(Int.self, sql: "PRAGMA wal_autocheckpoint") } == 0)
+        try store.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        #expect(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int == 0)
     }
 }
