@@ -64,6 +64,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "LargeCommits",
+            dependencies: ["BenchmarkKit", .product(name: "SQLiteStoreCore", package: "SQLiteStore")],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "FirstScreen",
             dependencies: ["BenchmarkKit", "RawSQLiteContender", "GRDBContender", "StoreContender"],
             swiftSettings: strictSettings
