@@ -101,4 +101,30 @@ struct CheckpointTests {
         let reopened = try Store(path: directory.path("test.sqlite"))
         #expect(try reopened.read { db in try db.count("pages") } == 2 * Self.threshold)
     }
+
+    @Test("Writes that pass the threshold racing with close: each committed write is in the file, whole", arguments: 0..<4)
+    func writesRacingClose(seed: Int) async throws {
+        let store = try makeStore()
+        let writes = Task {
+            var committed = 0
+            for _ in 0..<200 {
+                do {
+                    try await store.write { db in
+                        for _ in 0..<Self.threshold { try db.execute(sql: Self.insertPage) }
+                    }
+                    committed += 1
+                } catch let error as StoreError where error.code == .misuse {
+                    break
+                }
+            }
+            return committed
+        }
+        // Close after a varying number of the writer's checkpoints have been queued.
+        try await Task.sleep(for: .milliseconds(5 * seed))
+        try store.close()
+        let committed = try await writes.value
+        let reopened = try Store(path: directory.path("test.sqlite"))
+        #expect(try await reopened.read { db in try db.count("pages") } == committed * Self.threshold)
+        #expect(try await reopened.read { db in try db.fetchValue(String.self, sql: "PRAGMA integrity_check") } == "ok")
+    }
 }
