@@ -103,7 +103,7 @@ struct CheckpointTests {
     }
 
     @Test("Writes that pass the threshold racing with close: each committed write is in the file, whole", arguments: 0..<4)
-    func writesRacingClose(seed: Int) async throws {
+    func writesRacingClose(closeAfter steps: Int) async throws {
         let store = try makeStore()
         let writes = Task {
             var committed = 0
@@ -120,7 +120,7 @@ struct CheckpointTests {
             return committed
         }
         // Close after a varying number of the writer's checkpoints have been queued.
-        try await Task.sleep(for: .milliseconds(5 * seed))
+        try await Task.sleep(for: .milliseconds(5 * steps))
         try store.close()
         let committed = try await writes.value
         let reopened = try Store(path: directory.path("test.sqlite"))
