@@ -79,6 +79,33 @@ struct CheckpointTests {
         #expect(try size() > before)
     }
 
+    @Test("Setting wal_autocheckpoint on the writer later gives the checkpoints back to the writer")
+    func autocheckpointSetLater() throws {
+        let store = try makeStore()
+        let checkpointer = try #require(store.checkpointer)
+        let before = try size()
+        try checkpointer.whileHeld {
+            try store.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.threshold)") }
+            try write(pages: 2 * Self.threshold, to: store)
+            #expect(try size() > before, "the writer did not checkpoint")
+        }
+    }
+
+    @Test("Once the checkpointer has checkpointed, a migration can take the store out of WAL mode")
+    func journalModeLeavesWAL() throws {
+        let store = try makeStore()
+        let checkpointer = try #require(store.checkpointer)
+        let before = try size()
+        try write(pages: 2 * Self.threshold, to: store)
+        checkpointer.whileHeld {}
+        #expect(try size() > before, "the checkpointer did not checkpoint")
+        var migrator = Migrator()
+        try migrator.add(
+            Migration(version: 1, name: "leave_wal", usesTransaction: false) { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") })
+        try migrator.migrate(store)
+        #expect(try store.read { db in try db.fetchValue(String.self, sql: "PRAGMA journal_mode") } == "delete")
+    }
+
     @Test("Stores outside WAL mode, read-only or in memory have no checkpointer")
     func noCheckpointer() throws {
         var deleteMode = StoreConfiguration()
