@@ -39,6 +39,13 @@ final class SyncCoordinator {
         return tables
     }
 
+    /// The tables `configuration` syncs, read and checked on any connection to the store: on
+    /// the writer ``syncedTables(in:)`` keeps them; a reader's serve to stage work ahead of a
+    /// write transaction that checks them again.
+    static func syncedTables(of configuration: SyncConfiguration, in db: Database) throws -> [String: SyncedTable] {
+        try load(Set(configuration.tables.map(\.sqliteIdentifierFolded)), from: db)
+    }
+
     private static func load(_ names: Set<String>, from db: Database) throws -> [String: SyncedTable] {
         try Dictionary(uniqueKeysWithValues: names.sorted().map { ($0, try SyncedTable.load($0, from: db)) })
     }
@@ -72,10 +79,11 @@ final class SyncCoordinator {
         try SyncApplier(tables: try syncedTables(in: db), db: db, clock: clock).apply(batch)
     }
 
-    /// Applies a snapshot page in the open write transaction.
-    func apply(_ page: SyncSnapshotPage, in db: Database) throws {
+    /// Applies a snapshot page in the open write transaction, with `stagedAhead`, its staging
+    /// made off the writer, when that was staged for the tables synced now.
+    func apply(_ page: SyncSnapshotPage, stagedAhead: SyncSnapshotStaging? = nil, in db: Database) throws {
         db.isApplyingRemoteChanges = true
-        try SyncSnapshotApplier(tables: try syncedTables(in: db), db: db, clock: clock).apply(page)
+        try SyncSnapshotApplier(tables: try syncedTables(in: db), db: db, clock: clock).apply(page, stagedAhead: stagedAhead)
     }
 
     /// Rows that SQLite deleted while a batch was applied (foreign key actions, triggers) are

@@ -26,15 +26,21 @@ struct SyncSnapshotApplier {
         DELETE FROM temp.store_sync_incoming_rows;
         """
 
+    /// - Parameters:
+    ///   - page: The snapshot page.
+    ///   - stagedAhead: The page staged before the write transaction, off the writer; used when
+    ///     staged for the tables synced here now, otherwise the page is staged again.
     /// - Throws: `StoreError` when the page's schema version is not the store's, or it names a
     ///   table, a column or a device index this store cannot take; the rows merged before it
     ///   are undone with the write transaction, which the throw rolls back: nothing of the page
     ///   is applied.
-    func apply(_ page: SyncSnapshotPage) throws {
+    func apply(_ page: SyncSnapshotPage, stagedAhead: SyncSnapshotStaging?) throws {
         let version = try SyncStorage.schemaVersion(in: db)
         guard page.schemaVersion == version else { throw StoreError.syncSchemaMismatch(batch: page.schemaVersion, store: version) }
         try db.execute(script: Self.scratch)
-        let (touched, imaged) = try merge(page)
+        let staging =
+            try stagedAhead.flatMap { $0.syncedTables == tables ? $0 : nil } ?? SyncSnapshotStaging(page, tables: tables, imaging: true)
+        let (touched, imaged) = try merge(page, staging)
         let materializer = SyncMaterializer(tables: tables, db: db)
         for table in touched { try insertAbsentRows(of: table) }
         try materializer.materialize(try stagedRows(fast: false))
@@ -47,8 +53,8 @@ struct SyncSnapshotApplier {
 
     // MARK: Merging
 
-    /// Checks the page and merges its cells and deletes: each replaces the one here when its
-    /// stamp is greater. Lists the page's rows, marking `won` those where one did: the others'
+    /// Merges the page's cells and deletes, `staged` (checked, and laid out with the rows that
+    /// can be kept whole set apart): each replaces the one here when its stamp is greater. Lists the page's rows, marking `won` those where one did: the others'
     /// merged state, hence their row in the table, stays as it was (the snapshot of a device's
     /// own rows changes nothing); and `complete` those where a cell of every column won, whose
     /// merged state therefore has every column. Returns the tables the page touches.
@@ -58,8 +64,10 @@ struct SyncSnapshotApplier {
     /// statements, the rows that can be kept whole straight into their tables and
     /// `store_sync_rows` (also returned). Otherwise the page's rows kept whole here are written
     /// out into cells, and each cell and delete is merged by an upsert of its own.
-    private func merge(_ page: SyncSnapshotPage) throws -> (tables: [SyncedTable], imaged: [(table: SyncedTable, key: DatabaseValue)]) {
-        var staging = try SyncSnapshotStaging(page, tables: tables, imaging: true)
+    private func merge(
+        _ page: SyncSnapshotPage, _ staged: SyncSnapshotStaging
+    ) throws -> (tables: [SyncedTable], imaged: [(table: SyncedTable, key: DatabaseValue)]) {
+        var staging = staged
         if try !imagedRowsAreAbsent(staging) { staging = try SyncSnapshotStaging(page, tables: tables, imaging: false) }
         let imaged = try db.withValuesTable(staging.rows, named: "store_sync_page_rows") {
             guard try holdsNothing(of: staging) else {

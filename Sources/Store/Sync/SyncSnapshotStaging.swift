@@ -32,11 +32,15 @@ struct SyncSnapshotStaging {
     private(set) var tables: [SyncedTable] = []
     /// The greatest clock among the page's stamps (0 for none).
     private(set) var newest: Int64 = 0
+    /// The synced tables the page was checked against and laid out for: a staging made ahead
+    /// of the write transaction serves only while the store syncs these same tables.
+    let syncedTables: [String: SyncedTable]
 
     /// - Parameter imaging: whether to set the rows that can be kept whole apart, in ``images``.
     /// - Throws: `StoreError` when the page names a table, a column or a device index this
     ///   store cannot take.
     init(_ page: SyncSnapshotPage, tables synced: [String: SyncedTable], imaging: Bool) throws {
+        syncedTables = synced
         rows.reserveCapacity(page.rows.count)
         cells.reserveCapacity(page.rows.count * (synced.values.map(\.columns.count).max() ?? 0))
         var touched: [String: SyncedTable] = [:]

@@ -1,9 +1,9 @@
 import SQLiteStoreSyncProtocol
 
 /// What sync needs to know of one synced table, read from the schema and checked.
-struct SyncedTable {
+struct SyncedTable: Equatable {
     /// A single-column foreign key of the table.
-    struct ForeignKey {
+    struct ForeignKey: Equatable {
         let column: String
         let parentTable: String
         let parentColumn: String

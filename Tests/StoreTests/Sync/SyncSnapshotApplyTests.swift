@@ -29,6 +29,8 @@ struct SyncSnapshotApplyTests {
         var refused = 0
         for store in [fresh, half] {
             let refusedBefore = refused
+            let configuration = try #require(store.configuration.sync)
+            let tables = try store.read { db in try SyncCoordinator.syncedTables(of: configuration, in: db) }
             for page in pages {
                 // A refused page leaves nothing behind: the rows merged before the bad one are
                 // rolled back with the write. Each store refuses its first page that can be
@@ -37,7 +39,9 @@ struct SyncSnapshotApplyTests {
                     #expect(throws: StoreError.self) { try store.write { db in try db.syncCoordinator?.apply(bad, in: db) } }
                     refused += 1
                 }
-                try store.write { db in try db.syncCoordinator?.apply(page, in: db) }
+                // Half the pages come staged ahead, as a client stages a page while the one before is written.
+                let staged = Bool.random(using: &random) ? try SyncSnapshotStaging(page, tables: tables, imaging: true) : nil
+                try store.write { db in try db.syncCoordinator?.apply(page, stagedAhead: staged, in: db) }
             }
         }
         #expect(refused > 0, "seed \(seed)")
@@ -117,6 +121,44 @@ struct SyncSnapshotApplyTests {
         }
         let gone = try stale.read { db in try db.fetchRows(sql: "SELECT rid FROM store_sync_rows WHERE pk = 'gone'").map { $0[0] } }
         #expect(gone == [.null])
+    }
+
+    @Test("A page staged ahead for the synced tables as they were is staged again by the write that finds them changed")
+    func stagingForChangedTablesIsMadeAgain() throws {
+        let fixture = try SyncFixture(stores: 2)
+        let (ahead, inWrite) = (try fixture.open(0), try fixture.open(1))
+        let configuration = try #require(ahead.configuration.sync)
+        let tablesBefore = try ahead.read { db in try SyncCoordinator.syncedTables(of: configuration, in: db) }
+        let stamp = SyncSnapshotStamp(hlc: 1_800_000_000_000 << 16, device: 0)
+        let page = SyncSnapshotPage(
+            schemaVersion: 0, cursor: 1, devices: ["0a-device"],
+            rows: ["m1", "m2"].map { key in
+                SyncSnapshotRow(
+                    table: "lists", key: .text(key), deleted: nil,
+                    cells: [
+                        SyncSnapshotCell(column: "color", value: .integer(7), stamp: stamp),
+                        SyncSnapshotCell(column: "name", value: .text("name of \(key)"), stamp: stamp),
+                    ])
+            }, next: nil)
+        let staged = try SyncSnapshotStaging(page, tables: tablesBefore, imaging: true)
+        #expect(!staged.images.isEmpty, "the page's rows were not staged to be kept whole")
+        // The same columns in another order: values staged by the order before would land in each other's column.
+        for store in [ahead, inWrite] {
+            try store.write { db in
+                try db.execute(
+                    script: """
+                        CREATE TABLE lists_reordered(id TEXT PRIMARY KEY, color INTEGER, name TEXT NOT NULL COLLATE NOCASE);
+                        DROP TABLE lists;
+                        ALTER TABLE lists_reordered RENAME TO lists;
+                        """)
+            }
+        }
+        try ahead.write { db in try db.syncCoordinator?.apply(page, stagedAhead: staged, in: db) }
+        try inWrite.write { db in try db.syncCoordinator?.apply(page, in: db) }
+        let lists = try ahead.read { db in try db.fetchRows(sql: "SELECT id, name, color FROM lists ORDER BY id").map(\.values) }
+        #expect(lists == ["m1", "m2"].map { [.text($0), .text("name of \($0)"), .integer(7)] })
+        #expect(try SyncFixture.contents(of: ahead) == SyncFixture.contents(of: inWrite))
+        #expect(try Self.state(of: ahead) == Self.state(of: inWrite))
     }
 
     @Test("A page giving a row or a column of a row twice keeps the cells with the greater stamps, in a new store and one holding the row")

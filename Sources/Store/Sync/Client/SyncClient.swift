@@ -182,15 +182,19 @@ public struct SyncClient: Sendable {
     /// Reads the server's snapshot and applies it, for a store without a cursor: the account's
     /// current state instead of every change since the beginning. Each page is applied in its
     /// own transaction, which also records how far the snapshot was read, while the next page
-    /// is already being fetched. The last page sets the cursor, from which the pulls continue (a
-    /// change committed while the pages were read comes with them). Returns the other devices'
-    /// cells and deletes received, and `more`.
+    /// is already being fetched and staged for the synced tables as a reader sees them (the
+    /// writer stages it again if they changed). The last page sets the cursor, from which the
+    /// pulls continue (a change committed while the pages were read comes with them). Returns
+    /// the other devices' cells and deletes received, and `more`.
     ///
     /// A snapshot the server no longer recognizes (its cursor refused) starts again from its
     /// first page at once, which is as correct: applying a row's state twice changes nothing.
     private func readSnapshot(device: String, cursorKey: String) async throws -> (received: Int, more: Bool) {
-        let (progress, version) = try await store.read { db in
-            (try SyncSnapshotProgress.load(for: server, in: db), try SyncStorage.schemaVersion(in: db))
+        let (progress, version, tables) = try await store.read { [store] db in
+            (
+                try SyncSnapshotProgress.load(for: server, in: db), try SyncStorage.schemaVersion(in: db),
+                store.configuration.sync.flatMap { try? SyncCoordinator.syncedTables(of: $0, in: db) }
+            )
         }
         let first: SyncSnapshotPage
         do {
@@ -199,27 +203,32 @@ public struct SyncClient: Sendable {
             try await store.write { db in try SyncSnapshotProgress.clear(for: server, in: db) }
             return try await readSnapshot(device: device, cursorKey: cursorKey)
         }
-        return try await withThrowingTaskGroup(of: SyncSnapshotPage.self) { pages in
+        return try await withThrowingTaskGroup(of: (SyncSnapshotPage, SyncSnapshotStaging?).self) { pages in
             var received = 0
-            var page = first
+            var (page, staging) = (first, SyncSnapshotStaging?.none)
             while true {
                 if let next = page.next {
                     let progress = SyncSnapshotProgress(cursor: page.cursor, position: next)
-                    pages.addTask { try await transport.snapshot(schemaVersion: version, progress: progress, limit: batchSize) }
+                    pages.addTask {
+                        let page = try await transport.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
+                        return (page, tables.flatMap { try? SyncSnapshotStaging(page, tables: $0, imaging: true) })
+                    }
                 }
-                received += try await apply(page, cursorKey: cursorKey, device: device)
+                received += try await apply(page, stagedAhead: staging, cursorKey: cursorKey, device: device)
                 guard let fetched = try await pages.next() else { return (received, true) }
-                page = fetched
+                (page, staging) = fetched
             }
         }
     }
 
     /// Applies one snapshot page and records how far the snapshot was read (the last page: the
     /// cursor); returns the other devices' cells and deletes it held.
-    private func apply(_ page: SyncSnapshotPage, cursorKey: String, device: String) async throws -> Int {
+    private func apply(
+        _ page: SyncSnapshotPage, stagedAhead: SyncSnapshotStaging?, cursorKey: String, device: String
+    ) async throws -> Int {
         try await store.write { db in
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
-            try coordinator.apply(page, in: db)
+            try coordinator.apply(page, stagedAhead: stagedAhead, in: db)
             if let next = page.next {
                 try SyncSnapshotProgress(cursor: page.cursor, position: next).save(for: server, in: db)
             } else {
