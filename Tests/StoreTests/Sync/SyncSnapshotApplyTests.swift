@@ -69,16 +69,7 @@ struct SyncSnapshotApplyTests {
         }
         try plain.close()
         let store = try fixture.open(0)
-        let stamp = SyncSnapshotStamp(hlc: 1_800_000_000_000 << 16, device: 0)
-        let rows = ["l0", "l1", "l2"].map { key in
-            SyncSnapshotRow(
-                table: "lists", key: .text(key), deleted: nil,
-                cells: [
-                    SyncSnapshotCell(column: "name", value: .text("name of \(key)"), stamp: stamp),
-                    SyncSnapshotCell(column: "color", value: .integer(7), stamp: stamp),
-                ])
-        }
-        let page = SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: rows, next: nil)
+        let page = Self.listsPage(["l0", "l1", "l2"])
         try store.write { db in try db.syncCoordinator?.apply(page, in: db) }
         let lists = try store.read { db in try db.fetchRows(sql: "SELECT id, name, color, rowid FROM lists ORDER BY id").map(\.values) }
         #expect(lists.map { Array($0.prefix(3)) } == ["l0", "l1", "l2"].map { [.text($0), .text("name of \($0)"), .integer(7)] })
@@ -92,17 +83,7 @@ struct SyncSnapshotApplyTests {
     func imagedRowTakesRowIDFromStaleEntry() throws {
         let fixture = try SyncFixture(stores: 2)
         let (stale, full) = (try fixture.open(0), try fixture.open(1))
-        let stamp = SyncSnapshotStamp(hlc: 1_800_000_000_000 << 16, device: 0)
-        let page = SyncSnapshotPage(
-            schemaVersion: 0, cursor: 1, devices: ["0a-device"],
-            rows: ["m1", "m2"].map { key in
-                SyncSnapshotRow(
-                    table: "lists", key: .text(key), deleted: nil,
-                    cells: [
-                        SyncSnapshotCell(column: "color", value: .integer(7), stamp: stamp),
-                        SyncSnapshotCell(column: "name", value: .text(key), stamp: stamp),
-                    ])
-            }, next: nil)
+        let page = Self.listsPage(["m1", "m2"])
         try stale.write { db in
             try db.execute(sql: "INSERT INTO lists(id, name, color) VALUES ('l1', 'local', 1)")
             // An entry left naming the rowid SQLite gives next, as one whose row went without sync seeing it would.
@@ -129,17 +110,7 @@ struct SyncSnapshotApplyTests {
         let (ahead, inWrite) = (try fixture.open(0), try fixture.open(1))
         let configuration = try #require(ahead.configuration.sync)
         let tablesBefore = try ahead.read { db in try SyncCoordinator.syncedTables(of: configuration, in: db) }
-        let stamp = SyncSnapshotStamp(hlc: 1_800_000_000_000 << 16, device: 0)
-        let page = SyncSnapshotPage(
-            schemaVersion: 0, cursor: 1, devices: ["0a-device"],
-            rows: ["m1", "m2"].map { key in
-                SyncSnapshotRow(
-                    table: "lists", key: .text(key), deleted: nil,
-                    cells: [
-                        SyncSnapshotCell(column: "color", value: .integer(7), stamp: stamp),
-                        SyncSnapshotCell(column: "name", value: .text("name of \(key)"), stamp: stamp),
-                    ])
-            }, next: nil)
+        let page = Self.listsPage(["m1", "m2"])
         let staged = try SyncSnapshotStaging(page, tables: tablesBefore, imaging: true)
         #expect(!staged.images.isEmpty, "the page's rows were not staged to be kept whole")
         // The same columns in another order: values staged by the order before would land in each other's column.
@@ -271,6 +242,21 @@ struct SyncSnapshotApplyTests {
         var cells: [[String]]
         var tombstones: [[String]]
         var rowIDsMatch: Bool
+    }
+
+    /// A page of `lists` rows with the given keys, each named "name of" its key and of color 7,
+    /// every cell of one stamp, the columns in the order of their names' bytes (as a server sends them).
+    static func listsPage(_ keys: [String]) -> SyncSnapshotPage {
+        let stamp = SyncSnapshotStamp(hlc: 1_800_000_000_000 << 16, device: 0)
+        let rows = keys.map { key in
+            SyncSnapshotRow(
+                table: "lists", key: .text(key), deleted: nil,
+                cells: [
+                    SyncSnapshotCell(column: "color", value: .integer(7), stamp: stamp),
+                    SyncSnapshotCell(column: "name", value: .text("name of \(key)"), stamp: stamp),
+                ])
+        }
+        return SyncSnapshotPage(schemaVersion: 0, cursor: 1, devices: ["0a-device"], rows: rows, next: nil)
     }
 
     /// The state with every row kept whole written out into cells (which changes no meaning).
