@@ -11,7 +11,7 @@ final class SyncCoordinator {
 
     /// Creates the sync tables when missing, the device id on first open, and checks every synced table.
     init(configuration: SyncConfiguration, database db: Database) throws {
-        tableNames = Set(configuration.tables.map(\.sqliteIdentifierFolded))
+        tableNames = Self.tableNames(of: configuration)
         clock = HybridClock(physicalClock: configuration.physicalClock)
         try db.begin(.immediate)
         do {
@@ -43,7 +43,12 @@ final class SyncCoordinator {
     /// the writer ``syncedTables(in:)`` keeps them; a reader's serve to stage work ahead of a
     /// write transaction that checks them again.
     static func syncedTables(of configuration: SyncConfiguration, in db: Database) throws -> [String: SyncedTable] {
-        try load(Set(configuration.tables.map(\.sqliteIdentifierFolded)), from: db)
+        try load(tableNames(of: configuration), from: db)
+    }
+
+    /// The names of the tables `configuration` syncs, as SQLite names them (ASCII letters folded).
+    private static func tableNames(of configuration: SyncConfiguration) -> Set<String> {
+        Set(configuration.tables.map(\.sqliteIdentifierFolded))
     }
 
     private static func load(_ names: Set<String>, from db: Database) throws -> [String: SyncedTable] {
