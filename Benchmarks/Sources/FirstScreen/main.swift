@@ -124,9 +124,7 @@ func measure(rows: Int) async throws {
         try await time("complete rawC", run: run) { try raw.completeResults() }
     }
     func median(_ label: String, _ measure: Measure = .wall) -> Double {
-        let sorted = (samples[label]?[measure] ?? []).map {
-            Double($0.components.attoseconds) * 1e-15 + Double($0.components.seconds) * 1e3
-        }.sorted()
+        let sorted = (samples[label]?[measure] ?? []).map(\.inMilliseconds).sorted()
         return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
     }
     func format(_ value: Double) -> String { !value.isFinite || value < 10 ? format3(value) : String(Int(value.rounded())) }

@@ -47,10 +47,6 @@ func parseOptions() -> Options {
     return options
 }
 
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-}
-
 func run(_ options: Options, checkpointer: Bool, at path: String) throws -> Run {
     let store = try Store(path: path)
     defer { try? store.close() }
@@ -70,7 +66,7 @@ func run(_ options: Options, checkpointer: Bool, at path: String) throws -> Run 
                         arguments: [options.rows, write])
                 }
             }
-            commits.append(milliseconds(commit))
+            commits.append(commit.inMilliseconds)
         }
     }
     let small = try clock.measure {
@@ -80,8 +76,8 @@ func run(_ options: Options, checkpointer: Bool, at path: String) throws -> Run 
     }
     commits.sort()
     return Run(
-        largeWrites: milliseconds(large), medianCommit: commits[commits.count / 2], p90Commit: commits[commits.count * 9 / 10],
-        slowestCommit: commits[commits.count - 1], smallWrites: milliseconds(small))
+        largeWrites: large.inMilliseconds, medianCommit: commits[commits.count / 2], p90Commit: commits[commits.count * 9 / 10],
+        slowestCommit: commits[commits.count - 1], smallWrites: small.inMilliseconds)
 }
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

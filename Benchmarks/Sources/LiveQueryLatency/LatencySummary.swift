@@ -1,16 +1,14 @@
+import BenchmarkKit
+
 /// The median and 90th percentile of measured durations, in milliseconds.
 struct LatencySummary: CustomStringConvertible {
     let median: Double
     let p90: Double
 
     init(_ durations: [Duration]) {
-        let sorted = durations.map(Self.milliseconds).sorted()
+        let sorted = durations.map(\.inMilliseconds).sorted()
         median = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
         p90 = sorted.isEmpty ? .nan : sorted[(sorted.count - 1) * 9 / 10]
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15
     }
 
     var description: String { "\(Self.format(median)) \(Self.format(p90))" }

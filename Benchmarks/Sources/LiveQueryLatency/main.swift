@@ -68,7 +68,7 @@ func runWorkloads(_ arguments: LatencyArguments) async throws {
                 "\(rows)\t \(workload.name)\t\(iterations)\t\(LatencySummary(store.map(\.receipt)))\t"
                     + "\(LatencySummary(store.map(\.write)))\t\(LatencySummary(samples.measured.map(\.rawWrite)))\t"
                     + "\(LatencySummary(libraryPart))\t"
-                    + LatencySummary.format(LatencySummary.milliseconds(samples.first.store.receipt)))
+                    + LatencySummary.format(samples.first.store.receipt.inMilliseconds))
         }
     }
 }
