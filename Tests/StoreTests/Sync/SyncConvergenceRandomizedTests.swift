@@ -5,7 +5,8 @@ import Testing
 @testable import SQLiteStoreCore
 
 /// Three stores write at random (inserts, updates of random columns, deletes with their
-/// cascades, multi-row inserts under every conflict clause with canonically equivalent keys,
+/// cascades, notes made their own parent or each other's, loops made across devices and broken
+/// by deletes, multi-row inserts under every conflict clause with canonically equivalent keys,
 /// upserts, `REPLACE`, keys changed, statements that write several rows, statements that
 /// fail and are caught, rolled-back transactions and savepoints) and exchange changes through an ordered log standing in for the server, with
 /// lost acknowledgements (changes pushed again), batches out of order and duplicated, clocks
@@ -35,6 +36,18 @@ struct SyncConvergenceRandomizedTests {
         let lists = try SyncFixture.rows(of: "lists", in: run.stores[0]).keys
         let equivalentKeys = lists.contains { key in lists.contains { $0 != key && $0.description == key.description } }
         #expect(equivalentKeys, "no two kept lists have canonically equivalent keys, seed \(seed)")
+        let loops = try run.stores[0].read { db in
+            try db.fetchValue(
+                Int64.self,
+                sql: """
+                    WITH RECURSIVE up(start, id, steps) AS (
+                        SELECT id, parent_id, 1 FROM notes WHERE parent_id IS NOT NULL
+                        UNION SELECT up.start, n.parent_id, up.steps + 1 FROM up JOIN notes n ON n.id = up.id
+                        WHERE n.parent_id IS NOT NULL AND up.steps < 50)
+                    SELECT count(DISTINCT start) FROM up WHERE id = start
+                    """)
+        }
+        #expect((loops ?? 0) > 0, "no note kept is in a parent loop, seed \(seed)")
         #expect(run.server.log.count > 100, "seed \(seed)")
         #expect(run.server.duplicatesReceived > 0, "no acknowledgement was lost, seed \(seed)")
         for store in run.stores { #expect(try store.sync.pendingChanges().changes.isEmpty) }
@@ -218,9 +231,39 @@ private struct ConvergenceRun {
         return keys.randomElement(using: &random) ?? .null
     }
 
+    /// A statement on notes, whose parent (`CASCADE`) and note to see also (`SET NULL`) are
+    /// notes: itself, one of the others, or one that is missing (a foreign key that fails).
+    /// Parent loops form when a note's parent becomes one of its descendants, here or on
+    /// another device at the same time.
+    private mutating func noteStatement(_ rows: LocalRows) -> (String, [DatabaseValue]) {
+        let note = pick(rows.notes, orMissing: 6)
+        switch Int.random(in: 0..<7, using: &random) {
+        case 0, 1:
+            let key = newKey("N")
+            let parent = Bool.random(using: &random) ? key : pick(rows.notes + [.null])
+            return (
+                "INSERT INTO notes(id, parent_id, see_also, body) VALUES (?, ?, ?, ?)",
+                [key, parent, pick(rows.notes + [.null]), randomValue(0)]
+            )
+        case 2, 3:
+            let parent = Int.random(in: 0..<3, using: &random) == 0 ? note : pick(rows.notes + [.null])
+            return ("UPDATE notes SET parent_id = ? WHERE id = ?", [parent, note])
+        case 4:
+            return ("UPDATE notes SET see_also = ?, body = ? WHERE id = ?", [pick(rows.notes + [.null]), randomValue(0), note])
+        case 5:
+            return ("DELETE FROM notes WHERE id = ?", [note])
+        default:
+            return (
+                "INSERT OR REPLACE INTO notes(id, parent_id, body) VALUES (?, ?, ?)", [note, pick(rows.notes + [.null]), randomValue(0)]
+            )
+        }
+    }
+
     /// One statement and its arguments; some fail (foreign key, NOT NULL, UNIQUE), as an app's may.
     private mutating func randomStatement(_ rows: LocalRows) -> (String, [DatabaseValue]) {
-        switch Int.random(in: 0..<18, using: &random) {
+        switch Int.random(in: 0..<22, using: &random) {
+        case 18..<22:
+            return noteStatement(rows)
         case 0, 1:
             return ("INSERT INTO lists(id, name, color) VALUES (?, ?, ?)", [newKey("L"), randomValue(0), randomValue(1)])
         case 2, 3:
@@ -269,11 +312,13 @@ private struct LocalRows {
     let lists: [DatabaseValue]
     let items: [DatabaseValue]
     let tags: [DatabaseValue]
+    let notes: [DatabaseValue]
 
     init(_ db: Database) throws {
         func keys(_ table: String) throws -> [DatabaseValue] { try db.fetchRows(sql: "SELECT id FROM \(table) ORDER BY id").map { $0[0] } }
         lists = try keys("lists")
         items = try keys("items")
         tags = try keys("tags")
+        notes = try keys("notes")
     }
 }

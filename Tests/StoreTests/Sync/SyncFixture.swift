@@ -4,8 +4,10 @@ import TestSupport
 @testable import SQLiteStoreCore
 
 /// Synced stores on files in one temporary directory, sharing a schema of lists, their items
-/// (`ON DELETE CASCADE`) and tags on items (`ON DELETE SET NULL`, by a `NUMERIC` column, which
-/// holds an item key that spells a number, "7", as the number 7), and a settable clock each.
+/// (`ON DELETE CASCADE`), tags on items (`ON DELETE SET NULL`, by a `NUMERIC` column, which
+/// holds an item key that spells a number, "7", as the number 7) and notes that refer to notes,
+/// themselves included (a parent, `ON DELETE CASCADE`, and a note to see also, `SET NULL`), so
+/// that parent loops can form; and a settable clock each.
 /// A list's name compares by `NOCASE`: renaming "a" to "A" is an edit all the same.
 final class SyncFixture {
     static let schema = """
@@ -14,8 +16,11 @@ final class SyncFixture {
             id TEXT PRIMARY KEY, list_id TEXT NOT NULL REFERENCES lists(id) ON DELETE CASCADE,
             title TEXT, done INTEGER NOT NULL DEFAULT 0, score REAL);
         CREATE TABLE tags(id TEXT PRIMARY KEY, item_id NUMERIC REFERENCES items(id) ON DELETE SET NULL, label TEXT);
+        CREATE TABLE notes(
+            id TEXT PRIMARY KEY, parent_id TEXT REFERENCES notes(id) ON DELETE CASCADE,
+            see_also TEXT REFERENCES notes(id) ON DELETE SET NULL, body TEXT);
         """
-    static let tables: [String] = ["lists", "items", "tags"]
+    static let tables: [String] = ["lists", "items", "tags", "notes"]
 
     /// A device's physical clock, set by the test, read by the store inside its writes.
     final class Clock: Sendable {
@@ -29,16 +34,24 @@ final class SyncFixture {
     let directory: TemporaryDirectory
     let clocks: [Clock]
     let source: ChangeCapture.Source
+    /// The schema each store is created with, and the tables that sync.
+    let schema: String
+    let tables: [String]
 
-    init(stores count: Int, source: ChangeCapture.Source = .best) throws {
+    init(
+        stores count: Int, source: ChangeCapture.Source = .best, schema: String = SyncFixture.schema,
+        tables: [String] = SyncFixture.tables
+    ) throws {
         directory = try TemporaryDirectory()
         clocks = (0..<count).map { _ in Clock() }
         self.source = source
+        self.schema = schema
+        self.tables = tables
     }
 
     func configuration(_ index: Int) -> StoreConfiguration {
         var configuration = StoreConfiguration()
-        var sync = SyncConfiguration(tables: Set(Self.tables))
+        var sync = SyncConfiguration(tables: Set(tables))
         let clock = clocks[index]
         sync.physicalClock = { clock.now }
         configuration.sync = sync
@@ -52,7 +65,7 @@ final class SyncFixture {
         let isNew = !FileManager.default.fileExists(atPath: path)
         if isNew {
             let plain = try Store(path: path)
-            try plain.write { db in try db.execute(script: Self.schema) }
+            try plain.write { db in try db.execute(script: schema) }
             try plain.close()
         }
         return try Store(path: path, configuration: configuration(index))
@@ -61,7 +74,7 @@ final class SyncFixture {
     /// Every synced table's rows in key order, each value as its storage class and bytes
     /// (`text:436166C3A9`): equal only when stored byte for byte alike, which `==` on
     /// strings is not (it finds "é" and "e\u{301}" equal).
-    static func contents(of store: Store) throws -> [String: [[String]]] {
+    static func contents(of store: Store, tables: [String] = SyncFixture.tables) throws -> [String: [[String]]] {
         try store.read { db in
             var contents: [String: [[String]]] = [:]
             for table in tables {

@@ -7,7 +7,10 @@
 /// its tombstone. A row is alive when it has cells for its `NOT NULL` columns and its newest
 /// cell is strictly newer than its tombstone. Lists are present when alive; items when alive
 /// and their list is present (`ON DELETE CASCADE`); tags when alive, with `item_id` NULL when
-/// their item is not present (`ON DELETE SET NULL`).
+/// their item is not present (`ON DELETE SET NULL`). Notes are present when alive and their
+/// parent note is present: the largest set of alive notes closed under that (so the notes of a
+/// parent loop are present together when all are alive), found by striking out notes whose
+/// parent is not in the set until none is; `see_also` is NULL when its note is not present.
 struct SyncMergeModel {
     private struct Version: Comparable {
         let timestamp: Int64
@@ -45,9 +48,10 @@ struct SyncMergeModel {
         }
     }
 
-    private static let required: [String: [String]] = ["lists": ["name"], "items": ["list_id"], "tags": []]
+    private static let required: [String: [String]] = ["lists": ["name"], "items": ["list_id"], "tags": [], "notes": []]
     private static let columns: [String: [String]] = [
         "lists": ["name", "color"], "items": ["list_id", "title", "done", "score"], "tags": ["item_id", "label"],
+        "notes": ["parent_id", "see_also", "body"],
     ]
 
     private func alive(_ table: String) -> [TextKey: [String: DatabaseValue]] {
@@ -75,7 +79,22 @@ struct SyncMergeModel {
             if let item = tag["item_id"].flatMap(Self.itemKey), items[item] == nil { tag["item_id"] = .null }
             return tag
         }
-        return ["lists": lists, "items": items, "tags": tags]
+        var notes = alive("notes")
+        var struckOut = true
+        while struckOut {
+            struckOut = false
+            for (key, note) in notes {
+                guard case .text(let parent)? = note["parent_id"], notes[TextKey(parent)] == nil else { continue }
+                notes[key] = nil
+                struckOut = true
+            }
+        }
+        notes = notes.mapValues { note in
+            var note = note
+            if case .text(let other)? = note["see_also"], notes[TextKey(other)] == nil { note["see_also"] = .null }
+            return note
+        }
+        return ["lists": lists, "items": items, "tags": tags, "notes": notes]
     }
 
     /// The item key a tag's `item_id` refers to, as SQLite's foreign key matches it: the

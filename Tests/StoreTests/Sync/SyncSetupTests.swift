@@ -96,7 +96,7 @@ struct SyncSetupTests {
         let a = try fixture.open(0)
         let b = try fixture.open(1)
         var migrator = Migrator()
-        try migrator.add(Migration(version: 1, name: "notes") { db in try db.execute(sql: "CREATE TABLE notes(x)") })
+        try migrator.add(Migration(version: 1, name: "memos") { db in try db.execute(sql: "CREATE TABLE memos(x)") })
         try migrator.migrate(b)
         try a.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('L1', 'Home')") }
         let batch = try a.sync.pendingChanges()
