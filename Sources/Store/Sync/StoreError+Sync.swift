@@ -14,6 +14,6 @@ extension StoreError {
 
     /// A change that names what this store does not sync.
     static func syncChangeRefused(_ reason: String) -> StoreError {
-        StoreError(code: .mismatch, message: "sync: \(reason) (nothing was applied)")
+        StoreError(code: .mismatch, message: "sync: \(reason)")
     }
 }

@@ -61,16 +61,28 @@ public struct StoreSync: Sendable {
     /// Applies other devices' changes in one write transaction, by the merge rule: changes
     /// already applied and changes older than what the store holds change nothing. What the
     /// batch changes is published as `StoreChanges` with `isRemote` set, and not recorded
-    /// for sending.
+    /// for sending. The changes held from earlier batches are tried again first.
     ///
-    /// - Throws: `StoreError` when the batch's schema version is not the store's, or a change
-    ///   names a table or column this store does not sync; nothing is applied then.
+    /// A change that cannot be applied here (its row breaks a `UNIQUE` or `CHECK` constraint
+    /// that no merge resolves, or it names a table or column this store does not sync) is held,
+    /// its row left as it was, and the rest of the batch applied: see ``SyncHeldChange`` and
+    /// ``heldChanges()``.
+    ///
+    /// - Throws: `StoreError` when the batch's schema version is not the store's (nothing is
+    ///   applied then), or the database fails (busy, full, I/O).
     public func apply(_ batch: SyncBatch) throws {
         try checkConfigured()
         try store.write { db in
             guard let coordinator = db.syncCoordinator else { throw Self.notConfigured }
             try coordinator.apply(batch, in: db)
         }
+    }
+
+    /// The other devices' changes that could not be applied here yet, in the order they came,
+    /// each with the error it last met; empty when every change applied.
+    public func heldChanges() throws -> [SyncHeldChange] {
+        try checkConfigured()
+        return try store.read { db in try SyncStorage.heldChanges(in: db) }
     }
 
     /// Writes every row that the sync state keeps whole (one stamp and an image of its values,

@@ -15,6 +15,8 @@
 /// - `store_sync_devices`: a number for each device id that a row kept whole names, a few
 ///   bytes on each row instead of the id's 36.
 /// - `store_sync_outbox`: the changes made here and not yet acknowledged, in order.
+/// - `store_sync_held`: other devices' changes that could not be applied here yet
+///   (``SyncHeldChange``), in the order they came, with the error each last met.
 ///
 /// Their names start with `store_sync_`, which the change capture treats as internal: they
 /// are never published.
@@ -34,6 +36,9 @@ enum SyncStorage {
         CREATE TABLE IF NOT EXISTS store_sync_outbox(
             sequence INTEGER PRIMARY KEY AUTOINCREMENT, schema_version INTEGER NOT NULL,
             tbl TEXT NOT NULL, pk NOT NULL, col TEXT, value, clock INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS store_sync_held(
+            position INTEGER PRIMARY KEY, device TEXT NOT NULL, sequence INTEGER NOT NULL, tbl TEXT NOT NULL, pk NOT NULL,
+            col TEXT, value, clock INTEGER NOT NULL, code INTEGER NOT NULL, extended_code INTEGER NOT NULL, message TEXT NOT NULL);
         """
 
     /// Brings `store_sync_cells` of a database made before it had `link` up to date: the
@@ -251,5 +256,46 @@ enum SyncStorage {
     static func recordedRowIDs(of table: String, in db: Database) throws -> [Int64] {
         try db.fetchRows(sql: "SELECT rid FROM store_sync_rows WHERE tbl = ? AND rid IS NOT NULL ORDER BY rid", arguments: [table])
             .compactMap { if case .integer(let rowID) = $0[0] { rowID } else { nil } }
+    }
+
+    // MARK: Held changes
+
+    /// The remote changes held here, in the order they came.
+    static func heldChanges(in db: Database) throws -> [SyncHeldChange] {
+        try db.fetchRows(
+            sql: "SELECT device, sequence, tbl, pk, col, value, clock, code, extended_code, message FROM store_sync_held ORDER BY position"
+        ).map { row in
+            let column = try row.decode(String?.self, column: "col")
+            let change = SyncChange(
+                id: SyncChange.ID(
+                    device: try row.decode(String.self, column: "device"), sequence: try row.decode(Int64.self, column: "sequence")),
+                table: try row.decode(String.self, column: "tbl"), key: row["pk"] ?? .null,
+                operation: column.map { .set(column: $0, value: row["value"] ?? .null) } ?? .delete,
+                timestamp: HybridTimestamp(rawValue: try row.decode(Int64.self, column: "clock")))
+            let error = StoreError(
+                code: ResultCode(rawValue: try row.decode(Int32.self, column: "code")),
+                extendedCode: try row.decode(Int32.self, column: "extended_code"), message: try row.decode(String.self, column: "message"))
+            return SyncHeldChange(change: change, error: error)
+        }
+    }
+
+    /// Makes `held` the remote changes held here, replacing those there were.
+    static func replaceHeldChanges(with held: [SyncHeldChange], in db: Database) throws {
+        try db.execute(sql: "DELETE FROM store_sync_held")
+        for entry in held {
+            let change = entry.change
+            var (column, value) = (DatabaseValue.null, DatabaseValue.null)
+            if case .set(let name, let newValue) = change.operation { (column, value) = (.text(name), newValue) }
+            try db.execute(
+                sql: """
+                    INSERT INTO store_sync_held(device, sequence, tbl, pk, col, value, clock, code, extended_code, message)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    .text(change.id.device), .integer(change.id.sequence), .text(change.table), change.key, column, value,
+                    .integer(change.timestamp.rawValue), .integer(Int64(entry.error.code.rawValue)),
+                    .integer(Int64(entry.error.extendedCode)), .text(entry.error.message),
+                ])
+        }
     }
 }
