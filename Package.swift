@@ -39,6 +39,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // `swift package generate-documentation` builds the DocC catalogs; a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The sync client's transport on Linux (`AsyncHTTPClientTransport`): FoundationNetworking's
+        // `URLSession` ends the process on some cut connections. Apple platforms use `URLSession`
+        // and never build it (the product's platform condition below).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Any swift-syntax an app's other macro packages may pin, from Swift 6.0's on.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
     ],
@@ -49,7 +53,10 @@ let package = Package(
         // The privacy manifest declares the file-timestamp API the migrator calls (`fstat`, `lstat`).
         .target(
             name: "SQLiteStoreCore",
-            dependencies: ["CSQLite", "SQLiteStoreSyncProtocol"],
+            dependencies: [
+                "CSQLite", "SQLiteStoreSyncProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .android])),
+            ],
             path: "Sources/Store",
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),

@@ -4,10 +4,6 @@ import Testing
 
 @testable import SQLiteStoreCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A client holds a server to the page size it asked for and to the protocol's shape: an
 /// oversized or malformed snapshot page or pull answer is a typed error, and stores nothing.
 @Suite("Sync answer checks", .timeLimit(.minutes(10)))
@@ -36,9 +32,8 @@ struct SyncAnswerCheckTests {
         let (what, page) = Self.pages[index]
         let fixture = try SyncFixture(stores: 1)
         let store = try fixture.open(0)
-        let host = "canned-\(UUID().uuidString.lowercased()).invalid"
-        let session = CannedServer.session(host: host, answer: try JSONEncoder().encode(page))
-        var client = SyncClient(store: store, server: try #require(URL(string: "http://\(host)")), token: "t", session: session)
+        let transport = CannedTransport(answer: try JSONEncoder().encode(page))
+        var client = SyncClient(store: store, server: try #require(URL(string: "http://canned.invalid")), token: "t", transport: transport)
         client.batchSize = 2
         do {
             try await client.synchronize()
@@ -73,11 +68,10 @@ struct SyncAnswerCheckTests {
             SyncPullResponse(schemaVersion: 0, changes: [change("k", 1)], cursor: 9, more: true),
         ]
         for answer in answers {
-            let host = "canned-\(UUID().uuidString.lowercased()).invalid"
-            let server = try #require(URL(string: "http://\(host)"))
+            let server = try #require(URL(string: "http://canned.invalid"))
             try await store.write { db in try SyncStorage.setMeta("cursor " + server.absoluteString, .integer(9), in: db) }
-            let session = CannedServer.session(host: host, answer: try JSONEncoder().encode(answer))
-            var client = SyncClient(store: store, server: server, token: "t", session: session)
+            let transport = CannedTransport(answer: try JSONEncoder().encode(answer))
+            var client = SyncClient(store: store, server: server, token: "t", transport: transport)
             client.batchSize = 2
             await #expect(throws: SyncServerError(reason: .unexpectedResponse, message: "")) {
                 do { try await client.synchronize() } catch let error as SyncServerError {

@@ -5,10 +5,6 @@ import Testing
 
 @testable import SQLiteStoreCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +41,8 @@ private final class SilentServer {
     deinit { close(socketDescriptor) }
 }
 
-/// Cancelling a sync ends it at once, whatever the server does.
+/// Cancelling a sync ends it at once, and a server that does not answer fails it in time,
+/// whatever the server does.
 @Suite("Sync client cancellation", .timeLimit(.minutes(10)))
 struct SyncClientCancellationTests {
     @Test("Cancelling a sync whose server never answers throws CancellationError and acknowledges nothing")
@@ -63,19 +60,32 @@ struct SyncClientCancellationTests {
         #expect(!pending.changes.isEmpty)  // nothing acknowledged: the next sync sends it again
     }
 
-    /// FoundationNetworking's `URLSessionTask.cancel()` stops the process when the task's own
-    /// completion runs beside it; a canned answer arrives within microseconds, so cancelling at
-    /// random moments of that span hits the race within a few hundred requests.
-    @Test("Requests cancelled as their answers arrive end in the answer or in CancellationError, and the process goes on")
+    @Test("A request to a server that never answers fails as unreachable once its timeout has passed, and acknowledges nothing")
+    func stalledServerTimesOut() async throws {
+        let silent = try SilentServer()
+        let fixture = try SyncFixture(stores: 1)
+        let store = try fixture.open(0)
+        try await store.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('l', 'waits')") }
+        var client = SyncClient(store: store, server: try #require(URL(string: "http://127.0.0.1:\(silent.port)")), token: "t")
+        client.requestTimeout = .milliseconds(200)
+        let error = await #expect(throws: SyncServerError.self) { try await client.synchronize() }
+        #expect(error?.reason == .unreachable && error?.isTransient == true, "\(String(describing: error))")
+        #expect(try store.sync.pendingChanges(limit: 10).changes.count == 2)
+    }
+
+    /// The deadline of every request races its answer: cancelling at random moments of the
+    /// microseconds a canned answer takes ends each request in its answer or in
+    /// `CancellationError`, never in a timeout or a hang.
+    @Test("Requests cancelled as their answers arrive end in the answer or in CancellationError")
     func cancelAsTheAnswerArrives() async throws {
-        let host = "canned-\(UUID().uuidString.lowercased()).invalid"
         let answer = try JSONEncoder().encode(SyncPushResponse(stored: 0))
-        let server = try #require(URL(string: "http://\(host)"))
-        let transport = SyncHTTPTransport(server: server, token: "t", session: CannedServer.session(host: host, answer: answer))
+        let endpoints = SyncServerEndpoints(
+            server: try #require(URL(string: "http://canned.invalid")), token: "t", transport: CannedTransport(answer: answer),
+            timeout: .seconds(60))
         var generator = SeededGenerator()
         var outcomes = (answered: 0, cancelled: 0)
         for _ in 0..<2_000 {
-            let push = Task { try await transport.push(SyncPushRequest(schemaVersion: 0, changes: [])) }
+            let push = Task { try await endpoints.push(SyncPushRequest(schemaVersion: 0, changes: [])) }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...200, using: &generator)))
             push.cancel()
             do {

@@ -57,11 +57,9 @@ struct SyncDeviceIdentityTests {
         let fixture = try SyncFixture(stores: 1)
         let store = try fixture.open(0)
         try await store.write { db in try db.execute(sql: "INSERT INTO lists(id, name) VALUES ('a', 'a')") }
-        let host = "refusing-\(UUID().uuidString.lowercased()).invalid"
-        let server = try #require(URL(string: "http://\(host)"))
+        let server = try #require(URL(string: "http://refusing.invalid"))
         let refusal = try JSONEncoder().encode(SyncWireError(code: .forkedDevice, message: "a copy"))
-        let client = SyncClient(
-            store: store, server: server, token: "t", session: CannedServer.session(host: host, answer: refusal, status: 409))
+        let client = SyncClient(store: store, server: server, token: "t", transport: CannedTransport(answer: refusal, status: 409))
         let device = try store.sync.deviceID()
         let thrown = await #expect(throws: SyncServerError.self) {
             if live { try await client.run() } else { try await client.synchronize() }

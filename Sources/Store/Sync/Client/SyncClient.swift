@@ -1,10 +1,6 @@
 import Foundation
 import SQLiteStoreSyncProtocol
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Syncs one store with a sync server over HTTP (see <doc:SyncBetweenDevices>): pushes the
 /// changes recorded here, pulls other devices' changes and applies them as remote `StoreChanges`.
 ///
@@ -36,14 +32,26 @@ public struct SyncClient: Sendable {
     public var batchSize = 5_000
     /// How long a live pull waits on the server for a change before asking again, in seconds.
     public var longPollSeconds = 25
-    private let transport: SyncHTTPTransport
+    /// How long one request may take, from its first byte sent to its answer's last: a push,
+    /// a pull, a snapshot page (a long poll has ``longPollSeconds`` on top). A request still
+    /// unanswered then, on a stalled connection or server, fails as `.unreachable`, which
+    /// ``run()`` retries after a wait; 10 seconds by default.
+    public var requestTimeout: Duration = .seconds(10)
+    /// What carries the requests: by default the platform's (``SyncTransport/platformDefault``).
+    public let transport: any SyncTransport
+    private let token: String
 
     /// A client for `store`, whose sync must be configured, talking to `server` with `token`
-    /// over `session`.
-    public init(store: Store, server: URL, token: String, session: URLSession = .shared) {
+    /// over `transport`.
+    public init(store: Store, server: URL, token: String, transport: any SyncTransport = .platformDefault) {
         self.store = store
         self.server = server
-        transport = SyncHTTPTransport(server: server, token: token, session: session)
+        self.token = token
+        self.transport = transport
+    }
+
+    private var endpoints: SyncServerEndpoints {
+        SyncServerEndpoints(server: server, token: token, transport: transport, timeout: requestTimeout)
     }
 
     /// What one ``synchronize()`` moved.
@@ -57,8 +65,9 @@ public struct SyncClient: Sendable {
     /// Pushes every change recorded here, then pulls until the server has nothing newer.
     ///
     /// - Throws: ``SyncServerError`` when the server refuses or cannot be reached, `StoreError`
-    ///   when a pulled batch cannot be applied (another schema version, a table or column this
-    ///   store does not sync: nothing of it applied, the cursor kept), `CancellationError`.
+    ///   when a pulled batch cannot be applied (another schema version: nothing of it applied,
+    ///   the cursor kept), `CancellationError`. A pulled change that cannot be applied here is
+    ///   held (``StoreSync/heldChanges()``), not thrown: the rest of its batch applies.
     ///   What completed before the failure stays done. A `forkedDevice` refusal is not thrown
     ///   the first time: the store takes a new device id and synchronizes again.
     @discardableResult
@@ -117,7 +126,7 @@ public struct SyncClient: Sendable {
             try Task.checkCancellation()
             let batch = try store.sync.pendingChanges(limit: batchSize)
             guard let last = batch.lastID else { return pushed }
-            _ = try await transport.push(batch.pushRequest)
+            _ = try await endpoints.push(batch.pushRequest)
             try store.sync.acknowledge(upTo: last)
             pushed += batch.changes.count
         }
@@ -150,13 +159,11 @@ public struct SyncClient: Sendable {
         guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
-        let pulled = try await transport.pull(since: since, limit: batchSize, device: device, wait: wait)
+        let pulled = try await endpoints.pull(since: since, limit: batchSize, device: device, wait: wait)
         try await store.write { db in
             try Self.checkNotCopied(device: device, passedOver: pulled.deviceSequence, in: db)
-            if !pulled.changes.isEmpty {
-                guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
-                try coordinator.apply(SyncBatch(pulled), in: db)
-            }
+            guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+            try coordinator.apply(SyncBatch(pulled), in: db)  // with no change, tries the held ones again
             try SyncStorage.setMeta(cursorKey, .integer(pulled.cursor), in: db)
         }
         return (pulled.changes.count, pulled.more)
@@ -198,7 +205,7 @@ public struct SyncClient: Sendable {
         }
         let first: SyncSnapshotPage
         do {
-            first = try await transport.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
+            first = try await endpoints.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
         } catch let error as SyncServerError where error.reason == .malformed && progress != nil {
             try await store.write { db in try SyncSnapshotProgress.clear(for: server, in: db) }
             return try await readSnapshot(device: device, cursorKey: cursorKey)
@@ -206,11 +213,12 @@ public struct SyncClient: Sendable {
         return try await withThrowingTaskGroup(of: (SyncSnapshotPage, SyncSnapshotStaging?).self) { pages in
             var received = 0
             var (page, staging) = (first, SyncSnapshotStaging?.none)
+            let endpoints = self.endpoints
             while true {
                 if let next = page.next {
                     let progress = SyncSnapshotProgress(cursor: page.cursor, position: next)
                     pages.addTask {
-                        let page = try await transport.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
+                        let page = try await endpoints.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
                         return (page, tables.flatMap { try? SyncSnapshotStaging(page, tables: $0, imaging: true) })
                     }
                 }
