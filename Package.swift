@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "SQLiteStoreCore", targets: ["SQLiteStoreCore"]),
         .library(name: "SQLiteStoreResults", targets: ["SQLiteStoreResults"]),
         .library(name: "SQLiteStoreViewModels", targets: ["SQLiteStoreViewModels"]),
+        // Sync between devices through a server: recording, merging, the client and its transport.
+        .library(name: "SQLiteStoreSync", targets: ["SQLiteStoreSync"]),
         // The sync wire format, without SQLite: the server package (Server/) links this alone.
         .library(name: "SQLiteStoreSyncProtocol", targets: ["SQLiteStoreSyncProtocol"]),
         // The @StoreModel macro, separate so that apps that do not use it never build swift-syntax.
@@ -48,15 +50,15 @@ let package = Package(
     ],
     targets: [
         sqliteLibrary,
+        // Strings compared by their UTF-8 bytes, as SQLite compares them: the core and the wire
+        // format both need it, and neither depends on the other. Not a product.
+        .target(name: "SQLiteStoreUTF8", path: "Sources/UTF8"),
         // What devices and the sync server send each other, in JSON; Foundation only.
-        .target(name: "SQLiteStoreSyncProtocol", path: "Sources/SyncProtocol"),
+        .target(name: "SQLiteStoreSyncProtocol", dependencies: ["SQLiteStoreUTF8"], path: "Sources/SyncProtocol"),
         // The privacy manifest declares the file-timestamp API the migrator calls (`fstat`, `lstat`).
         .target(
             name: "SQLiteStoreCore",
-            dependencies: [
-                "CSQLite", "SQLiteStoreSyncProtocol",
-                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .android])),
-            ],
+            dependencies: ["CSQLite", "SQLiteStoreUTF8"],
             path: "Sources/Store",
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
@@ -70,9 +72,19 @@ let package = Package(
             dependencies: ["SQLiteStoreCore", "SQLiteStoreResults"],
             path: "Sources/ViewModels"
         ),
+        // Sync: the core knows nothing of it but one seam (`CommitParticipant`). AsyncHTTPClient
+        // carries its requests on Linux only; Apple platforms use `URLSession` and never build NIO.
+        .target(
+            name: "SQLiteStoreSync",
+            dependencies: [
+                "SQLiteStoreCore", "SQLiteStoreSyncProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .android])),
+            ],
+            path: "Sources/Sync"
+        ),
         .target(
             name: "SQLiteStore",
-            dependencies: ["SQLiteStoreCore", "SQLiteStoreResults", "SQLiteStoreViewModels"]
+            dependencies: ["SQLiteStoreCore", "SQLiteStoreResults", "SQLiteStoreViewModels", "SQLiteStoreSync"]
         ),
         // The macros' code, a library of its own so that tests expand it without depending on
         // the compiler plugin (a test that depends on a macro target is built for the host,
@@ -108,7 +120,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SQLiteStoreCore"], path: "Tests/TestSupport"),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["SQLiteStoreCore", "SQLiteStoreMacros", "CSQLite", "TestSupport", "SQLiteStoreSyncProtocol"]
+            dependencies: [
+                "SQLiteStoreCore", "SQLiteStoreSync", "SQLiteStoreMacros", "CSQLite", "TestSupport", "SQLiteStoreSyncProtocol",
+            ]
         ),
         .testTarget(
             name: "StoreMacrosTests",
@@ -119,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FetchedResultsTests",
-            dependencies: ["SQLiteStoreResults", "SQLiteStoreCore", "TestSupport"]
+            dependencies: ["SQLiteStoreResults", "SQLiteStoreCore", "SQLiteStoreSync", "TestSupport"]
         ),
         .testTarget(
             name: "ViewModelsTests",

@@ -4,7 +4,7 @@ import PackageDescription
 /// The sync server (see the SyncBetweenDevices article): stateless HTTP processes in front of one
 /// PostgreSQL database. A separate package so that apps and the library's CI never build
 /// Hummingbird or PostgresNIO. It shares the wire format with the library through
-/// `SQLiteStoreSyncProtocol`, and learns the apps' synced schema with `SQLiteStoreCore`, which
+/// `SQLiteStoreSyncProtocol`, and learns the apps' synced schema with `SQLiteStoreSync`, which
 /// applies their migrations to an in-memory SQLite database (`SyncSchema`).
 let package = Package(
     name: "SQLiteStoreServer",
@@ -28,6 +28,7 @@ let package = Package(
             dependencies: [
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreSync", package: "SQLiteStore"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -39,6 +40,7 @@ let package = Package(
             name: "SyncServerCommand",
             dependencies: [
                 "StoreSyncServer", .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreSync", package: "SQLiteStore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +54,7 @@ let package = Package(
             dependencies: [
                 "SyncServerHarness",
                 .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreSync", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreCore
+import SQLiteStoreSync
 import Testing
 
 @testable import SQLiteStoreResults

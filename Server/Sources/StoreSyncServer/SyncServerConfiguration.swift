@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import SQLiteStoreCore
+import SQLiteStoreSync
 
 /// How a sync server process runs: its database, its address and the limits it enforces.
 public struct SyncServerConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreCore
+import SQLiteStoreSync
 import SyncServerHarness
 
 /// The benchmark's database files: made in a temporary folder, migrated to ``Note``'s schema,

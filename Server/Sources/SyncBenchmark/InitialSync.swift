@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreCore
+import SQLiteStoreSync
 import SyncServerHarness
 
 /// A new device's first sync of `rows` notes, against the time to insert them locally.

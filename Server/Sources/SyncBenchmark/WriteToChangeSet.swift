@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreCore
+import SQLiteStoreSync
 import SyncServerHarness
 
 /// The time from a write on device A to the change set on device B: A and B hold the same

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SQLiteStoreCore
+import SQLiteStoreSync
 import StoreSyncServer
 
 /// `sync-server`: serves sync for SQLiteStore devices from a PostgreSQL database, or makes tokens.

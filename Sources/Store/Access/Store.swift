@@ -53,8 +53,8 @@ public final class Store: Sendable {
         writerDatabase.changeCapture = try ChangeCapture(
             database: writerDatabase, source: configuration.changeCaptureSource,
             isObserved: { broadcaster.hasSubscribers }, publish: broadcaster.publish)
-        if let sync = configuration.sync {
-            writerDatabase.syncCoordinator = try SyncCoordinator(configuration: sync, database: writerDatabase)
+        if let participant = configuration.commitParticipant {
+            writerDatabase.commitParticipant = try participant.makeParticipant(on: writerDatabase)
         }
         checkpointer =
             inMemory || configuration.isReadOnly

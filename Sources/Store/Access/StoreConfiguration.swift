@@ -53,9 +53,9 @@ public struct StoreConfiguration: Sendable {
     /// Called on every new connection, writer and readers, after the store's own pragmas:
     /// set your own pragmas, register functions or collations here.
     public var prepareDatabase: (@Sendable (Database) throws -> Void)?
-    /// The tables whose changes are recorded for sync with other devices (see <doc:SyncBetweenDevices>);
-    /// `nil`, the default, records nothing.
-    public var sync: SyncConfiguration?
+    /// What a module built on the store installs on its writer when the store opens (the sync
+    /// module's `StoreConfiguration.sync` sets it); `nil`, the default, installs nothing.
+    package var commitParticipant: (any CommitParticipantSettings)?
 
     /// The default configuration.
     /// Where change capture reads rows from: the best the linked SQLite offers, or the update

@@ -13,7 +13,9 @@ enum WriteTransaction {
                         + "RAISE(ROLLBACK) or an I/O error); nothing was committed")
             }
             db.resetActiveStatements()
-            try db.syncCoordinator?.transactionWillCommit(in: db)
+            if let participant = db.commitParticipant, let changes = db.changeCapture?.uncommittedChanges(), !changes.isEmpty {
+                try participant.transactionWillCommit(changes, in: db)
+            }
             try db.commit()
             return value
         } catch {

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Each statement's events can be taken back (see `RowChangeLog`): a statement that fails is
 /// resolved as SQLite resolved it, see `resolveFailedStatement`.
-final class ChangeCapture {
+package final class ChangeCapture {
     enum Source: CaseIterable {
         case preUpdateHook
         case updateHook
@@ -220,10 +220,10 @@ final class ChangeCapture {
     }
 
     /// The changes of the open transaction so far, as they would be published if it committed now.
-    func uncommittedChanges() -> StoreChanges { log.folded() }
+    package func uncommittedChanges() -> StoreChanges { log.folded() }
 
     /// The generation of the schema facts, loaded again first when a schema change made them stale.
-    func currentFactsGeneration() throws -> Int64 {
+    package func currentFactsGeneration() throws -> Int64 {
         if factsAreStale { try refreshFacts() }
         return factsGeneration
     }

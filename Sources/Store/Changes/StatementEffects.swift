@@ -66,10 +66,7 @@ struct StatementEffects {
         if text.contains("FAIL") { mayFail = true }
     }
 
-    /// Whether `name` is one of SQLite's own tables or indexes (`sqlite_` prefix, any case) or one
-    /// of the store's sync tables (`store_sync_`, see `SyncStorage`): never published.
-    static func isInternal(_ name: String) -> Bool {
-        let head = String(name.prefix(SyncStorage.prefix.count)).sqliteIdentifierFolded
-        return head.hasPrefix("sqlite_") || head == SyncStorage.prefix
-    }
+    /// Whether `name` is one of SQLite's own tables or indexes or a reserved bookkeeping table
+    /// (``ReservedTableNames``): never published.
+    static func isInternal(_ name: String) -> Bool { ReservedTableNames.contains(name) }
 }

@@ -10,7 +10,7 @@ extension Database {
     /// when the transaction already held unresolved deferred constraints before, `body`'s own
     /// cannot be told apart from them and are left to `COMMIT`. Nested in another such call, it
     /// leaves the check to the outer one.
-    func withDeferredForeignKeys<T>(_ body: () throws -> T) throws -> T {
+    package func withDeferredForeignKeys<T>(_ body: () throws -> T) throws -> T {
         let heldBefore = hasUnresolvedForeignKeys
         let deferredAlready = try fetchValue(Bool.self, sql: "PRAGMA defer_foreign_keys") ?? false
         return try transaction {

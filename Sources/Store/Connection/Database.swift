@@ -25,12 +25,14 @@ public final class Database {
     /// Statements and buffers for writing models.
     let modelStatements = ModelStatements()
     /// Records row changes; installed on a store's writer connection only.
-    var changeCapture: ChangeCapture?
-    /// Records synced tables' changes before each write commits (`StoreConfiguration.sync`).
-    var syncCoordinator: SyncCoordinator?
-    /// Whether the open write transaction applies remote sync changes: they are published as
-    /// remote and not recorded for sending. Reset when the write ends.
-    var isApplyingRemoteChanges = false
+    package var changeCapture: ChangeCapture?
+    /// Called before each write transaction commits, with its changes; installed on a store's
+    /// writer connection when its configuration names one (the sync module's recorder).
+    package var commitParticipant: (any CommitParticipant)?
+    /// Whether the open write transaction applies changes made elsewhere (another device's,
+    /// through sync): change capture publishes them with `StoreChanges.isRemote` set. Reset
+    /// when the write ends.
+    package var isApplyingRemoteChanges = false
     /// Whether the caller may use the connection now: always for a connection of its own,
     /// only while a job of its queue runs for a store's connection (see `SerializedConnection`).
     var isAccessible = true
@@ -256,22 +258,22 @@ public final class Database {
     }
 
     /// Begins a transaction of the given kind.
-    func begin(_ kind: TransactionKind) throws {
+    package func begin(_ kind: TransactionKind) throws {
         try execute(sql: "BEGIN \(kind.rawValue) TRANSACTION")
     }
 
     /// Commits the open transaction.
-    func commit() throws { try execute(sql: "COMMIT TRANSACTION") }
+    package func commit() throws { try execute(sql: "COMMIT TRANSACTION") }
 
     /// Rolls back the open transaction, if any; never throws.
-    func rollback() {
+    package func rollback() {
         guard isInsideTransaction else { return }
         _ = sqlite3_exec(handle, "ROLLBACK TRANSACTION", nil, nil, nil)
     }
 }
 
 /// How a transaction takes its locks (<https://www.sqlite.org/lang_transaction.html>).
-enum TransactionKind: String {
+package enum TransactionKind: String {
     /// Takes locks on first access; used for reads.
     case deferred = "DEFERRED"
     /// Takes the write lock at once; used for writes so they never fail half-way with `SQLITE_BUSY`.

@@ -43,12 +43,12 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A misuse of the library's API (wrong thread of control, reentrancy, invalid argument).
-    static func misuse(_ message: String, sql: String? = nil) -> StoreError {
+    package static func misuse(_ message: String, sql: String? = nil) -> StoreError {
         StoreError(code: .misuse, message: message, sql: sql)
     }
 
     /// A value or row that does not convert to the requested Swift type.
-    static func mismatch(_ message: String, sql: String? = nil) -> StoreError {
+    package static func mismatch(_ message: String, sql: String? = nil) -> StoreError {
         StoreError(code: .mismatch, message: message, sql: sql)
     }
 }

@@ -12,9 +12,9 @@ struct LedgerEntry: Sendable, Hashable {
 
 /// The table `store_migrations(version, name, checksum, applied_at, duration_ms)` that records
 /// which migrations a database has applied.
-enum Ledger {
+package enum Ledger {
     /// The ledger's table name.
-    static let tableName = "store_migrations"
+    package static let tableName = "store_migrations"
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 

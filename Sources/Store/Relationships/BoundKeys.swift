@@ -1,12 +1,12 @@
 /// A set of keys bound as one argument, a JSON array read by `json_each`, so that a query
 /// for the rows related to any number of rows is one statement with one parameter (never
 /// one per row, never above SQLite's limit on the number of parameters).
-struct BoundKeys {
+package struct BoundKeys {
     /// The JSON array of the distinct keys; NULL keys (no related row) are left out.
-    let argument: DatabaseValue
+    package let argument: DatabaseValue
 
     /// `keys`, which must be integers, reals or text: a blob key throws `SQLITE_MISMATCH`.
-    init(_ keys: some Sequence<DatabaseValue>) throws {
+    package init(_ keys: some Sequence<DatabaseValue>) throws {
         var seen: Set<DatabaseValue> = []
         var elements: [String] = []
         for key in keys where !key.isNull && seen.insert(key).inserted {

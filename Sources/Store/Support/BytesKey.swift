@@ -1,11 +1,15 @@
-import SQLiteStoreSyncProtocol
+import SQLiteStoreUTF8
 
 /// A string as a set member or dictionary key, equal to another only with the same UTF-8
 /// bytes, as SQLite compares SQL, names and text: String's `==` equates canonically equivalent
 /// spellings (`"é"` and `"e\u{301}"`). Hashed as the string (byte-equal strings hash alike).
-struct BytesKey: Hashable {
-    let string: String
+package struct BytesKey: Hashable {
+    package let string: String
 
-    static func == (lhs: BytesKey, rhs: BytesKey) -> Bool { lhs.string.hasSameUTF8(as: rhs.string) }
-    func hash(into hasher: inout Hasher) { hasher.combine(string) }
+    package init(string: String) {
+        self.string = string
+    }
+
+    package static func == (lhs: BytesKey, rhs: BytesKey) -> Bool { lhs.string.hasSameUTF8(as: rhs.string) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }

@@ -1,4 +1,4 @@
-import SQLiteStoreSyncProtocol
+import SQLiteStoreUTF8
 
 extension String {
     /// The name as SQLite compares identifiers (table, column, index, savepoint and collation

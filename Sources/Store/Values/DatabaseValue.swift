@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStoreSyncProtocol
+import SQLiteStoreUTF8
 
 /// A value in one of SQLite's five storage classes.
 public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
@@ -21,7 +21,7 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The text, when the value is TEXT.
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .text(let text) = self { return text }
         return nil
     }

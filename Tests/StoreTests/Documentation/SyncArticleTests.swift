@@ -1,9 +1,11 @@
 import Foundation
 import SQLiteStoreCore
+import SQLiteStoreSync
 import TestSupport
 import Testing
 
-/// The snippet of the Sync between devices article (SQLiteStoreCore.docc), verbatim: edit both together.
+/// The snippets of the Sync between devices article and of the SQLiteStoreSync landing page
+/// (SQLiteStoreSync.docc), verbatim: edit them together.
 @Suite struct SyncArticleTests {
     @Test func snippetRuns() throws {
         let directory = try TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// A transport that answers every request with the same status and body: the answers a real
 /// server never gives.

@@ -1,6 +1,7 @@
 import Dispatch
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// Collects what a store publishes, for a test to read synchronously after its writes.
 final class PublishedChanges: Sendable {

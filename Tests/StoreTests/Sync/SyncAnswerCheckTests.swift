@@ -3,6 +3,7 @@ import SQLiteStoreSyncProtocol
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// A client holds a server to the page size it asked for and to the protocol's shape: an
 /// oversized or malformed snapshot page or pull answer is a typed error, and stores nothing.

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// What the SyncBetweenDevices article says of constraints no merge resolves: the changes of a
 /// row that breaks a `UNIQUE` or multi-column `CHECK` constraint are held, the rest of their

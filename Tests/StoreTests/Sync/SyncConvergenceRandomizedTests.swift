@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// Three stores write at random (inserts, updates of random columns, deletes with their
 /// cascades, notes made their own parent or each other's, loops made across devices and broken

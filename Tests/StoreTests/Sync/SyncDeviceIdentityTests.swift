@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// A copy of a device's database (a restored backup, a copied file) takes a new device id.
 @Suite("Sync device identity", .timeLimit(.minutes(10)))

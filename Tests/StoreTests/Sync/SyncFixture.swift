@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// Synced stores on files in one temporary directory, sharing a schema of lists, their items
 /// (`ON DELETE CASCADE`), tags on items (`ON DELETE SET NULL`, by a `NUMERIC` column, which

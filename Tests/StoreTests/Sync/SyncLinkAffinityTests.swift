@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// A child finds its parent as SQLite's foreign keys find it, by the parent column's affinity:
 /// a `NUMERIC` child column stores the key "42" as the number 42, a `REAL` one "42.0" as 42.0,

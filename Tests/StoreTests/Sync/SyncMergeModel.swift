@@ -1,4 +1,5 @@
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// The merge rule written independently of the store, for the fixture's schema: what every
 /// device must hold once it has applied `changes`, whatever their order.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// Rows that are their own parent, or each other's (a parent loop of one, two or three notes),
 /// under every delete rule: they reach other devices as they are on the device that made them,

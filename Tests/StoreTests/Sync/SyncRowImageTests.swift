@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @_spi(Testing) @testable import SQLiteStoreCore
+@_spi(Testing) @testable import SQLiteStoreSync
 
 /// A new device keeps the rows of a snapshot whole (one stamp and an image of their values)
 /// where it can; such rows must give back their values exactly, and record, merge, lose to a

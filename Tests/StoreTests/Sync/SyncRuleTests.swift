@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// The merge rule, case by case: last writer wins per column by (hybrid timestamp, device),
 /// deletes are tombstones that an update later than the delete overrides, and rows follow

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// The schema a sync server checks pushes against, read from migrations as a syncing store reads it.
 @Suite("Sync schema")

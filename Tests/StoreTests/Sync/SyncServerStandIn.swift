@@ -1,4 +1,5 @@
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// What the server will be, in memory: an ordered log of changes that stores each change id
 /// once, however often it is pushed.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// What may sync, the schema version devices must share, the device id and the hybrid clock.
 @Suite("Sync setup")

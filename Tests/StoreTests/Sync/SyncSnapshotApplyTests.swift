@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @_spi(Testing) @testable import SQLiteStoreCore
+@_spi(Testing) @testable import SQLiteStoreSync
 
 /// Snapshot pages applied by a store give what the changes they sum up give, without a server:
 /// random changes (text keys whose byte order is not their case-insensitive order, keys that

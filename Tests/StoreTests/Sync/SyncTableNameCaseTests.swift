@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// A synced table is named as SQLite names it: `"CAFÉS"` and `"cafés"` are two tables (SQLite
 /// folds ASCII letters only), each synced under its own name; `"Lists"` is `"lists"`.

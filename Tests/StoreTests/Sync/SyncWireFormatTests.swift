@@ -3,6 +3,7 @@ import SQLiteStoreSyncProtocol
 import Testing
 
 @testable import SQLiteStoreCore
+@testable import SQLiteStoreSync
 
 /// The JSON that devices and the server exchange keeps every value exactly, and refuses what is
 /// not the format's.

@@ -1,0 +1,64 @@
+import SQLiteStoreCore
+import SQLiteStoreSyncProtocol
+
+extension DatabaseValue {
+    /// The value as it travels to the sync server.
+    public var wireValue: SyncWireValue {
+        switch self {
+        case .null: .null
+        case .integer(let value): .integer(value)
+        case .real(let value): .real(value)
+        case .text(let value): .text(value)
+        case .blob(let value): .blob(value)
+        }
+    }
+
+    /// The value a sync message carries.
+    public init(_ wire: SyncWireValue) {
+        switch wire {
+        case .null: self = .null
+        case .integer(let value): self = .integer(value)
+        case .real(let value): self = .real(value)
+        case .text(let value): self = .text(value)
+        case .blob(let value): self = .blob(value)
+        }
+    }
+}
+
+extension SyncChange {
+    /// The change as it travels to the sync server.
+    public var wire: SyncWireChange {
+        let operation: SyncWireChange.Operation =
+            switch self.operation {
+            case .set(let column, let value): .set(column: column, value: value.wireValue)
+            case .delete: .delete
+            }
+        return SyncWireChange(
+            device: id.device, sequence: id.sequence, table: table, key: key.wireValue, operation: operation,
+            hlc: timestamp.rawValue)
+    }
+
+    /// The change a sync message carries.
+    public init(_ wire: SyncWireChange) {
+        let operation: Operation =
+            switch wire.operation {
+            case .set(let column, let value): .set(column: column, value: DatabaseValue(value))
+            case .delete: .delete
+            }
+        self.init(
+            id: ID(device: wire.device, sequence: wire.sequence), table: wire.table, key: DatabaseValue(wire.key),
+            operation: operation, timestamp: HybridTimestamp(rawValue: wire.hlc))
+    }
+}
+
+extension SyncBatch {
+    /// The batch as a push to the sync server.
+    public var pushRequest: SyncPushRequest {
+        SyncPushRequest(schemaVersion: schemaVersion, changes: changes.map(\.wire))
+    }
+
+    /// The changes a pull from the sync server answered.
+    public init(_ pulled: SyncPullResponse) {
+        self.init(schemaVersion: pulled.schemaVersion, changes: pulled.changes.map(SyncChange.init))
+    }
+}
