@@ -71,6 +71,7 @@ let package = Package(
                 "StoreSyncServer", "SyncServerCommand", "SyncTestClient", "SyncServerHarness",
                 .product(name: "SQLiteStore", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
+                .product(name: "SQLiteStoreSync", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,6 @@
 import Foundation
 import SQLiteStore
-@_spi(Testing) import SQLiteStoreCore
+@_spi(Testing) import SQLiteStoreSync
 import SyncServerHarness
 
 /// The synced model of the client tests: a string key, so that devices never collide.
