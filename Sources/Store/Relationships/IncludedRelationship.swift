@@ -28,21 +28,31 @@ public struct IncludedRelationship: Sendable {
     let load: @Sendable (Database, [DatabaseValue]) throws -> [DatabaseValue: any Sendable]
     /// What a row with no related rows holds: `nil` for a to-one relationship, `[]` otherwise.
     let empty: (any Sendable)?
+    /// The subquery computing the value of a count or an aggregate, correlated with the
+    /// request's table; `nil` for related objects.
+    package var computed: SQLExpression? = nil
 
     /// The tables whose changes can change the related objects.
     package var tables: [String] { Self.tables(of: kind) }
 
     /// The value `expression` computes for each row from the rows related to it through
     /// `link` (a count, a sum), read for a batch of rows in one statement and made by
-    /// `convert`; `children` is `link` when the value reads the children's own columns only
-    /// (``RelatedCount``, ``RelatedValue``), followed row by row, else the tables it reads.
+    /// `convert`. It is followed row by row when `children` is `link` (the value reads the
+    /// children's own columns only: ``RelatedCount``, ``RelatedValue``) or when `pairs` are a
+    /// many-to-many relationship's links (a count of targets that reads their own columns
+    /// only), else by the tables it reads.
     static func aggregate(
-        named name: String, _ expression: SQLExpression, through link: ToOneLink, children: ToOneLink?, empty: any Sendable,
+        named name: String, _ expression: SQLExpression, through link: ToOneLink, children: ToOneLink?,
+        pairs: (source: ToOneLink, target: ToOneLink)? = nil, empty: any Sendable,
         convert: @escaping @Sendable (DatabaseValue) -> any Sendable
     ) -> Self {
-        IncludedRelationship(
-            name: name, kind: children.map { .toMany($0) } ?? .tables(Array(expression.relatedTables)), keyColumn: link.referencedKey,
-            load: { db, keys in try db.relatedValues(expression, through: link, keys: keys, convert: convert) }, empty: empty)
+        let kind =
+            children.map { Kind.toMany($0) } ?? pairs.map { Kind.manyToMany(source: $0.source, target: $0.target) }
+            ?? .tables(Array(expression.relatedTables))
+        return IncludedRelationship(
+            name: name, kind: kind, keyColumn: link.referencedKey,
+            load: { db, keys in try db.relatedValues(expression, through: link, keys: keys, convert: convert) }, empty: empty,
+            computed: expression)
     }
 
     /// The tables whose changes can change the related objects of a relationship of `kind`.
@@ -94,7 +104,7 @@ extension StoreRequest {
     /// `StoreRequest<TodoList>().including(TodoList.items.count { $0.done == false }, as: "openItems")`.
     public func including(_ count: RelatedCount<M>, as name: String) -> Self {
         including(
-            .aggregate(named: name, count.expression, through: count.link, children: count.children, empty: 0) {
+            .aggregate(named: name, count.expression, through: count.link, children: count.children, pairs: count.pairs, empty: 0) {
                 Int.fromDatabaseValue($0) ?? 0
             })
     }
