@@ -13,6 +13,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     let queue = DispatchQueue(label: "SQLiteStore.FetchedResultsController")
     let hub = DeliveryHub<M>()
     let rowsRead = Locked(0)
+    /// How many non-empty change sets the engine has posted: one per committed transaction
+    /// that changes the results (tests).
+    let changeSetsPosted = Locked(0)
     private let store: Store
     private var plan: FetchPlan<M>?
     private var current: ResultIndex?
@@ -378,6 +381,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let changeSet =
             replaced.map { IncrementalChangeSet.make(from: lastPosted, to: current, $0) }
             ?? changes.changeSet(from: lastPosted, to: current)
+        if !changeSet.isEmpty { changeSetsPosted.withLock { $0 += 1 } }
         hub.post(
             PendingDelivery(
                 base: lastPosted, result: current, table: plan.table, changes: changes, changeSet: changeSet, objects: objects))
