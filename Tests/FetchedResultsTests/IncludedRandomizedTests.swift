@@ -108,6 +108,9 @@ import Testing
         for request in Self.aggregateListRequests {
             checkers.append(try IncludedReplayChecker(request, store: store))
         }
+        // `LiveValues` of the same requests: the engine's other consumer.
+        checkers.append(try await IncludedLiveValuesChecker(pathFiltered, store: store))
+        checkers.append(try await IncludedLiveValuesChecker(Self.countedItemRequests[0].request, store: store))
         for step in 0..<transactions {
             try await RandomCommit.run(IncludedStatements.random(&random, withPeople: true), store: store, other: other, &random)
             for (number, checker) in checkers.enumerated() {
@@ -255,6 +258,62 @@ import Testing
             Issue.record(
                 "\(context): updated rows \(reported.sorted()), rows whose shown values changed \(changed.sorted()): missed \(changed.subtracting(reported).sorted()), spurious \(reported.subtracting(changed).sorted()); before \(changed.symmetricDifference(reported).sorted().map { String(decoding: values[$0] ?? [], as: UTF8.self) }), after \(changed.symmetricDifference(reported).sorted().map { String(decoding: new[$0] ?? [], as: UTF8.self) }), change sets \(order.delivered)"
             )
+            return false
+        }
+        return true
+    }
+}
+
+/// Follows one request through a `LiveValues` iterator, as an actor holding its values would:
+/// after each transaction its values must be the models a fresh fetch reads, in order, and
+/// its change set must update exactly the rows that stay whose shown values changed.
+@MainActor final class IncludedLiveValuesChecker<M: StoreModel & Equatable>: IncludedCheck {
+    private var iterator: LiveValues<M>.Iterator
+    private let request: StoreRequest<M>
+    private let store: Store
+    /// The values last taken.
+    private var last: FetchedValues<M>
+    /// Each row's shown values (`IncludedShownValues`) when `last` was checked.
+    private var shown: [Int64: [UInt8]]
+
+    init(_ request: StoreRequest<M>, store: Store) async throws {
+        self.request = request
+        self.store = store
+        var iterator = LiveValues(request, in: store).makeAsyncIterator()
+        guard let first = try await iterator.next() else { throw CancellationError() }
+        self.iterator = iterator
+        last = first.values
+        shown = try await store.read { db in try IncludedShownValues.read(request, db) }
+    }
+
+    func check(_ context: String) async throws -> Bool {
+        // Taken out and put back: an actor's property cannot be passed `inout` across a suspension.
+        var iterator = self.iterator
+        let change = try await iterator.nextOfCommitted()
+        self.iterator = iterator
+        let request = request
+        let (fresh, new) = try await store.read { db in (try db.fetch(request), try IncludedShownValues.read(request, db)) }
+        let before = last.results.sectionedSnapshot()
+        let values = change?.values ?? last
+        defer { (last, shown) = (values, new) }
+        guard Array(values) == fresh else {
+            Issue.record("\(context): live values \(values.map(\.id)) != fresh \(fresh.map(\.id))")
+            return false
+        }
+        var updated: Set<Int64> = []
+        var inserted: Set<Int64> = []
+        if let changeSet = change?.changeSet {
+            let after = values.results.sectionedSnapshot()
+            for path in changeSet.updates + changeSet.moves.filter(\.isChanged).map(\.from) {
+                if let id = before.id(at: path) { updated.insert(id.rowID) }
+            }
+            for path in changeSet.inserts { if let id = after.id(at: path) { inserted.insert(id.rowID) } }
+            for section in changeSet.sectionInserts { inserted.formUnion(after.sections[section].ids.map(\.rowID)) }
+        }
+        let staying = Set(shown.keys).intersection(new.keys).subtracting(inserted)
+        let changed = staying.filter { shown[$0] != new[$0] }
+        guard updated.intersection(staying) == changed else {
+            Issue.record("\(context): live values updated \(updated.sorted()), rows whose shown values changed \(changed.sorted())")
             return false
         }
         return true
