@@ -139,6 +139,32 @@ import Testing
         #expect(taken().isEmpty, "a list rewritten with its values changes no row")
     }
 
+    @Test func liveTargetsAreFilteredAndOrderedAsTheOneShotFetchReadsThem() async throws {
+        let targets = StoreRequest<Label>().filter(Label.columns.name < "d").order(Column("name").descending)
+        let request = StoreRequest<TodoItem>().order(Column("id").ascending).including(all: TodoItem.labels, targets: targets)
+        let controller = FetchedResultsController(store: store, request: request)
+        try controller.performFetch()
+        let shown = { try controller.fetchedRows.map { $0.labels.map(\.name) } }
+        #expect(try shown() == [["a"], ["b"], [], ["b", "a"], []])
+        let taken = changeSets(of: controller)
+        try await store.write { db in try db.execute(sql: "UPDATE label SET name = 'bb' WHERE id = 2") }
+        try await controller.waitUntilCurrent()
+        #expect(taken().map { Set($0.updates) } == [[Self.row(1), Self.row(3)]])
+        #expect(try shown() == [["a"], ["bb"], [], ["bb", "a"], []])
+        try await store.write { db in try db.execute(sql: "UPDATE label SET name = 'z' WHERE id = 4") }
+        try await controller.waitUntilCurrent()
+        #expect(taken().isEmpty, "label 4 is filtered out before and after")
+        try await store.write { db in try db.execute(sql: "INSERT INTO item_label(item_id, label_id) VALUES (1, 3)") }
+        try await controller.waitUntilCurrent()
+        #expect(taken().map(\.updates) == [[Self.row(0)]])
+        let fetched = try await store.read { db in
+            try db.fetch(StoreRequest<TodoItem>().order(Column("id").ascending), including: TodoItem.labels, targets: targets)
+                .map { $0.1.map(\.name) }
+        }
+        #expect(try shown() == fetched)
+        #expect(fetched == [["c", "a"], ["bb"], [], ["bb", "a"], []])
+    }
+
     @Test func liveValuesFollowARequestWithIncludes() async throws {
         let request = StoreRequest<TodoItem>().order(Column("id").ascending).including(TodoItem.list).including(all: TodoItem.labels)
         var values = LiveValues(request, in: store).makeAsyncIterator()

@@ -63,7 +63,10 @@ import Testing
     static let countedItemRequests: [(request: StoreRequest<TodoItem>, oracle: SQLOracle?)] = [
         (
             StoreRequest<TodoItem>().order(Column("title").ascending, Column("id").ascending)
-                .including(TodoItem.labels.count, as: "labelCount").including(TodoItem.labels.count { $0.name != "a" }, as: "others"),
+                .including(TodoItem.labels.count, as: "labelCount").including(TodoItem.labels.count { $0.name != "a" }, as: "others")
+                .including(
+                    all: TodoItem.labels,
+                    targets: StoreRequest<Label>().filter(Label.columns.name != "b").order(Column("name").descending)),
             nil
         ),
         (

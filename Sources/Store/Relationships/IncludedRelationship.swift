@@ -31,6 +31,9 @@ public struct IncludedRelationship: Sendable {
     /// The subquery computing the value of a count or an aggregate, correlated with the
     /// request's table; `nil` for related objects.
     package var computed: SQLExpression? = nil
+    /// For a many-to-many collection, the join table's links (to the row, to the target) and
+    /// the condition the targets meet, if any (`including(all:targets:)`).
+    package var pairs: (source: ToOneLink, target: ToOneLink, filter: SQLExpression?)? = nil
 
     /// The tables whose changes can change the related objects.
     package var tables: [String] { Self.tables(of: kind) }
@@ -96,7 +99,30 @@ extension StoreRequest {
                 name: relationship.name, kind: .manyToMany(source: relationship.source, target: relationship.target),
                 keyColumn: relationship.source.referencedKey,
                 load: { db, keys in try db.targets(through: relationship, sourceKeys: keys) },
-                empty: [Target]()))
+                empty: [Target](), pairs: (relationship.source, relationship.target, nil)))
+    }
+
+    /// The request reading each row's targets through `relationship` with it, those that
+    /// `targets` selects, in its order (as `Database.fetch(_:including:targets:)` reads them),
+    /// in two more statements per batch of rows: `.including(all: Item.tags, targets:
+    /// StoreRequest<Tag>().order(Column("name").ascending))`. Its limit and offset do not
+    /// apply. Live results follow a condition on the targets' own columns pair by pair; one
+    /// that reads other tables makes them read every row again on a change there, and diff.
+    public func including<Target>(all relationship: ManyToMany<M, Target>, targets: StoreRequest<Target>) -> Self {
+        var targets = targets
+        (targets.limit, targets.offset) = (nil, nil)
+        let (source, target) = (relationship.source, relationship.target)
+        let filter = targets.predicate
+        let readsTargetsOnly = filter.map { $0.relatedTables.isEmpty } ?? true
+        let kind =
+            readsTargetsOnly
+            ? IncludedRelationship.Kind.manyToMany(source: source, target: target)
+            : .tables([source.childTable, target.parentTable] + (filter?.relatedTables ?? []))
+        return including(
+            IncludedRelationship(
+                name: relationship.name, kind: kind, keyColumn: source.referencedKey,
+                load: { [targets] db, keys in try db.targets(through: relationship, sourceKeys: keys, targets: targets) },
+                empty: [Target](), pairs: (source, target, filter)))
     }
 
     /// The request reading `count` with each row, under `name` (``FetchedRow/count(named:)``,
