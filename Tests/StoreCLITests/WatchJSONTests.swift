@@ -95,6 +95,28 @@ struct WatchJSONTests {
         #expect(try await watch.finish().exitCode == 0)
     }
 
+    @Test("the initial line holds every row, past the first page the controller reads before the rest")
+    func initialLineHoldsEveryRow() async throws {
+        let folder = try WatchTestFolder()
+        let shell = try SQLiteShell(database: folder.database)
+        _ = try await shell.run(
+            "CREATE TABLE note (id INTEGER PRIMARY KEY, rank INTEGER); "
+                + "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) INSERT INTO note SELECT i, i FROM n;")
+        let watch = try WatchProcess(
+            ["watch", "--database", folder.database, "--table", "note", "--order-by", "rank", "--json"], in: folder.url)
+        #expect(try await watch.waitUntil { !$0.isEmpty })
+        let ids = (1...300).map(String.init).joined(separator: ",")
+        #expect(watch.lines(from: 0) == [#"{"type":"initial","sections":[{"name":null,"ids":["# + ids + "]}]}"])
+        _ = try await shell.run("DELETE FROM note WHERE id = 300;")
+        #expect(try await watch.waitUntil { $0.count > 1 })
+        #expect(
+            watch.lines(from: 1) == [
+                #"{"type":"change","sectionDeletes":[],"sectionInserts":[],"deletes":[[0,299]],"inserts":[],"moves":[],"updates":[]}"#
+            ])
+        try watch.closeInput()
+        #expect(try await watch.finish().exitCode == 0)
+    }
+
     @Test("a table without INTEGER PRIMARY KEY, a --where with OR and a trailing comment; only rows whose values changed are updates")
     func rowidTableAndUpdates() async throws {
         let folder = try WatchTestFolder()

@@ -25,7 +25,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
     let order: KeyOrder
     /// How the table's rowid is read (`Database.rowIDName(of:)`: a column named `rowid` hides it).
     let rowID: String
-    /// The rowid, the key values, the section name value when keys are ranks, then `*`.
+    /// The rowid, the key values, the section name value when keys are ranks, one value per
+    /// included relationship (see `IncludedValuesColumn`), then `*`.
     let selection: String
     /// The values bound to the placeholders of `selection` (a related count's), in order.
     let selectionArguments: [DatabaseValue]
@@ -40,6 +41,9 @@ struct FetchPlan<M: StoreModel>: Sendable {
     let columns: IndexColumns
     /// Where the row's own values (`*`) start in `selection`.
     private let valueColumns: Int
+    /// The values of the included relationships, one SQL expression each, in `selection`
+    /// before the row's own values (and fingerprinted with them).
+    private let includedColumns: [String]
     /// The to-one links the predicate, the orderings or the section key read.
     let links: [ToOneLink]
     /// The links of the children (child to the request's table) whose own columns the keys
@@ -56,6 +60,11 @@ struct FetchPlan<M: StoreModel>: Sendable {
     /// Whether the predicate and sort read only the table's own columns or those of parents
     /// found by rowid, there is no window, and the order is reproduced in memory.
     let isIncremental: Bool
+    /// Whether the controller holds every object with the index: then a re-read of changed
+    /// rows decodes their models from the same statement. Without `everyObject`, only a
+    /// request with no batch size and no included objects does (rows with included objects
+    /// are read a batch at a time with them, on first access).
+    let loadsObjects: Bool
 
     /// Checks the request: a section key must be the first sort key.
     static func validate(_ request: StoreRequest<M>) throws(FetchedResultsError) {
@@ -64,10 +73,13 @@ struct FetchPlan<M: StoreModel>: Sendable {
         }
     }
 
-    /// The plan of `request` against the schema of `db`, with the store's `registered` collations.
-    init(_ request: StoreRequest<M>, db: Database, registered: [Collation]) throws {
+    /// The plan of `request` against the schema of `db`, with the store's `registered`
+    /// collations; with `everyObject`, it reads every object with the index (a ``LiveValues``
+    /// iterator's), included objects or not.
+    init(_ request: StoreRequest<M>, db: Database, registered: [Collation], everyObject: Bool = false) throws {
         let request = db.namingParentCollations(request)
         self.request = request
+        loadsObjects = request.batchSize == nil && (request.inclusions.isEmpty || everyObject)
         let rowID = try db.rowIDName(of: request.tableName)
         self.rowID = rowID
         let comparators = request.orderings.map { ordering in
@@ -87,17 +99,19 @@ struct FetchPlan<M: StoreModel>: Sendable {
             ?? false
         let keyColumns: [Int]
         let sectionColumn: Int
-        selection = Self.selection(of: request, ranksInSQL: ranksInSQL, rowID: rowID, allColumns: "*")
+        let included = try request.inclusions.map { try IncludedValuesColumn.expression(of: $0, from: request.tableName, db) }
+        includedColumns = included.map(\.sql)
+        selection = Self.selection(of: request, ranksInSQL: ranksInSQL, rowID: rowID, included: includedColumns, allColumns: "*")
         if ranksInSQL {
             var arguments: [DatabaseValue] = []
             if let first = request.orderings.first, let sectionKey = request.sectionKey {
                 arguments += first.arguments + sectionKey.arguments
             }
-            selectionArguments = arguments + request.orderings.flatMap(\.arguments)
+            selectionArguments = arguments + request.orderings.flatMap(\.arguments) + included.flatMap(\.arguments)
             keyColumns = request.sectionKey == nil ? [1] : [1, 3]
             sectionColumn = 2
         } else {
-            selectionArguments = request.orderings.flatMap(\.arguments)
+            selectionArguments = request.orderings.flatMap(\.arguments) + included.flatMap(\.arguments)
             keyColumns = Array(request.orderings.indices.map { $0 + 1 })
             sectionColumn = 1
         }
@@ -107,7 +121,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
         followedChildren = Array(Set(aggregates.compactMap(\.children)).union(request.predicate?.childLinks ?? []))
         let predicateTables = (request.predicate?.untracedTables ?? []).subtracting(links.map(\.parentTable))
         unfollowedTables = predicateTables.union(aggregates.filter { $0.children == nil }.flatMap(\.tables))
-        valueColumns = firstValueColumn
+        valueColumns = firstValueColumn + included.count
         // A key read from other rows changes while the row's own values stay the same.
         let keysFollowOtherRows = !links.isEmpty || !aggregates.isEmpty
         columns = IndexColumns(
@@ -124,9 +138,12 @@ struct FetchPlan<M: StoreModel>: Sendable {
             && Self.followsByRowID(links, from: request.tableName, db: db)
     }
 
-    /// The columns `selection` lists, naming the rowid `rowID` and every column of the row
-    /// `allColumns`: unqualified, or through the table for a query that joins it.
-    private static func selection(of request: StoreRequest<M>, ranksInSQL: Bool, rowID: String, allColumns: String) -> String {
+    /// The columns `selection` lists, naming the rowid `rowID`, the included relationships'
+    /// values `included` and every column of the row `allColumns`: unqualified, or through
+    /// the table for a query that joins it.
+    private static func selection(
+        of request: StoreRequest<M>, ranksInSQL: Bool, rowID: String, included: [String], allColumns: String
+    ) -> String {
         var columns = [rowID]
         if ranksInSQL {
             let rowOrder = (request.orderings.map(\.sql) + ["\(rowID) ASC"]).joined(separator: ", ")
@@ -137,7 +154,7 @@ struct FetchPlan<M: StoreModel>: Sendable {
         } else {
             columns += request.orderings.map(\.column.sql)
         }
-        return (columns + [allColumns]).joined(separator: ", ")
+        return (columns + included + [allColumns]).joined(separator: ", ")
     }
 
     /// Whether every link starts at `table` (one hop) and finds its children by parent rowid.
@@ -151,11 +168,6 @@ struct FetchPlan<M: StoreModel>: Sendable {
     var table: String { request.tableName }
 
     func emptyIndex() -> ResultIndex { ResultIndex(order: order, isSectioned: request.sectionKey != nil) }
-
-    /// Whether the controller holds every object with the index (no batch size, no included
-    /// objects): then a re-read of changed rows decodes their models from the same statement.
-    /// Rows with included objects are read a batch at a time with them, on first access.
-    var loadsObjects: Bool { request.batchSize == nil && request.inclusions.isEmpty }
 
     /// The whole index, read in order; `rowsRead` counts the rows. Once `isCancelled` says
     /// so it stops with `CancellationError`, within the statement (an order no index serves
@@ -226,7 +238,8 @@ struct FetchPlan<M: StoreModel>: Sendable {
         let sorted = SQLIdentifier.quote(request.tableName + " sorted rowid")
         let narrow = try page.sql(selecting: "\(rowID) AS \(sorted)", rowID: rowID)
         guard try db.sortsInTemporaryBTree(narrow) else { return nil }
-        let columns = Self.selection(of: request, ranksInSQL: ranksInSQL, rowID: "\(table).\(rowID)", allColumns: "\(table).*")
+        let columns = Self.selection(
+            of: request, ranksInSQL: ranksInSQL, rowID: "\(table).\(rowID)", included: includedColumns, allColumns: "\(table).*")
         let selected = withObjects ? M.selection(qualifiedBy: request.tableName) + ", " + columns : columns
         return (
             "SELECT \(selected) FROM (\(narrow.sql)) AS \(sorted) CROSS JOIN \(table) ON \(table).\(rowID) = \(sorted).\(sorted)",

@@ -311,6 +311,10 @@ public final class FetchedResultsController<M: StoreModel> {
     /// How many rows the controller has read from SQLite so far (index rows, re-read rows and objects).
     public var rowsRead: Int { engine.rowsRead.withLock { $0 } }
 
+    /// How many non-empty change sets the controller's engine has posted, before any merge
+    /// for a busy consumer: one per committed transaction that changes the results (tests).
+    var changeSetsPosted: Int { engine.changeSetsPosted.withLock { $0 } }
+
     /// The cache's slot of the object at `position`, read with its batch on first access.
     private func slot(atPosition position: Int) throws(FetchedResultsError) -> Int {
         // `results.index` is read in place: a copy of the index (a retain of each of its

@@ -13,6 +13,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     let queue = DispatchQueue(label: "SQLiteStore.FetchedResultsController")
     let hub = DeliveryHub<M>()
     let rowsRead = Locked(0)
+    /// How many non-empty change sets the engine has posted: one per committed transaction
+    /// that changes the results (tests).
+    let changeSetsPosted = Locked(0)
     private let store: Store
     private var plan: FetchPlan<M>?
     private var current: ResultIndex?
@@ -30,6 +33,9 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     private let builds = Locked(0)
     /// Whether the controller that owns the engine is gone: a re-read it no longer wants stops.
     private let isReleased = Locked(false)
+    /// Whether the owner keeps every object (a ``LiveValues`` iterator): every read of rows
+    /// then reads their models, whatever the request includes.
+    private var keepsEveryObject = false
 
     init(store: Store) { self.store = store }
 
@@ -115,6 +121,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
     }
 
     private func readEveryObject(_ request: StoreRequest<M>) throws -> FetchedValues<M> {
+        keepsEveryObject = true
         subscribe(to: request)
         do {
             let (plan, index, objects) = try fetch(request)
@@ -255,50 +262,34 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
 
     // MARK: Transactions
 
+    /// Handles one committed transaction with one change: the changed rows, the children of
+    /// changed parents, the rows whose followed children changed and the rows whose included
+    /// related objects may have changed are read again together, and the fingerprints (which
+    /// cover the included objects, counts and aggregates) tell which of them changed; or
+    /// everything is read again and diffed by rowid and fingerprint.
     private func handle(_ changes: StoreChanges) {
         // A first page whose build was cancelled waits for the fetch that cancelled it.
         guard let plan, let index = current, !index.isFirstPage else { return }
         let rows = changes.changes(in: plan.table)
         let parents = plan.changedParents(in: changes)
         let unfollowed = plan.unfollowedTables.contains { !changes.changes(in: $0).isEmpty }
-        let changesChildren = children?.isAffected(by: changes) ?? false
-        let changesIncluded = included?.isAffected(by: changes) ?? false
-        guard !rows.isEmpty || !parents.isEmpty || unfollowed || changesChildren || changesIncluded else { return }
+        let changesRelated = (children?.isAffected(by: changes) ?? false) || (included?.isAffected(by: changes) ?? false)
+        guard !rows.isEmpty || !parents.isEmpty || unfollowed || changesRelated else { return }
         do {
-            if !rows.isEmpty || !parents.isEmpty || unfollowed || changesChildren {
-                let canApply =
-                    plan.isIncremental && !unfollowed && !rows.isWhollyChanged && !changes.isExternal
-                    && !parents.contains { $0.changes.isWhollyChanged }
-                let applied =
-                    try canApply
-                    && apply(rows.allRowIDs, parents: parents, children: changesChildren ? changes : nil, to: index, plan)
-                if !applied {
-                    let (fresh, freshIndex, objects) = try fetch(plan.request) { [isReleased] in isReleased.withLock { $0 } }
-                    self.plan = fresh
-                    current = freshIndex
-                    post(.refetched(updating: []), objects: objects)
-                }
-            }
-            if changesIncluded { try postIncludedChanges(changes) }
+            let canApply =
+                plan.isIncremental && !unfollowed && !rows.isWhollyChanged && !changes.isExternal
+                && !parents.contains { $0.changes.isWhollyChanged }
+            let applied = try canApply && apply(rows.allRowIDs, parents: parents, related: changes, to: index, plan)
+            guard !applied else { return }
+            let (fresh, freshIndex, objects) = try fetch(plan.request) { [isReleased] in isReleased.withLock { $0 } }
+            self.plan = fresh
+            current = freshIndex
+            post(.refetched(updating: []), objects: objects)
         } catch is CancellationError {
             return  // released: nobody follows the results any more
         } catch {
             stop(with: error)
         }
-    }
-
-    /// Posts as updated the rows whose included objects `changes` changed (their order and
-    /// sections do not depend on them), after the change of their own rows, if any.
-    private func postIncludedChanges(_ changes: StoreChanges) throws {
-        // Taken, not copied: the tracker's owners then change in place.
-        guard let plan, let current, var tracker = included.take() else { return }
-        defer { included = tracker }
-        let rows = try store.read { db in
-            if let rows = try tracker.changedRows(by: changes, db: db) { return rows }
-            tracker = try RelatedRowsTracker.inclusions(of: plan.request, db: db) ?? tracker
-            return Set(current.rowIDs(in: 0..<current.count))
-        }
-        post(.rows(rows), objects: nil)
     }
 
     /// Stops following the store and hands `error` to every consumer, after its pending change.
@@ -308,24 +299,24 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         hub.fail(FetchedResultsError.wrap(error))
     }
 
-    /// Re-reads only the `changed` rows, the children of the changed `parents` and, when
-    /// `children` changed followed children, their old and new parents (with their objects,
-    /// in the same statements), and merges those whose values changed into the index by sort
-    /// key. Returns `false`, changing nothing but the followed children's owners, when the
-    /// index turns out inconsistent with its order or those parents cannot be known (the
-    /// caller then reads everything again).
+    /// Re-reads only the `changed` rows, the children of the changed `parents` and the rows
+    /// whose followed children or included related rows `related` changed (with their
+    /// objects, in the same statements), and merges those whose values changed into the index
+    /// by sort key. Returns `false`, changing nothing but the trackers' owners, when the index
+    /// turns out inconsistent with its order or those rows cannot be known (the caller then
+    /// reads everything again).
     private func apply(
-        _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], children changes: StoreChanges?,
+        _ changed: Set<Int64>, parents: [(link: ToOneLink, changes: TableChanges)], related changes: StoreChanges,
         to index: ResultIndex, _ plan: FetchPlan<M>
     ) throws -> Bool {
         var count = 0
-        // Taken, not copied: the tracker's owners then change in place.
-        var children = children.take()
-        defer { self.children = children }
+        // Taken, not copied: the trackers' owners then change in place.
+        var trackers = [children.take(), included.take()]
+        defer { (children, included) = (trackers[0], trackers[1]) }
         let read = try store.read { db -> (Set<Int64>, RereadRows<M>)? in
             var changed = changed
-            if let changes, children != nil {
-                guard let owners = try children?.changedRows(by: changes, db: db) else { return nil }
+            for position in trackers.indices where trackers[position]?.isAffected(by: changes) == true {
+                guard let owners = try trackers[position]?.changedRows(by: changes, db: db) else { return nil }
                 changed.formUnion(owners)
             }
             var reread = try plan.fetchRows(db, rowIDs: changed, rowsRead: &count)
@@ -367,7 +358,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         var count = 0
         let registered = store.configuration.collations
         let result = try store.read { db in
-            let plan = try FetchPlan(request, db: db, registered: registered)
+            let plan = try FetchPlan(request, db: db, registered: registered, everyObject: keepsEveryObject)
             let index = try plan.fetchIndex(db, rowsRead: &count, isCancelled: isCancelled)
             try trackRelatedRows(of: plan, db)
             guard plan.loadsObjects else { return (plan, index, nil as LoadedObjects<M>?) }
@@ -390,6 +381,7 @@ final class FetchedResultsEngine<M: StoreModel>: @unchecked Sendable {
         let changeSet =
             replaced.map { IncrementalChangeSet.make(from: lastPosted, to: current, $0) }
             ?? changes.changeSet(from: lastPosted, to: current)
+        if !changeSet.isEmpty { changeSetsPosted.withLock { $0 += 1 } }
         hub.post(
             PendingDelivery(
                 base: lastPosted, result: current, table: plan.table, changes: changes, changeSet: changeSet, objects: objects))

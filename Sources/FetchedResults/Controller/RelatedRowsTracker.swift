@@ -1,10 +1,11 @@
 import SQLiteStoreCore
 
 /// Finds the rows of a controller's table whose related rows a committed transaction may
-/// have changed: those whose included related objects (`StoreRequest.including`) changed,
-/// which the engine reports as updated so that their consumers read them again, and those
-/// whose followed children changed (counted, summed, or tested by the predicate: see
-/// `FetchPlan.followedChildren`), whose keys and match the engine reads again.
+/// have changed: those whose included related objects, counts or aggregates
+/// (`StoreRequest.including`) may have changed, and those whose followed children changed
+/// (counted, summed, or tested by the predicate: see `FetchPlan.followedChildren`). The
+/// engine reads them again with the transaction's changed rows; their fingerprints, which
+/// cover their included values, tell which changed.
 ///
 /// A relationship whose keys are rowids (`Database.findsChildrenByParentRowID`) is followed
 /// row by row:

@@ -3,9 +3,8 @@ enum ResultChanges: Sendable {
     /// Only these rows may differ; the request is the same.
     case rows(Set<Int64>)
     /// The results were read again from the same table: rows match by rowid, and a row is
-    /// updated when the fingerprint of its values changed, or when it is among `updating`
-    /// (rows changed earlier in a merged delivery, such as rows whose included related
-    /// objects changed, which their fingerprints do not show).
+    /// updated when the fingerprint of its values (with its included values) changed, or
+    /// when it is among `updating` (rows changed earlier in a merged delivery).
     case refetched(updating: Set<Int64>)
     /// The results were read from another table: no row is the same.
     case reloaded

@@ -289,6 +289,7 @@ struct ResultIndex: Sendable {
     /// where the rows were and are, or `nil` when a row is in the results but not where the
     /// order puts it: the index is then inconsistent, and must be discarded.
     mutating func replace(_ changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)]) -> ReplacedRows? {
+        if let inPlace = replaceFingerprints(changes) { return inPlace }
         var present: [Located] = []
         for (rowID, _) in changes {
             guard let rowKeys = keys[rowID] else { continue }
@@ -317,6 +318,25 @@ struct ResultIndex: Sendable {
             previous = put
         }
         return replaced
+    }
+
+    /// When every row of `changes` is in the results with exactly the keys it is given (the
+    /// rows whose included objects changed, say), gives each its new fingerprint where it is:
+    /// nothing moves, and no row is taken out and put back (for the hundred items of a renamed
+    /// list they include, that was most of the change). `nil`, changing nothing, otherwise.
+    private mutating func replaceFingerprints(_ changes: [(rowID: Int64, row: (keys: SortKeys, fingerprint: UInt64)?)]) -> ReplacedRows? {
+        var rows: [ReplacedRows.Row] = []
+        rows.reserveCapacity(changes.count)
+        for (rowID, row) in changes {
+            guard let row, let stored = keys[rowID], stored.isIdentical(to: row.keys), let place = location(of: rowID, stored)
+            else { return nil }
+            rows.append(.init(rowID: rowID, position: place.flat, sectionValue: sectionValue(stored)))
+        }
+        for (rowID, row) in changes {
+            if let row { keys.set(row.keys, fingerprint: row.fingerprint, for: rowID) }
+        }
+        rows.sort { $0.position < $1.position }
+        return ReplacedRows(before: rows, after: rows)
     }
 
     /// The indexes of `rows` in the order of their keys and rowids. Rows given by rowid that

@@ -24,6 +24,25 @@ struct SortKeys: Sendable, Hashable {
     }
 
     subscript(index: Int) -> DatabaseValue { index == 0 ? first : rest[index - 1] }
+
+    /// Whether these keys are `other`'s exactly: the same storage classes and the same
+    /// values, text byte for byte (`==` on text is Swift's canonical equivalence, and an
+    /// INTEGER equals a REAL of the same value for collations; neither is the same key).
+    func isIdentical(to other: SortKeys) -> Bool {
+        guard rest.count == other.rest.count, Self.isIdentical(first, other.first) else { return false }
+        return zip(rest, other.rest).allSatisfy { Self.isIdentical($0, $1) }
+    }
+
+    private static func isIdentical(_ a: DatabaseValue, _ b: DatabaseValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.integer(let a), .integer(let b)): a == b
+        case (.real(let a), .real(let b)): a.bitPattern == b.bitPattern
+        case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.blob(let a), .blob(let b)): a == b
+        default: false
+        }
+    }
 }
 
 /// The total order of a request's rows, as SQLite's `ORDER BY` orders them: each sort key

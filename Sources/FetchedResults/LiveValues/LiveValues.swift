@@ -28,6 +28,10 @@ import SQLiteStoreCore
 ///   (which reads every row) until it is released, its task is cancelled, or the store fails
 ///   (a dropped table, a row that does not decode), which it throws.
 ///
+/// A request that includes related objects (`including`) is followed too: the values are its
+/// models, and a row whose included objects, counts or aggregates change is reported updated,
+/// in the same change set as the rest of its transaction.
+///
 /// The request's batch size is ignored: every object is kept. For a list that shows a
 /// screenful of a large table, use ``LiveResults`` or ``FetchedResultsController``, which
 /// read objects as they are shown.

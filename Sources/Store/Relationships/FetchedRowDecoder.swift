@@ -1,6 +1,7 @@
 /// Decodes a ``FetchedRow`` into a type of the user's: a key named like an included
 /// relationship reads its objects, any other key reads the model. Values are handed over as
-/// they are, not encoded again.
+/// they are, not encoded again; an included sum, least or greatest value (a `DatabaseValue`)
+/// converts to the property's type (`Int64?`, `Double`…), or stays a `DatabaseValue`.
 struct FetchedRowDecoder<M: StoreModel>: Decoder {
     let row: FetchedRow<M>
     var codingPath: [any CodingKey] = []
@@ -28,10 +29,12 @@ struct FetchedRowDecoder<M: StoreModel>: Decoder {
 
         func contains(_ key: Key) -> Bool { true }
 
-        /// Whether `key` names an included to-one relationship with no parent.
+        /// Whether `key` names an included to-one relationship with no parent, or an included
+        /// value that is NULL (a sum over no values).
         func decodeNil(forKey key: Key) throws -> Bool {
             guard let included = row.related[key.stringValue] else { return false }
-            return included == nil
+            guard let included else { return true }
+            return included as? DatabaseValue == .null
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try decodeValue(type, key) }
@@ -45,6 +48,18 @@ struct FetchedRowDecoder<M: StoreModel>: Decoder {
                 throw DecodingError.valueNotFound(
                     T.self, .init(codingPath: codingPath + [key], debugDescription: "\(key.stringValue) has no related row"))
             case .none: value = row.model
+            }
+            if let stored = value as? DatabaseValue, T.self != DatabaseValue.self,
+                let convertible = T.self as? any DatabaseValueConvertible.Type
+            {
+                // An included value: converted, as a column would be.
+                guard let converted = convertible.fromDatabaseValue(stored, as: T.self) else {
+                    throw DecodingError.typeMismatch(
+                        T.self,
+                        .init(
+                            codingPath: codingPath + [key], debugDescription: "\(key.stringValue) holds \(stored), which is not \(T.self)"))
+                }
+                return converted
             }
             guard let typed = value as? T else {
                 throw DecodingError.typeMismatch(

@@ -28,21 +28,34 @@ public struct IncludedRelationship: Sendable {
     let load: @Sendable (Database, [DatabaseValue]) throws -> [DatabaseValue: any Sendable]
     /// What a row with no related rows holds: `nil` for a to-one relationship, `[]` otherwise.
     let empty: (any Sendable)?
+    /// The subquery computing the value of a count or an aggregate, correlated with the
+    /// request's table; `nil` for related objects.
+    package var computed: SQLExpression? = nil
+    /// For a many-to-many collection, the join table's links (to the row, to the target) and
+    /// the condition the targets meet, if any (`including(all:targets:)`).
+    package var pairs: (source: ToOneLink, target: ToOneLink, filter: SQLExpression?)? = nil
 
     /// The tables whose changes can change the related objects.
     package var tables: [String] { Self.tables(of: kind) }
 
     /// The value `expression` computes for each row from the rows related to it through
     /// `link` (a count, a sum), read for a batch of rows in one statement and made by
-    /// `convert`; `children` is `link` when the value reads the children's own columns only
-    /// (``RelatedCount``, ``RelatedValue``), followed row by row, else the tables it reads.
+    /// `convert`. It is followed row by row when `children` is `link` (the value reads the
+    /// children's own columns only: ``RelatedCount``, ``RelatedValue``) or when `pairs` are a
+    /// many-to-many relationship's links (a count of targets that reads their own columns
+    /// only), else by the tables it reads.
     static func aggregate(
-        named name: String, _ expression: SQLExpression, through link: ToOneLink, children: ToOneLink?, empty: any Sendable,
+        named name: String, _ expression: SQLExpression, through link: ToOneLink, children: ToOneLink?,
+        pairs: (source: ToOneLink, target: ToOneLink)? = nil, empty: any Sendable,
         convert: @escaping @Sendable (DatabaseValue) -> any Sendable
     ) -> Self {
-        IncludedRelationship(
-            name: name, kind: children.map { .toMany($0) } ?? .tables(Array(expression.relatedTables)), keyColumn: link.referencedKey,
-            load: { db, keys in try db.relatedValues(expression, through: link, keys: keys, convert: convert) }, empty: empty)
+        let kind =
+            children.map { Kind.toMany($0) } ?? pairs.map { Kind.manyToMany(source: $0.source, target: $0.target) }
+            ?? .tables(Array(expression.relatedTables))
+        return IncludedRelationship(
+            name: name, kind: kind, keyColumn: link.referencedKey,
+            load: { db, keys in try db.relatedValues(expression, through: link, keys: keys, convert: convert) }, empty: empty,
+            computed: expression)
     }
 
     /// The tables whose changes can change the related objects of a relationship of `kind`.
@@ -86,7 +99,30 @@ extension StoreRequest {
                 name: relationship.name, kind: .manyToMany(source: relationship.source, target: relationship.target),
                 keyColumn: relationship.source.referencedKey,
                 load: { db, keys in try db.targets(through: relationship, sourceKeys: keys) },
-                empty: [Target]()))
+                empty: [Target](), pairs: (relationship.source, relationship.target, nil)))
+    }
+
+    /// The request reading each row's targets through `relationship` with it, those that
+    /// `targets` selects, in its order (as `Database.fetch(_:including:targets:)` reads them),
+    /// in two more statements per batch of rows: `.including(all: Item.tags, targets:
+    /// StoreRequest<Tag>().order(Column("name").ascending))`. Its limit and offset do not
+    /// apply. Live results follow a condition on the targets' own columns pair by pair; one
+    /// that reads other tables makes them read every row again on a change there, and diff.
+    public func including<Target>(all relationship: ManyToMany<M, Target>, targets: StoreRequest<Target>) -> Self {
+        var targets = targets
+        (targets.limit, targets.offset) = (nil, nil)
+        let (source, target) = (relationship.source, relationship.target)
+        let filter = targets.predicate
+        let readsTargetsOnly = filter.map { $0.relatedTables.isEmpty } ?? true
+        let kind =
+            readsTargetsOnly
+            ? IncludedRelationship.Kind.manyToMany(source: source, target: target)
+            : .tables([source.childTable, target.parentTable] + (filter?.relatedTables ?? []))
+        return including(
+            IncludedRelationship(
+                name: relationship.name, kind: kind, keyColumn: source.referencedKey,
+                load: { [targets] db, keys in try db.targets(through: relationship, sourceKeys: keys, targets: targets) },
+                empty: [Target](), pairs: (source, target, filter)))
     }
 
     /// The request reading `count` with each row, under `name` (``FetchedRow/count(named:)``,
@@ -94,7 +130,7 @@ extension StoreRequest {
     /// `StoreRequest<TodoList>().including(TodoList.items.count { $0.done == false }, as: "openItems")`.
     public func including(_ count: RelatedCount<M>, as name: String) -> Self {
         including(
-            .aggregate(named: name, count.expression, through: count.link, children: count.children, empty: 0) {
+            .aggregate(named: name, count.expression, through: count.link, children: count.children, pairs: count.pairs, empty: 0) {
                 Int.fromDatabaseValue($0) ?? 0
             })
     }

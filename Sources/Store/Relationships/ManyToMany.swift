@@ -51,7 +51,15 @@ public struct ManyToMany<Source: StoreModel, Target: StoreModel>: Sendable, Hash
     }
 
     /// How many targets the source has, to compare with a number: `Item.tags.count >= 2`.
-    public var count: RelatedCount<Source> { RelatedCount(targetRows.count(where: nil), relationship: name, from: source) }
+    public var count: RelatedCount<Source> { counting(where: nil) }
+
+    /// The count of the targets that meet `condition`; followed pair by pair when the
+    /// condition reads the targets' own columns only.
+    func counting(where condition: SQLExpression?) -> RelatedCount<Source> {
+        let readsTargetsOnly = condition.map { $0.referencedColumns != nil && $0.relatedTables.isEmpty } ?? true
+        return RelatedCount(
+            targetRows.count(where: condition), relationship: name, from: source, pairs: readsTargetsOnly ? (source, target) : nil)
+    }
 }
 
 extension ManyToMany where Target: TypedStoreModel {
@@ -62,6 +70,6 @@ extension ManyToMany where Target: TypedStoreModel {
 
     /// How many targets meet `condition`: `Item.tags.count { $0.name != "someday" } >= 2`.
     public func count(_ condition: (Target.Columns) -> ModelPredicate<Target>) -> RelatedCount<Source> {
-        RelatedCount(targetRows.count(where: condition(Target.columns).expression), relationship: name, from: source)
+        counting(where: condition(Target.columns).expression)
     }
 }

@@ -16,12 +16,20 @@ public struct RelatedCount<Model: StoreModel>: Sendable, CustomStringConvertible
     /// and the count reads nothing but them: a child's foreign key then names the rows whose
     /// count it changes.
     let children: ToOneLink?
+    /// The links of a many-to-many relationship's join table (to the row, to the target) when
+    /// the count reads nothing but the pairs and the targets' own columns: a changed pair then
+    /// names the row whose count it changes, and a changed target the rows paired with it.
+    let pairs: (source: ToOneLink, target: ToOneLink)?
 
-    init(_ expression: SQLExpression, relationship: String, from link: ToOneLink) {
+    init(
+        _ expression: SQLExpression, relationship: String, from link: ToOneLink,
+        pairs: (source: ToOneLink, target: ToOneLink)? = nil
+    ) {
         self.expression = expression
         self.name = relationship + ".count"
         self.link = link
         children = RelatedAggregate.children(of: expression, through: link)
+        self.pairs = pairs
     }
 
     public var description: String { expression.sql }

@@ -41,9 +41,14 @@ public struct ToOneLink: Sendable, Hashable, CustomStringConvertible {
     /// expression), or by default the child row's foreign key: a later hop of a path finds
     /// its parent by the key the hop before it read.
     func valueSQL(of column: String, forKey key: String?) -> String {
+        valueSQL(selecting: "\(SQLIdentifier.quote(parentTable)).\(SQLIdentifier.quote(column))", forKey: key)
+    }
+
+    /// The SQL expression reading `expression` (over the parent's qualified columns) in the
+    /// parent row whose key is `key`, as ``valueSQL(of:forKey:)`` reads a column.
+    func valueSQL(selecting expression: String, forKey key: String?) -> String {
         let parent = SQLIdentifier.quote(parentTable)
         let key = key ?? "\(SQLIdentifier.quote(childTable)).\(SQLIdentifier.quote(foreignKey))"
-        return "(SELECT \(parent).\(SQLIdentifier.quote(column)) FROM \(parent) "
-            + "WHERE \(parent).\(SQLIdentifier.quote(referencedKey)) = \(key))"
+        return "(SELECT \(expression) FROM \(parent) WHERE \(parent).\(SQLIdentifier.quote(referencedKey)) = \(key))"
     }
 }

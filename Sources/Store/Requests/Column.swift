@@ -56,11 +56,27 @@ public struct Column: Sendable, Hashable, CustomStringConvertible {
     public var sql: String {
         if let aggregate { return aggregate.sql }
         guard let last = path.last else { return quoted }
-        // Each link's parent row is found by the key the link before it read.
-        let key = zip(path, path.dropFirst()).reduce(nil as String?) { key, hop in
-            hop.0.valueSQL(of: hop.1.foreignKey, forKey: key)
-        }
-        return last.valueSQL(of: name, forKey: key)
+        return last.valueSQL(of: name, forKey: lastKey)
+    }
+
+    /// The key that finds the last link's parent row: `nil` (the first link's foreign key)
+    /// for one link, else the subqueries reading each link's key from the row the link before
+    /// it found.
+    private var lastKey: String? {
+        zip(path, path.dropFirst()).reduce(nil as String?) { key, hop in hop.0.valueSQL(of: hop.1.foreignKey, forKey: key) }
+    }
+
+    /// The condition comparing the column with `operand` (SQL whose placeholders take
+    /// `values`) by `op` (`IS`, `<`, `IN`, `BETWEEN`…), with the values to bind after the
+    /// column's own ``arguments``. SQLite compares with the collation of a column operand
+    /// (`NOCASE`, `RTRIM`), but a subquery carries none: for a column read through links the
+    /// comparison is made inside the subquery on the related row, on the column itself, and
+    /// made again on NULL when a link on the way finds no row, as comparing the subquery's
+    /// NULL would.
+    package func comparison(_ op: String, _ operand: String, _ values: [DatabaseValue]) -> (sql: String, arguments: [DatabaseValue]) {
+        guard aggregate == nil, let last = path.last else { return ("\(sql) \(op) \(operand)", values) }
+        let compared = last.valueSQL(selecting: "\(SQLIdentifier.quote(last.parentTable)).\(quoted) \(op) \(operand)", forKey: lastKey)
+        return ("coalesce(\(compared), NULL \(op) \(operand))", values + values)
     }
 
     /// The values bound to the `?` placeholders of ``sql``, in order: none, except for a

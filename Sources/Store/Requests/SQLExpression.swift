@@ -75,7 +75,8 @@ public struct SQLExpression: Sendable, CustomStringConvertible {
     public var description: String { sql }
 
     static func comparison(_ column: Column, _ op: String, _ value: some DatabaseValueConvertible) -> SQLExpression {
-        SQLExpression(sql: "\(column.sql) \(op) ?", arguments: [value.databaseValue], reading: column)
+        let (sql, arguments) = column.comparison(op, "?", [value.databaseValue])
+        return SQLExpression(sql: sql, arguments: arguments, reading: column)
     }
 
     private static func combine(_ lhs: SQLExpression, _ op: String, _ rhs: SQLExpression) -> SQLExpression {
@@ -137,7 +138,8 @@ extension Column {
     public func `in`(_ values: [any DatabaseValueConvertible]) -> SQLExpression {
         guard !values.isEmpty else { return SQLExpression(sql: "0", arguments: [], columns: []) }
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        return SQLExpression(sql: "\(sql) IN (\(placeholders))", arguments: values.map(\.databaseValue), reading: self)
+        let (sql, arguments) = comparison("IN", "(\(placeholders))", values.map(\.databaseValue))
+        return SQLExpression(sql: sql, arguments: arguments, reading: self)
     }
 
     /// `column LIKE pattern ESCAPE '\'`: `%` and `_` are wildcards, `\` escapes them; ASCII case-insensitive.

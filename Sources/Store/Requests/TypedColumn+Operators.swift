@@ -2,32 +2,32 @@
 extension TypedColumn where Value: DatabaseValueConvertible {
     /// `column IS value`: equality that also matches NULL to `nil`.
     public static func == (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.sql) IS ?", [value.databaseValue])
+        column.compared("IS", "?", [value.databaseValue])
     }
 
     /// `column IS NOT value`.
     public static func != (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.sql) IS NOT ?", [value.databaseValue])
+        column.compared("IS NOT", "?", [value.databaseValue])
     }
 
     /// `column < value`.
     public static func < (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.sql) < ?", [value.databaseValue])
+        column.compared("<", "?", [value.databaseValue])
     }
 
     /// `column <= value`.
     public static func <= (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.sql) <= ?", [value.databaseValue])
+        column.compared("<=", "?", [value.databaseValue])
     }
 
     /// `column > value`.
     public static func > (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.sql) > ?", [value.databaseValue])
+        column.compared(">", "?", [value.databaseValue])
     }
 
     /// `column >= value`.
     public static func >= (column: Self, value: Value) -> ModelPredicate<Model> {
-        column.predicate("\(column.column.sql) >= ?", [value.databaseValue])
+        column.compared(">=", "?", [value.databaseValue])
     }
 
     /// `column IN (values…)`; an empty sequence matches no row.
@@ -35,12 +35,12 @@ extension TypedColumn where Value: DatabaseValueConvertible {
         let arguments = values.map(\.databaseValue)
         guard !arguments.isEmpty else { return ModelPredicate(SQLExpression(sql: "0", arguments: [], columns: [])) }
         let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
-        return predicate("\(column.sql) IN (\(placeholders))", arguments)
+        return compared("IN", "(\(placeholders))", arguments)
     }
 
     /// `column BETWEEN lower AND upper`: both bounds included.
     public func between(_ lower: Value, and upper: Value) -> ModelPredicate<Model> {
-        predicate("\(column.sql) BETWEEN ? AND ?", [lower.databaseValue, upper.databaseValue])
+        compared("BETWEEN", "? AND ?", [lower.databaseValue, upper.databaseValue])
     }
 
     /// `column BETWEEN range.lowerBound AND range.upperBound`.

@@ -39,6 +39,13 @@ public struct TypedColumn<Model: StoreModel, Value: Codable & Sendable>: Sendabl
     func predicate(_ sql: String, _ arguments: [DatabaseValue]) -> ModelPredicate<Model> {
         ModelPredicate(SQLExpression(sql: sql, arguments: arguments, reading: column))
     }
+
+    /// The condition comparing the column with `operand` by `op`, in the column's collation
+    /// at any depth of links (see `Column.comparison(_:_:_:)`).
+    func compared(_ op: String, _ operand: String, _ values: [DatabaseValue]) -> ModelPredicate<Model> {
+        let (sql, arguments) = column.comparison(op, operand, values)
+        return predicate(sql, arguments)
+    }
 }
 
 /// A condition on the rows of `Model`'s table, built from its typed columns; it converts to

@@ -14,22 +14,30 @@ struct WatchSession: Sendable {
     let json: Bool
 
     /// Shows the results and their changes; calls `afterInitialResults` once the first
-    /// results are shown.
+    /// results are shown. The text table shows the first page as soon as it is read, the
+    /// rest coming as a change; `--json`'s `initial` line holds every row, as `--help` says.
     @MainActor
     func run(afterInitialResults: @Sendable () -> Void) async throws {
         let display: any WatchDisplay = json ? WatchJSONDisplay() : WatchTextDisplay(query: query)
         let controller = FetchedResultsController(store: store, request: query.fetchRequest)
-        let changes = controller.changes()
+        var changes = controller.changes().makeAsyncIterator()
         do {
             try controller.performFetch()
         } catch .store(let error) {
             throw error
         }
-        var current = try await WatchResults.reading(controller.results, of: query, from: store)
-        try display.show(current, after: nil)
-        afterInitialResults()
+        let first = controller.results
+        var current = try await WatchResults.reading(first, of: query, from: store)
         do {
-            for try await change in changes {
+            // The rest of the results comes as the first change, before any commit's.
+            var isComplete = first.isComplete
+            while json, !isComplete, let change = try await changes.next() {
+                current = try await current.applying(change, of: query, from: store).0
+                isComplete = change.results.isComplete
+            }
+            try display.show(current, after: nil)
+            afterInitialResults()
+            while let change = try await changes.next() {
                 let (next, changeSet) = try await current.applying(change, of: query, from: store)
                 if !changeSet.isEmpty {
                     let update = WatchUpdate(changeSet: changeSet, old: current, new: next, time: Date())

@@ -5,14 +5,23 @@ import SQLiteStoreCore
 /// violation under ABORT, say) is caught, and the transaction still commits what SQLite kept.
 /// One that `mayRollBack` (`OR ROLLBACK`) ends the transaction when it fails: the write then
 /// throws, and nothing of it is committed.
+///
+/// One `inRolledBackSavepoint` runs in a savepoint that is then rolled back: nothing of it stays.
 struct RandomStatement {
     let sql: String
     let arguments: [any DatabaseValueConvertible]
     var mayFail = false
     var mayRollBack = false
+    var inRolledBackSavepoint = false
 
     func execute(_ db: Database) throws {
-        if mayFail || mayRollBack {
+        if inRolledBackSavepoint {
+            struct RolledBack: Error {}
+            _ = try? db.transaction {
+                _ = try? db.execute(sql: sql, arguments: arguments)
+                throw RolledBack()
+            }
+        } else if mayFail || mayRollBack {
             _ = try? db.execute(sql: sql, arguments: arguments)
         } else {
             try db.execute(sql: sql, arguments: arguments)

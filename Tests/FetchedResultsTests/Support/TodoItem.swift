@@ -1,12 +1,19 @@
 import SQLiteStoreCore
 
 /// The parent model of the relationship suites: a list with a nullable name (BINARY, ties
-/// between lists share a section) and a nullable label (NOCASE, declared on the parent).
+/// between lists share a section), a nullable label (NOCASE, declared on the parent), and
+/// the person who owns it where the schema has people (`Person.schema`; `nil` elsewhere).
 struct TodoList: TypedStoreModel, Equatable {
     static let tableName = "list"
     var id: Int64?
     var name: String?
     var label: String?
+    var personID: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, label
+        case personID = "person_id"
+    }
 
     struct Columns: Sendable {
         let name = TypedColumn<TodoList, String?>("name")

@@ -110,10 +110,11 @@ struct ToOnePathTests {
         let hostile = "'); DROP TABLE person; --"
         let predicate = Item.list.then(TodoList.owner).name == hostile
         #expect(!predicate.expression.sql.contains(hostile))
-        #expect(predicate.expression.arguments == [.text(hostile)])
+        // Compared inside the subquery, in the column's collation, and on NULL when no row is found.
+        #expect(predicate.expression.arguments == [.text(hostile), .text(hostile)])
         #expect(
             predicate.expression.sql
-                == #"(SELECT "person"."name" FROM "person" WHERE "person"."id" = (SELECT "list"."owner_id" FROM "list" WHERE "list"."id" = "item"."list_id")) IS ?"#
+                == #"coalesce((SELECT "person"."name" IS ? FROM "person" WHERE "person"."id" = (SELECT "list"."owner_id" FROM "list" WHERE "list"."id" = "item"."list_id")), NULL IS ?)"#
         )
         #expect(predicate.expression.relatedTables == ["list", "person"])
         #expect(try titles(StoreRequest<Item>().filter(predicate)).isEmpty)
