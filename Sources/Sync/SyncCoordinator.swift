@@ -86,10 +86,18 @@ final class SyncCoordinator: CommitParticipant {
     }
 
     /// Applies a snapshot page in the open write transaction, with `stagedAhead`, its staging
-    /// made off the writer, when that was staged for the tables synced now.
+    /// made off the writer, when that was staged for the tables synced now. A page that cannot
+    /// be applied whole (a table or column not synced here, a row that breaks a constraint) is
+    /// applied as a batch of its cells and deletes, which holds what cannot be applied
+    /// (``SyncHeldChange``) and applies the rest: no page stops a new device's first sync.
     func apply(_ page: SyncSnapshotPage, stagedAhead: SyncSnapshotStaging? = nil, in db: Database) throws {
         db.isApplyingRemoteChanges = true
-        try SyncSnapshotApplier(tables: try syncedTables(in: db), db: db, clock: clock).apply(page, stagedAhead: stagedAhead)
+        let tables = try syncedTables(in: db)
+        do {
+            try db.transaction { try SyncSnapshotApplier(tables: tables, db: db, clock: clock).apply(page, stagedAhead: stagedAhead) }
+        } catch let error as StoreError where error.isAboutRemoteData {
+            try SyncApplier(tables: tables, db: db, clock: clock).apply(SyncBatch(page))
+        }
     }
 
     /// Rows that SQLite deleted while a batch was applied (foreign key actions, triggers) are

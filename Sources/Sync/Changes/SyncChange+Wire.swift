@@ -61,4 +61,27 @@ extension SyncBatch {
     public init(_ pulled: SyncPullResponse) {
         self.init(schemaVersion: pulled.schemaVersion, changes: pulled.changes.map(SyncChange.init))
     }
+
+    /// A snapshot page's cells and deletes as changes, each with its stamp (a change's place in
+    /// its device's outbox, which a page does not carry, is 0): applied as a batch, they merge
+    /// as the page does.
+    ///
+    /// - Throws: `StoreError` when a stamp names a device the page does not list.
+    init(_ page: SyncSnapshotPage) throws {
+        var changes: [SyncChange] = []
+        for row in page.rows {
+            let key = DatabaseValue(row.key)
+            let change = { (operation: SyncChange.Operation, stamp: SyncSnapshotStamp) throws -> SyncChange in
+                guard page.devices.indices.contains(stamp.device) else {
+                    throw StoreError.syncChangeRefused("the snapshot names device #\(stamp.device), which it does not list")
+                }
+                return SyncChange(
+                    id: SyncChange.ID(device: page.devices[stamp.device], sequence: 0), table: row.table, key: key,
+                    operation: operation, timestamp: HybridTimestamp(rawValue: stamp.hlc))
+            }
+            for cell in row.cells { changes.append(try change(.set(column: cell.column, value: DatabaseValue(cell.value)), cell.stamp)) }
+            if let deleted = row.deleted { changes.append(try change(.delete, deleted)) }
+        }
+        self.init(schemaVersion: page.schemaVersion, changes: changes)
+    }
 }
