@@ -10,6 +10,7 @@ import Testing
 /// (``LoopbackBalancer``, a deployment's load balancer: a snapshot cut by a kill resumes on the
 /// other process, and nothing but the resumption can complete it), seeded random
 /// writes (inserts, updates of random columns, deletes that cascade, statements that fail),
+/// notes made their own parent or each other's (parent loops, across devices too) and deleted,
 /// random syncs, answers lost after the server committed, connections cut at any byte of a
 /// request or an answer (inside its status line, its headers, its body, after it) or stalled
 /// (``LoopbackBalancer/fault(connection:_:)``), through the library's own transport, servers killed mid-sync and
@@ -54,6 +55,8 @@ private final class ConvergenceRun {
         var keys: [String] = []
         /// How many inserts its clients made, which numbers their keys.
         var inserts = 0
+        /// The keys of the notes its clients inserted.
+        var noteKeys: [String] = []
     }
 
     let seed: UInt64
@@ -173,7 +176,8 @@ private final class ConvergenceRun {
         if client == readOnlyCopy && (0..<68 ~= operation || 85..<88 ~= operation) { operation = 68 }  // a sync instead of a write
         let hasKeys = !accounts[accountOf[client]].keys.isEmpty
         switch operation {
-        case 0..<30: try await insertItems(client, step: step)
+        case 0..<22: try await insertItems(client, step: step)
+        case 22..<30: try await writeNote(client, step: step)
         case 30..<40 where hasKeys: try await insertTag(client, step: step)
         case 40..<60 where hasKeys: try await updateItem(client, step: step)
         case 60..<68 where hasKeys: try await deleteItem(client)
@@ -244,6 +248,36 @@ private final class ConvergenceRun {
             }
         try await clients.stores[client].write { db in
             try db.execute(sql: "UPDATE items SET \(column) = ? WHERE id = ?", arguments: [value, key])
+        }
+    }
+
+    /// Writes one of the account's notes, whose parent is a note (`ON DELETE CASCADE`): a new
+    /// note, or a note's parent set to itself, to another of the account's notes (loops form,
+    /// here and across devices) or to none, or a note deleted with the notes that follow it. A
+    /// parent this client does not have is refused by SQLite, and the write rolls back.
+    private func writeNote(_ client: Int, step: Int) async throws {
+        let account = accountOf[client]
+        let keys = accounts[account].noteKeys
+        let pick = { (random: inout SplitMix64) -> DatabaseValue in
+            keys.isEmpty || Int.random(in: 0..<4, using: &random) == 0 ? .null : .text(keys.randomElement(using: &random) ?? "")
+        }
+        let (sql, arguments): (String, [DatabaseValue])
+        switch (keys.randomElement(using: &random), Int.random(in: 0..<6, using: &random)) {
+        case (let key?, 0..<3):
+            let parent = Bool.random(using: &random) ? DatabaseValue.text(key) : pick(&random)
+            (sql, arguments) = ("UPDATE notes SET parent = ? WHERE id = ?", [parent, .text(key)])
+        case (let key?, 3):
+            (sql, arguments) = ("DELETE FROM notes WHERE id = ?", [.text(key)])
+        default:
+            let key = "n\(accounts[account].noteKeys.count)"
+            accounts[account].noteKeys.append(key)
+            let parent = Bool.random(using: &random) ? DatabaseValue.text(key) : pick(&random)
+            (sql, arguments) = ("INSERT INTO notes(id, parent, body) VALUES (?, ?, ?)", [.text(key), parent, .text("b\(step)")])
+        }
+        do {
+            try await clients.stores[client].write { db in try db.execute(sql: sql, arguments: arguments) }
+        } catch is StoreError {
+            failedStatements += 1
         }
     }
 
@@ -456,12 +490,26 @@ private final class ConvergenceRun {
         try await balancer.close()
     }
 
+    /// The number of notes of a client that are their own parent or in a parent loop (of up to 50).
+    private static let notesInLoops = """
+        WITH RECURSIVE up(start, id, steps) AS (
+            SELECT id, parent, 1 FROM notes WHERE parent IS NOT NULL
+            UNION SELECT up.start, n.parent, up.steps + 1 FROM up JOIN notes n ON n.id = up.id
+            WHERE n.parent IS NOT NULL AND up.steps < 50)
+        SELECT count(DISTINCT start) FROM up WHERE id = start
+        """
+
     /// Checks each account's clients (``checkAccount(_:stored:)``), then what the run must have done.
     func check() async throws {
         let stored = try await ServerDatabase.changes(in: fixture.database)
         var outcomes: [AccountOutcome] = []
         for account in accounts.indices { outcomes.append(try await checkAccount(account, stored: stored)) }
         try await expectNoForeignDevices(in: Array(clients.stores.indices), label: "seed \(seed)")
+        var notesInLoops = 0
+        for store in clients.stores {
+            notesInLoops += try await store.read { db in try db.fetchValue(Int.self, sql: Self.notesInLoops) } ?? 0
+        }
+        #expect(notesInLoops > 0, "seed \(seed): no note kept is its own parent or in a parent loop")
         let hasEquivalentKeys = outcomes.contains { $0.hasEquivalentKeys }
         #expect(hasEquivalentKeys, "seed \(seed): no canonically equivalent keys")
         #expect(killedBeforePush > 0, "seed \(seed): no client process was killed between a commit and its push")
@@ -510,14 +558,17 @@ private final class ConvergenceRun {
         // Compared by bytes: the generator makes canonically equivalent keys and titles.
         let items = try stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "items")) }
         let tags = try stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "tags")) }
+        let notes = try stores.map { SyncedStores.bytes(try SyncedStores.dump($0, table: "notes")) }
         #expect(items.allSatisfy { $0 == items[0] }, "\(label): items differ")
         #expect(tags.allSatisfy { $0 == tags[0] }, "\(label): tags differ")
+        #expect(notes.allSatisfy { $0 == notes[0] }, "\(label): notes differ")
         let states = try stores.map { SyncedStores.bytes(try SyncedStores.syncState($0)) }
         #expect(states.allSatisfy { $0 == states[0] }, "\(label): the sync states (cells and deletes with their stamps) differ")
         #expect(!items[0].isEmpty, "\(label): no items")
         let model = try SyncMergeModel(changes: try await ServerDatabase.wireChanges(in: fixture.database, account: name)).expectedStore()
         #expect(items[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "items")), "\(label): items are not the merge rule's")
         #expect(tags[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "tags")), "\(label): tags are not the merge rule's")
+        #expect(notes[0] == SyncedStores.bytes(try SyncedStores.dump(model, table: "notes")), "\(label): notes are not the merge rule's")
         let newDevices = try await expectEachChangeStoredOnce(by: members, stored: stored.filter { $0.account == name }, label: label)
         return AccountOutcome(
             items: items[0].count, tags: tags[0].count, newDevices: newDevices,

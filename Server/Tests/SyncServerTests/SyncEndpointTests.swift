@@ -186,7 +186,7 @@ struct SyncEndpointTests {
         }
         let title = SyncWireChange.Operation.set(column: "title", value: .text("t"))
         let refused: [(change: SyncWireChange, names: String)] = [
-            (change("notes", title), "\"notes\""), (change("notes", .delete), "\"notes\""),
+            (change("memos", title), "\"memos\""), (change("memos", .delete), "\"memos\""),
             (change("store_sync_cells", .delete), "\"store_sync_cells\""), (change("later", .delete), "\"later\""),
             (change("items", .set(column: "color", value: .null)), "\"color\""),
             (change("items", .set(column: "id", value: .text("k"))), "\"id\""),  // the key is not a cell
@@ -213,7 +213,7 @@ struct SyncEndpointTests {
     func refusedSchema() async throws {
         let fixture = try ServerFixture()
         let migrations = try SyncedStores.migrations(version: 3)
-        for (tables, reason) in [(["items", "notes"], "\"notes\" cannot be synced"), (["later"], "no primary key")] {
+        for (tables, reason) in [(["items", "memos"], "\"memos\" cannot be synced"), (["later"], "no primary key")] {
             do {
                 _ = try await SyncServerProcess(database: fixture.database, migrations: migrations, tables: Set(tables))
                 Issue.record("a server started with \(tables)")

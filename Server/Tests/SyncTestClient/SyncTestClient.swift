@@ -20,7 +20,7 @@ struct SyncTestClient {
             exit(2)
         }
         var configuration = StoreConfiguration()
-        configuration.sync = SyncConfiguration(tables: ["items", "tags"])
+        configuration.sync = SyncConfiguration(tables: ["items", "tags", "notes"])
         configuration.busyTimeout = .seconds(60)
         let store = try Store(path: arguments[arguments.startIndex], configuration: configuration)
         let client = SyncClient(store: store, server: server, token: arguments[arguments.startIndex + 2])

@@ -9,7 +9,11 @@ import SQLiteStoreSyncProtocol
 /// after a write of the same stamp: a cell holds the last value written to it, and a row is
 /// present when its last event is a write, not a delete (an update later than the delete
 /// brings the row back). A tag whose item is not present is not present either (`ON DELETE
-/// CASCADE`); a title never written is the column's default, `''`.
+/// CASCADE`); a title never written is the column's default, `''`. A note whose parent note is
+/// not present is not present either: the present notes are the largest set of alive notes
+/// closed under that, found by striking out notes whose parent is not in the set until none is,
+/// so that notes that are their own parent or each other's (a parent loop) are present
+/// together when all are alive.
 struct SyncMergeModel {
     private struct Row {
         var cells: [String: SyncWireValue] = [:]
@@ -48,8 +52,27 @@ struct SyncMergeModel {
             let item = tag.cells["item"] ?? .null
             return item == .null || items[item] != nil
         }
+        var notes = (rows["notes"] ?? [:]).filter { $0.value.isPresent }
+        var struckOut = true
+        while struckOut {
+            struckOut = false
+            for (key, note) in notes {
+                let parent = note.cells["parent"] ?? .null
+                guard parent != .null, notes[parent] == nil else { continue }
+                notes[key] = nil
+                struckOut = true
+            }
+        }
         try store.write { db in
             try db.execute(script: SyncedStores.schema)
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")  // notes' parents in any order, loops too
+            for (key, note) in notes {
+                try db.execute(
+                    sql: "INSERT INTO notes(id, parent, body) VALUES (?, ?, ?)",
+                    arguments: [
+                        DatabaseValue(key), DatabaseValue(note.cells["parent"] ?? .null), DatabaseValue(note.cells["body"] ?? .null),
+                    ])
+            }
             for (key, item) in items {
                 try db.execute(
                     sql: "INSERT INTO items(id, title, n, note) VALUES (?, ?, ?, ?)",

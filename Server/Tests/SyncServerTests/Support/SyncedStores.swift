@@ -12,14 +12,16 @@ struct Item: StoreModel, Equatable {
 }
 
 /// Client stores, each its own file in a temporary folder, migrated to the schema of
-/// ``migrations(version:)`` and syncing `items` and `tags` (whose rows cascade with their item).
+/// ``migrations(version:)`` and syncing `items`, `tags` (whose rows cascade with their item) and
+/// `notes` (each may have a parent note, itself included, and follows its parent's delete).
 final class SyncedStores: @unchecked Sendable {
     static let schema = """
         CREATE TABLE items(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '', n INTEGER, note BLOB);
         CREATE TABLE tags(id TEXT PRIMARY KEY, item TEXT REFERENCES items(id) ON DELETE CASCADE, label TEXT);
+        CREATE TABLE notes(id TEXT PRIMARY KEY, parent TEXT REFERENCES notes(id) ON DELETE CASCADE, body TEXT);
         """
     /// The tables the stores and the servers of the tests sync.
-    static let tables: Set<String> = ["items", "tags"]
+    static let tables: Set<String> = ["items", "tags", "notes"]
     let folder: URL
     private(set) var stores: [Store]
     /// The tables the stores sync, from their next ``open(_:)``.
@@ -109,9 +111,11 @@ final class SyncedStores: @unchecked Sendable {
     /// would also find canonically equivalent texts, "\u{E9}" and "e\u{301}", equal).
     static func dump(_ store: Store, table: String) throws -> [String] {
         let columns =
-            table == "items"
-            ? "quote(id) || '|' || quote(title) || '|' || quote(n) || '|' || quote(note)"
-            : "quote(id) || '|' || quote(item) || '|' || quote(label)"
+            switch table {
+            case "items": "quote(id) || '|' || quote(title) || '|' || quote(n) || '|' || quote(note)"
+            case "notes": "quote(id) || '|' || quote(parent) || '|' || quote(body)"
+            default: "quote(id) || '|' || quote(item) || '|' || quote(label)"
+            }
         return try store.read { db in
             try db.fetchRows(sql: "SELECT \(columns) FROM \(table) ORDER BY id").map { row in
                 if case .text(let text) = row[0] { text } else { "\(row[0])" }
