@@ -22,13 +22,14 @@ import Testing
         }
     }
 
-    struct ListTotal: Decodable, Equatable {
+    struct ListCounts: Decodable, Equatable {
         var list: TodoList
         var total: Int64?
         var items: Int
     }
 
-    struct ListValue: Decodable, Equatable {
+    /// The snippet of `DatabaseValue`'s `Decodable` conformance, verbatim.
+    struct ListTotal: Decodable {
         var list: TodoList
         var total: DatabaseValue
     }
@@ -37,10 +38,10 @@ import Testing
         .including(TodoList.items.sum(\.score), as: "total").including(TodoList.items.count, as: "items")
 
     @Test func aSumDecodesIntoAnOptionalIntegerOrADatabaseValue() throws {
-        let totals = try store.read { db in try db.fetch(Self.request, as: ListTotal.self) }
+        let totals = try store.read { db in try db.fetch(Self.request, as: ListCounts.self) }
         #expect(totals.map(\.total) == [5, nil])
         #expect(totals.map(\.items) == [2, 0])
-        let values = try store.read { db in try db.fetch(Self.request, as: ListValue.self) }
+        let values = try store.read { db in try db.fetch(Self.request, as: ListTotal.self) }
         #expect(values.map(\.total) == [.integer(5), .null])
     }
 
@@ -49,6 +50,6 @@ import Testing
         try controller.performFetch()
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title, list_id, score) VALUES ('Tea', 2, 7)") }
         try await controller.waitUntilCurrent()
-        #expect(try controller.fetchedRows.map { try $0.decode(ListTotal.self).total } == [5, 7])
+        #expect(try controller.fetchedRows.map { try $0.decode(ListCounts.self).total } == [5, 7])
     }
 }
