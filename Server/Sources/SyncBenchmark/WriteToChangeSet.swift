@@ -32,12 +32,15 @@ struct WriteToChangeSet {
         let stores = try BenchmarkStores()
         let notes = Note.generate(count: rows, seed: 1)
         let (a, b) = (try stores.make("device-a", syncs: true, notes: notes), try stores.make("device-b", syncs: true, notes: notes))
-        let deployment = try await BenchmarkDeployment(serverCount: 1, migrations: stores.migrations)
+        // A pushes to one server process, B long-polls another: the change crosses PostgreSQL's
+        // LISTEN/NOTIFY between them, as behind a deployment's load balancer.
+        let deployment = try await BenchmarkDeployment(serverCount: 2, migrations: stores.migrations)
         let token = try deployment.token(for: "latency")
         let probe = try ChangeSetProbe(store: b)
         guard probe.count == rows else { throw BenchmarkFailure(description: "B's list holds \(probe.count) notes, not \(rows)") }
-        let server = deployment.servers[0].url
-        let sessions = [a, b].map { store in Task { try await SyncClient(store: store, server: server, token: token).run() } }
+        let sessions = zip([a, b], deployment.servers.map(\.url)).map { store, server in
+            Task { try await SyncClient(store: store, server: server, token: token).run() }
+        }
         var samples: [(receipt: Duration, write: Duration)] = []
         var failure: (any Error)?
         do {
