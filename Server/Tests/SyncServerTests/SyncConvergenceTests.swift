@@ -1,9 +1,12 @@
-import AsyncHTTPClient
 import Foundation
 import SQLiteStore
 import SQLiteStoreSyncProtocol
 import SyncServerHarness
 import Testing
+
+#if os(Linux) || os(Android)
+import AsyncHTTPClient
+#endif
 
 /// Two accounts, each with three client stores and one more joining later through a snapshot,
 /// two copies of a client's file, and two server processes on one PostgreSQL behind one URL
@@ -70,10 +73,10 @@ private final class ConvergenceRun {
     /// URL per server each client would read a whole snapshot from each, and the second would
     /// repair what a resumed first one skipped.
     private let balancer: LoopbackBalancer
-    /// The transports of the current step's clients, shut down when it ends: each operation's
-    /// connections are opened where the balancer routes during it, never kept from an earlier
-    /// operation to another process.
-    private var transports: [AsyncHTTPClientTransport] = []
+    /// The transports of the current step's clients, each with connections of its own, shut
+    /// down when the step ends: each operation's connections are opened where the balancer
+    /// routes during it, never kept from an earlier operation to another process.
+    private var transports: [any SyncTransport] = []
     /// A server that computes no snapshot page ahead: what the races' pages are compared with.
     private let reference: SyncServerProcess
     private var accounts: [Account]
@@ -140,7 +143,7 @@ private final class ConvergenceRun {
     /// hold `batchSize` changes or rows (3, 50 or 1,000 when nil), so that a late client's snapshot takes several pages.
     private func syncClient(_ client: Int, _ server: Int, batchSize: Int? = nil) -> SyncClient {
         let server = balancerURL(routedTo: server)
-        let transport = AsyncHTTPClientTransport(configuration: HTTPClient.Configuration())
+        let transport = Self.ownTransport()
         transports.append(transport)
         var syncer = SyncClient(store: clients.stores[client], server: server, token: token(of: client), transport: transport)
         syncer.batchSize = batchSize ?? [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
@@ -192,8 +195,20 @@ private final class ConvergenceRun {
 
     /// Shuts down the transports of the clients made since the last call.
     private func finishTransports() async {
-        for transport in transports { try? await transport.shutdown() }
+        #if os(Linux) || os(Android)
+        for case let transport as AsyncHTTPClientTransport in transports { try? await transport.shutdown() }
+        #endif
         transports = []
+    }
+
+    /// The platform's transport on connections of its own: AsyncHTTPClient on Linux,
+    /// `URLSession` elsewhere.
+    private static func ownTransport() -> any SyncTransport {
+        #if os(Linux) || os(Android)
+        AsyncHTTPClientTransport(configuration: HTTPClient.Configuration())
+        #else
+        URLSessionTransport(session: URLSession(configuration: .ephemeral))
+        #endif
     }
 
     /// Copies a random client's store: the copy belongs to its original's account.

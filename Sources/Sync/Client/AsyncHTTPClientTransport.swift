@@ -1,4 +1,6 @@
-#if canImport(AsyncHTTPClient)
+// Linux and Android only, as Package.swift links AsyncHTTPClient (a module a build merely has
+// around elsewhere must not give Apple platforms a second platform transport).
+#if os(Linux) || os(Android)
 import AsyncHTTPClient
 import Foundation
 import NIOCore

@@ -1,10 +1,15 @@
-#if !canImport(FoundationNetworking)
+// Every platform but those where Package.swift links AsyncHTTPClient.
+#if !os(Linux) && !os(Android)
 import Foundation
 import SQLiteStoreCore
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The transport of Apple platforms (see ``SyncTransport``): `URLSession`, with no other
 /// dependency. Not on Linux, where FoundationNetworking ends the process on some cut
-/// connections: ``AsyncHTTPClientTransport`` serves there.
+/// connections: `AsyncHTTPClientTransport` serves there.
 public struct URLSessionTransport: SyncTransport {
     /// The session that carries the requests.
     public let session: URLSession
