@@ -27,7 +27,7 @@ public struct StoreSync: Sendable {
             var changes: [SyncChange] = []
             for row in rows {
                 guard try row.decode(Int64.self, column: "schema_version") == version else { break }
-                changes.append(try Self.change(from: row, device: device))
+                changes.append(try SyncChange(stored: row, device: device))
             }
             return SyncBatch(schemaVersion: version, changes: changes)
         }
@@ -107,14 +107,6 @@ public struct StoreSync: Sendable {
         StoreError.misuse("sync is not configured: set StoreConfiguration.sync when opening the store")
     }
 
-    private static func change(from row: Row, device: String) throws -> SyncChange {
-        let column = try row.decode(String?.self, column: "col")
-        return SyncChange(
-            id: SyncChange.ID(device: device, sequence: try row.decode(Int64.self, column: "sequence")),
-            table: try row.decode(String.self, column: "tbl"), key: row["pk"] ?? .null,
-            operation: column.map { .set(column: $0, value: row["value"] ?? .null) } ?? .delete,
-            timestamp: HybridTimestamp(rawValue: try row.decode(Int64.self, column: "clock")))
-    }
 }
 
 extension Store {

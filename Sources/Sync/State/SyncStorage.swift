@@ -267,13 +267,7 @@ enum SyncStorage {
         try db.fetchRows(
             sql: "SELECT device, sequence, tbl, pk, col, value, clock, code, extended_code, message FROM store_sync_held ORDER BY position"
         ).map { row in
-            let column = try row.decode(String?.self, column: "col")
-            let change = SyncChange(
-                id: SyncChange.ID(
-                    device: try row.decode(String.self, column: "device"), sequence: try row.decode(Int64.self, column: "sequence")),
-                table: try row.decode(String.self, column: "tbl"), key: row["pk"] ?? .null,
-                operation: column.map { .set(column: $0, value: row["value"] ?? .null) } ?? .delete,
-                timestamp: HybridTimestamp(rawValue: try row.decode(Int64.self, column: "clock")))
+            let change = try SyncChange(stored: row, device: try row.decode(String.self, column: "device"))
             let error = StoreError(
                 code: ResultCode(rawValue: try row.decode(Int32.self, column: "code")),
                 extendedCode: try row.decode(Int32.self, column: "extended_code"), message: try row.decode(String.self, column: "message"))
