@@ -5,7 +5,7 @@ import Testing
 @testable import SQLiteStoreResults
 
 /// Writers commit inserts, moving updates and deletes (by the store, by another connection,
-/// rolled back) while a controller and a `LiveResults` read their index in the background
+/// rolled back) while a controller reads its index in the background
 /// after the first page; once quiet, every delivered change set must replay the results
 /// before it into a fresh read, and the results must be that read.
 ///
@@ -94,21 +94,16 @@ import Testing
         try controller.performFetch()
         #expect(!controller.isComplete && controller.numberOfObjects == FetchedResultsController<Note>.firstPageSize + 1)
         let checker = ReplayChecker(controller)
-        let live = LiveResults(controller: FetchedResultsController(store: store, request: request))
-        live.controller.holdsBackgroundReadAfter = hold
-        #expect(!live.isComplete)
-        let liveChecker = ReplayChecker(live.controller)
 
-        // The first transactions commit while both indexes are being read (held); later ones
+        // The first transactions commit while the index is being read (held); later ones
         // race with their delivery.
         for _ in 0..<5 {
             try commitBlocking(randomStatements(rows: rows, &random), in: store)
             try expectSnapshotRows(
-                of: controller, live, at: snapshot, paths: paths, beingRead: paths[hold - 1].section, &random,
+                of: controller, at: snapshot, paths: paths, beingRead: paths[hold - 1].section, &random,
                 "seed \(seed), shape \(shape), hold \(hold)")
         }
         controller.resumeBackgroundRead()
-        live.controller.resumeBackgroundRead()
         // Only the store's own commits so far: each must have been captured during the build
         // and applied once the index was complete (by rows, or by reading the results again
         // for the shapes whose changes cannot be applied row by row).
@@ -117,27 +112,25 @@ import Testing
             try await RandomCommit.run(randomStatements(rows: rows, &random), store: store, other: other, &random)
         }
         #expect(try await checker.check(store, "seed \(seed), shape \(shape)"))
-        #expect(try await liveChecker.check(store, "seed \(seed), shape \(shape), LiveResults"))
-        #expect(controller.isComplete && live.isComplete)
-        #expect(live.results.sectionedSnapshot().isExactly(try store.freshSnapshot(request)))
+        #expect(controller.isComplete)
+        #expect(controller.results.sectionedSnapshot().isExactly(try store.freshSnapshot(request)))
     }
 
     /// Reads objects at random index paths of `snapshot` (the complete results of the first
-    /// page's snapshot) through both consumers, still showing their first page: each is the
+    /// page's snapshot) through the controller, still showing its first page: each is the
     /// row there, or, read after its deletion, says so. Also the first and last rows of the
     /// section `beingRead` by the held background read and of a random one, where an offset
     /// off by one shows, and the index paths just past them and past the last section.
     private func expectSnapshotRows(
-        of controller: FetchedResultsController<Note>, _ live: LiveResults<Note>, at snapshot: SectionedSnapshot<ObjectID>,
+        of controller: FetchedResultsController<Note>, at snapshot: SectionedSnapshot<ObjectID>,
         paths: [IndexPath], beingRead: Int, _ random: inout SplitMix64, _ context: String
     ) throws {
-        #expect(!controller.isComplete && !live.isComplete, "\(context): still the first page")
+        #expect(!controller.isComplete, "\(context): still the first page")
         let sections = [beingRead, snapshot.sections.indices.randomElement(using: &random) ?? 0]
         let edges = sections.flatMap { [IndexPath(row: 0, section: $0), IndexPath(row: snapshot.sections[$0].ids.count - 1, section: $0)] }
         for path in (0..<10).compactMap({ _ in paths.randomElement(using: &random) }) + edges {
             let expected = snapshot.sections[path.section].ids[path.row]
             expectRow(expected, "\(context): \(path)") { () throws(FetchedResultsError) in try controller.object(at: path) }
-            expectRow(expected, "\(context): \(path), LiveResults") { () throws(FetchedResultsError) in try live.object(at: path) }
         }
         let ends =
             sections.map { IndexPath(row: snapshot.sections[$0].ids.count, section: $0) } + [
@@ -145,7 +138,6 @@ import Testing
             ]
         for end in ends {
             #expect(throws: FetchedResultsError.indexPathOutOfBounds(end), "\(context)") { try controller.object(at: end) }
-            #expect(throws: FetchedResultsError.indexPathOutOfBounds(end), "\(context), LiveResults") { try live.object(at: end) }
         }
     }
 

@@ -196,22 +196,6 @@ import Testing
         return count
     }
 
-    @Test func liveResultsNotifyWhoWaitsForARowOfTheRest() async throws {
-        try fill(1_000)
-        let live = LiveResults(StoreRequest<Note>().order(Column("score").ascending), in: store)
-        #expect(!live.isComplete && live.count == Self.pageSize + 1)
-        let late = ObservationCounter { _ = live[Note.id(900)] }
-        let early = ObservationCounter { _ = live[Note.id(1)] }
-        let shape = ObservationCounter { _ = live.count }
-        #expect(live[Note.id(900)] == nil)
-        #expect(try live.object(at: IndexPath(row: 899, section: 0)).title == "t900", "past the page, by position")
-        try await live.controller.waitUntilCurrent()
-        for _ in 0..<5 { await Task.yield() }  // the observers' tasks
-        #expect(live.isComplete && live.count == 1_000)
-        #expect((late.count, early.count, shape.count) == (1, 0, 1), "the row that arrived, not the one shown; the shape once")
-        #expect(live[Note.id(900)]?.title == "t900")
-    }
-
     @Test func aSmallResultIsCompleteAtOnce() throws {
         try fill(Self.pageSize)
         let controller = FetchedResultsController(store: store, request: Self.byGroup)

@@ -121,9 +121,10 @@ import Testing
     @Test func liveResultsDeliverRowsWithTheirIncludedObjects() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) else { return }
         let results = LiveResults(Self.request, in: store)
+        try await results.waitUntilCurrent()
         #expect(results.row(at: 0)?.list?.name == "Groceries")
         try await store.write { db in try db.execute(sql: "UPDATE list SET name = 'Food' WHERE id = 1") }
-        try await results.controller.waitUntilCurrent()
+        try await results.waitUntilCurrent()
         #expect(try results.row(at: 1)?.decode(ItemRow.self).list?.name == "Food")
         #expect(results.lastChange?.updates.count == 2)
     }

@@ -114,6 +114,9 @@ import Testing
         // `LiveValues` of the same requests: the engine's other consumer.
         checkers.append(try await IncludedLiveValuesChecker(pathFiltered, store: store))
         checkers.append(try await IncludedLiveValuesChecker(Self.countedItemRequests[0].request, store: store))
+        // `LiveResults` of them too, with each row's included objects read by `row(at:)`.
+        checkers.append(try await IncludedLiveResultsChecker(pathFiltered, store: store))
+        checkers.append(try await IncludedLiveResultsChecker(Self.countedItemRequests[1].request, store: store))
         for step in 0..<transactions {
             try await RandomCommit.run(IncludedStatements.random(&random, withPeople: true), store: store, other: other, &random)
             for (number, checker) in checkers.enumerated() {
@@ -317,6 +320,81 @@ import Testing
         let changed = staying.filter { shown[$0] != new[$0] }
         guard updated.intersection(staying) == changed else {
             Issue.record("\(context): live values updated \(updated.sorted()), rows whose shown values changed \(changed.sorted())")
+            return false
+        }
+        return true
+    }
+}
+
+/// Follows one request through `LiveResults`, as a view or an actor holding them would: after
+/// each transaction its objects must be the models a fresh fetch reads, in order, and each
+/// row's included objects (`row(at:)`, kept from earlier reads until a change touches the row)
+/// those a fresh fetch reads; one change must have been applied when the shown values changed
+/// and none otherwise, updating exactly the rows that stay whose shown values changed.
+@MainActor final class IncludedLiveResultsChecker<M: StoreModel & Equatable>: IncludedCheck {
+    private let results: LiveResults<M>
+    private let request: StoreRequest<M>
+    private let store: Store
+    /// The results last checked.
+    private var last: FetchedResultsSnapshot
+    /// Each row's shown values (`IncludedShownValues`) when `last` was checked.
+    private var shown: [Int64: [UInt8]]
+    /// The changes applied when `last` was checked.
+    private var applied: Int
+
+    init(_ request: StoreRequest<M>, store: Store) async throws {
+        self.request = request
+        self.store = store
+        results = LiveResults(request, in: store)
+        try await results.waitUntilCurrent()
+        last = results.results
+        applied = results.changesApplied
+        shown = try await store.read { db in try IncludedShownValues.read(request, db) }
+    }
+
+    func check(_ context: String) async throws -> Bool {
+        try await results.waitUntilCurrent()
+        let request = request
+        let (fresh, freshRows, new) = try await store.read { db in
+            (try db.fetch(request), IncludedShownValues.rendered(try db.fetchRows(request)), try IncludedShownValues.read(request, db))
+        }
+        let before = last.sectionedSnapshot()
+        let changes = results.changesApplied - applied
+        defer { (last, shown, applied) = (results.results, new, results.changesApplied) }
+        guard Array(results) == fresh else {
+            Issue.record("\(context): live results \(results.map(\.id)) != fresh \(fresh.map(\.id))")
+            return false
+        }
+        for position in results.indices {
+            let row = results.row(at: position).map(IncludedShownValues.render)
+            guard let rowID = results.objectID(at: position)?.rowID, row == freshRows[rowID] else {
+                Issue.record("\(context): live row at \(position) shows \(row ?? "nothing"), a fresh read \(freshRows)")
+                return false
+            }
+        }
+        guard changes <= 1 else {
+            Issue.record("\(context): \(changes) changes applied for one transaction")
+            return false
+        }
+        var updated: Set<Int64> = []
+        var inserted: Set<Int64> = []
+        if changes == 1, let changeSet = results.lastChange {
+            let after = results.results.sectionedSnapshot()
+            for path in changeSet.updates + changeSet.moves.filter(\.isChanged).map(\.from) {
+                if let id = before.id(at: path) { updated.insert(id.rowID) }
+            }
+            for path in changeSet.inserts { if let id = after.id(at: path) { inserted.insert(id.rowID) } }
+            for section in changeSet.sectionInserts { inserted.formUnion(after.sections[section].ids.map(\.rowID)) }
+        }
+        let staying = Set(shown.keys).intersection(new.keys).subtracting(inserted)
+        let changed = staying.filter { shown[$0] != new[$0] }
+        guard updated.intersection(staying) == changed else {
+            Issue.record("\(context): live results updated \(updated.sorted()), rows whose shown values changed \(changed.sorted())")
+            return false
+        }
+        let moved = before != results.results.sectionedSnapshot()
+        guard changes == 1 || (!moved && changed.isEmpty) else {
+            Issue.record("\(context): the results changed without a change applied")
             return false
         }
         return true

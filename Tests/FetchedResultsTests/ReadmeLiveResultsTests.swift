@@ -38,8 +38,8 @@ struct GroceriesView: View {
     init(store: Store) { _groceries = State(initialValue: Groceries(store: store)) }
 
     var body: some View {
-        List(0..<groceries.items.count, id: \.self) { position in
-            Text(groceries.items[position]?.title ?? "")
+        List(groceries.items, id: \.id) { item in
+            Text(item.title)
         }
     }
 }
@@ -69,9 +69,10 @@ struct GroceriesView: View {
 
         // --- README snippet
         let groceries = Groceries(store: store)  // SwiftUI: @State private var groceries = …
-        print(groceries.items.count, groceries.items[0]?.title ?? "-")  // 1 Bread (fetched at the first read)
+        try await groceries.items.waitUntilCurrent()  // the first values (read at the first use)
+        print(groceries.items.count, groceries.items[0].title)  // 1 Bread
         try await store.write { db in try db.execute(sql: "INSERT INTO item(title, done) VALUES ('Milk', 0)") }
-        try await groceries.items.controller.waitUntilCurrent()  // read your writes: no polling
+        try await groceries.items.waitUntilCurrent()  // read your writes: no polling
         print(groceries.items.count, groceries.items.lastChange ?? .empty)  // 2 ChangeSet(inserts: [0.1])
         // --- end
 

@@ -35,8 +35,9 @@ import Testing
         var subscribed: [FetchedResultsError] = []
         controller.didFail = { handled.append($0) }
         let subscription = controller.subscribe(didFail: { subscribed.append($0) }) { _ in }
-        let live = LiveResults(controller: controller)
+        let live = LiveResults(controller.request, in: store)
         try controller.performFetch()
+        try await live.waitUntilCurrent()
         #expect(live.count == 3)
         var changes = controller.changes().makeAsyncIterator()
         let other = try self.damage(damage)

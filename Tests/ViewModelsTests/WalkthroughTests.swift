@@ -85,10 +85,11 @@ struct WalkthroughTests {
 
         // 3. The screen's view model: live results.
         let screen = NotesViewModel(store: store)
-        #expect(screen.summary == "2 notes" && screen.notes[1]?.text == "Call Ada")
+        try await screen.notes.waitUntilCurrent()  // the first values are read
+        #expect(screen.summary == "2 notes" && screen.notes[1].text == "Call Ada")
         _ = await screen.pin.execute(ids[1])
-        try await screen.notes.controller.waitUntilCurrent()  // read your writes, no polling
-        #expect(screen.notes[1]?.pinned == true)
+        try await screen.notes.waitUntilCurrent()  // read your writes, no polling
+        #expect(screen.notes[1].pinned == true)
         try await store.write { db in try db.execute(sql: "UPDATE note SET pinned = 0") }  // test only: the list below starts unpinned
 
         // 4. The fetched data source: live results of a request, one cell view model per note.

@@ -44,8 +44,6 @@ public struct LiveValues<M: StoreModel>: AsyncSequence, Sendable {
 
     /// The values of `request` in `store`, read by each iterator's first `next()`.
     public init(_ request: StoreRequest<M>, in store: Store) {
-        var request = request
-        request.batchSize = nil
         self.request = request
         self.store = store
     }
@@ -56,16 +54,9 @@ public struct LiveValues<M: StoreModel>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         private let request: StoreRequest<M>
         private let store: Store
-        /// The engine following the store and the values last returned, once started.
-        private var following: (engine: FetchedResultsEngine<M>, values: FetchedValues<M>)?
+        /// The values following the store, once started.
+        private var followed: FollowedValues<M>?
         private var isFinished = false
-
-        /// What the engine holds for the iterator.
-        private enum Taken {
-            case change(FetchedValuesChange<M>)
-            case end
-            case nothing
-        }
 
         fileprivate init(request: StoreRequest<M>, store: Store) {
             self.request = request
@@ -80,10 +71,11 @@ public struct LiveValues<M: StoreModel>: AsyncSequence, Sendable {
         {
             guard !isFinished else { return nil }
             do {
-                guard let engine = following?.engine else { return try await start() }
-                while !Task.isCancelled {
+                guard followed != nil else { return try await start() }
+                while !Task.isCancelled, var current = followed {
                     let wakeUp = WakeUp()
-                    let taken = try take(from: engine, orWake: wakeUp.signal)
+                    let taken = try current.take(orWake: wakeUp.signal)
+                    followed = current
                     if case .change(let change) = taken { return change }
                     guard case .nothing = taken else { break }
                     await withTaskCancellationHandler {
@@ -108,45 +100,24 @@ public struct LiveValues<M: StoreModel>: AsyncSequence, Sendable {
         /// The change of every transaction committed before the call, or `nil` when they change
         /// nothing: `next()` without waiting for later ones (tests).
         mutating func nextOfCommitted() async throws(FetchedResultsError) -> FetchedValuesChange<M>? {
-            guard let engine = following?.engine else { return try await next() }
-            await engine.flush()
-            guard case .change(let change) = try take(from: engine, orWake: {}) else { return nil }
+            guard var current = followed else { return try await next() }
+            await current.engine.flush()
+            let taken = try current.take(orWake: {})
+            followed = current
+            guard case .change(let change) = taken else { return nil }
             return change
         }
 
         private mutating func start() async throws(FetchedResultsError) -> FetchedValuesChange<M> {
-            try FetchPlan.validate(request)
-            let engine = FetchedResultsEngine<M>(store: store)
-            let values = try await engine.startWithEveryObject(request)
-            following = (engine, values)
-            let insertion = ChangeSet(sectionInserts: Array(0..<values.results.index.sectionCount))
-            return FetchedValuesChange(changeSet: insertion, values: values, isInitial: true)
-        }
-
-        /// Applies what the engine holds until a change changes the results; with nothing
-        /// left, has `wake` called once something arrives. Throws the engine's failure.
-        private mutating func take(
-            from engine: FetchedResultsEngine<M>, orWake wake: @escaping @Sendable () -> Void
-        ) throws(FetchedResultsError) -> Taken {
-            while let values = following?.values {
-                switch engine.hub.take(DeliveryHub<M>.owner, along: nil, orWake: wake).0 {
-                case .change(var pending):
-                    let changeSet = pending.resolvedChangeSet()
-                    let new = try values.applying(pending)
-                    following?.values = new
-                    if !changeSet.isEmpty { return .change(FetchedValuesChange(changeSet: changeSet, values: new, isInitial: false)) }
-                case .failure(let error): throw error
-                case .finished: return .end
-                case .nothing: return .nothing
-                }
-            }
-            return .end
+            let started = try await FollowedValues.start(request, in: store)
+            followed = started
+            return started.firstChange
         }
 
         /// Stops following the store.
         private mutating func finish() {
             isFinished = true
-            following = nil
+            followed = nil
         }
     }
 }

@@ -29,11 +29,14 @@ struct ItemsView: View {
 extension Item: Identifiable {}
 
 // `LiveResults`'s snippet.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-@MainActor @Observable final class ShoppingList {
-    let items: LiveResults<Item>
-    init(store: Store) {
-        items = LiveResults(StoreRequest<Item>().order(Column("title").ascending), in: store)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+actor Exporter {
+    let store: Store
+    lazy var items = LiveResults(StoreRequest<Item>().order(Column("title").ascending), in: store, isolation: self)
+    init(store: Store) { self.store = store }
+    func titles() async throws -> [String] {
+        try await items.waitUntilCurrent()
+        return items.map(\.title)
     }
 }
 
@@ -119,10 +122,9 @@ extension DiffableSnapshot {
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func observableSnippetsRun() async throws {
         let holder = await Store.withDefault(store) { ItemsHolder() }
-        let list = ShoppingList(store: store)
-        while holder.$items.isLoading { try await Task.sleep(for: .milliseconds(1)) }
+        try await holder.items.waitUntilCurrent()
         #expect(holder.items.map(\.title) == ["Bread", "Buy milk", "Slides"])
-        #expect(list.items[0]?.title == "Bread")
+        #expect(try await Exporter(store: store).titles() == ["Bread", "Buy milk", "Slides"])
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -35,13 +35,13 @@ struct Grocery: Identifiable, Equatable {
     }
 
     func grocery(section: Int, row: Int) -> Grocery? {
-        try? groceries.object(at: IndexPath(row: row, section: section))
+        groceries.object(at: IndexPath(row: row, section: section))
     }
 
     func add(_ title: String, aisle: String) async {
         do {
             try await store.write { db in _ = try db.insert(Grocery.Draft(title: title, aisle: aisle)) }
-            try await groceries.controller.waitUntilCurrent()  // read your writes: the row is shown now
+            try await groceries.waitUntilCurrent()  // read your writes: the row is shown now
         } catch {
             lastError = error
         }
@@ -80,7 +80,7 @@ struct ShoppingView: View {
     var body: some View {
         List(groceries) { grocery in Text(grocery.title) }
             .overlay {
-                if let failure = $groceries.failure { Text("The list stopped: \(failure.description)") }
+                if let failure = groceries.failure { Text("The list stopped: \(failure.description)") }
             }
     }
 }
@@ -171,21 +171,22 @@ struct GroceryDetailView: View {
         let shopping = await Store.withDefault(store) {
             LiveQuery(StoreRequest<Grocery>().filter(Column("done") == false).order(Column("title").ascending))
         }
-        #expect(badge.text == "0 to buy" && badge.$groceries.isLoading)
-        while badge.$groceries.isLoading || shopping.projectedValue.isLoading { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(badge.text == "0 to buy" && badge.groceries.isLoading)
+        while badge.groceries.isLoading || shopping.wrappedValue.isLoading { try await Task.sleep(for: .milliseconds(1)) }
         #expect(badge.text == "2 to buy")
         #expect(shopping.wrappedValue.map(\.title) == ["Bread", "Milk"])
         try await store.write { db in try db.execute(sql: "UPDATE grocery SET done = 1 WHERE title = 'Milk'") }
         while badge.groceries.count != 1 || shopping.wrappedValue.count != 1 { try await Task.sleep(for: .milliseconds(1)) }
         #expect(badge.text == "1 to buy" && shopping.wrappedValue.map(\.id) == [2])
         try await store.write { db in try db.execute(sql: "DROP TABLE grocery") }
-        while shopping.projectedValue.failure == nil { try await Task.sleep(for: .milliseconds(1)) }
+        while shopping.wrappedValue.failure == nil { try await Task.sleep(for: .milliseconds(1)) }
         #expect(shopping.wrappedValue.map(\.title) == ["Bread"], "the values stay as they were")
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func theListShowsSectionsAndReadsItsOwnWrites() async throws {
         let list = GroceryList(store: store)
+        try await list.groceries.waitUntilCurrent()
         #expect(list.groceries.sections.map(\.name) == ["bakery", "dairy"])
         #expect(list.groceries.sections.map(\.numberOfObjects) == [1, 2])
         #expect(list.grocery(section: 1, row: 0)?.title == "Butter")
@@ -230,6 +231,7 @@ struct GroceryDetailView: View {
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test func aFailedWriteAndABrokenRequestAreReportedNotFatal() async throws {
         let list = GroceryList(store: store)
+        try await list.groceries.waitUntilCurrent()
         #expect(list.groceries.count == 3)
         try await store.write { db in
             try db.execute(
@@ -238,7 +240,7 @@ struct GroceryDetailView: View {
         await list.add("Cod", aisle: "fish")
         #expect((list.lastError as? StoreError)?.code == .constraint)
         try await store.write { db in try db.execute(sql: "DROP TABLE grocery") }
-        try? await list.groceries.controller.waitUntilCurrent()
+        try? await list.groceries.waitUntilCurrent()
         #expect(list.groceries.failure != nil)
         #expect(list.groceries.count == 3)
     }
