@@ -83,6 +83,10 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         /// also finds it on its own when a pull answer's ``SyncPullResponse/deviceSequence`` is
         /// higher than any sequence it gave a change: a copy that only reads.
         case forkedDevice
+        /// The server no longer knows the device, which was not seen for longer than it keeps
+        /// devices, and the changes it has not pulled may be gone (HTTP 410): it reads the
+        /// snapshot again, keeping its unpushed changes.
+        case deviceForgotten
         /// The server failed (HTTP 500 or 503).
         case unavailable
         /// No answer: the connection failed, timed out or was cut. A client's finding, which a

@@ -34,6 +34,24 @@ struct ChangeLog: Sendable {
         "CREATE INDEX IF NOT EXISTS sync_changes_by_account ON sync_changes(account, seq)",
         // Snapshots read an account's rows in (table, key) order, by bytes.
         "CREATE INDEX IF NOT EXISTS sync_changes_by_row ON sync_changes(account, tbl COLLATE \"C\", pk COLLATE \"C\", seq)",
+        // Docs/SyncServerSchema.md, "Bounded storage".
+        "ALTER TABLE sync_accounts ADD COLUMN IF NOT EXISTS pruned_through bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE sync_accounts ADD COLUMN IF NOT EXISTS pruned_at timestamptz",
+        "ALTER TABLE sync_accounts ADD COLUMN IF NOT EXISTS compacted_through bigint NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE IF NOT EXISTS sync_devices(
+            account bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE, device text NOT NULL,
+            first_seen timestamptz NOT NULL DEFAULT now(), last_seen timestamptz NOT NULL DEFAULT now(),
+            pushed_through bigint NOT NULL DEFAULT 0,
+            PRIMARY KEY (account, device))
+        """,
+        // Devices that pushed before `sync_devices` existed: each one's highest stored change.
+        // Once per database: the table is empty only until its first push or pull.
+        """
+        INSERT INTO sync_devices(account, device, pushed_through)
+        SELECT account, device, max(device_seq) FROM sync_changes
+        WHERE NOT EXISTS (SELECT 1 FROM sync_devices) GROUP BY account, device
+        """,
     ]
 
     /// The advisory lock that serializes schema creation between processes starting together

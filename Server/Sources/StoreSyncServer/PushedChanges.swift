@@ -37,7 +37,10 @@ struct PushedChanges {
     }
 
     /// Inserts the changes whose id (device, sequence) the account does not hold yet, in the
-    /// push's order; returns how many it inserted.
+    /// push's order, and notes each device's highest stored sequence and that it was seen;
+    /// returns how many it inserted. A change at or below its device's highest stored sequence
+    /// was stored before (devices push in order), even if compaction has removed it since: it
+    /// is not stored again.
     func insertNew(account: Int64, schemaVersion: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         let rows = try await connection.query(
             """
@@ -46,12 +49,21 @@ struct PushedChanges {
             FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[], \(keys)::text[],
                         \(columns)::text[], \(values)::text[], \(clocks)::bigint[])
                  WITH ORDINALITY AS u(d, s, t, k, c, v, h, n)
+            LEFT JOIN sync_devices known ON known.account = \(account) AND known.device = u.d
+            WHERE u.s > coalesce(known.pushed_through, 0)
             ORDER BY n
             ON CONFLICT (account, device, device_seq) DO NOTHING
             RETURNING seq
             """, logger: logger)
         var inserted = 0
         for try await _ in rows.decode(Int64.self) { inserted += 1 }
+        try await connection.query(
+            """
+            INSERT INTO sync_devices(account, device, pushed_through)
+            SELECT \(account), d, max(s) FROM unnest(\(devices)::text[], \(sequences)::bigint[]) AS u(d, s) GROUP BY d
+            ON CONFLICT (account, device) DO UPDATE
+            SET pushed_through = greatest(sync_devices.pushed_through, excluded.pushed_through), last_seen = now()
+            """, logger: logger)
         return inserted
     }
 

@@ -139,6 +139,10 @@ struct SyncEndpoints: Sendable {
             throw SyncFailure(.malformed, "since ≥ 0, 1 ≤ limit ≤ \(configuration.maxPullLimit) and wait ≥ 0 are integers")
         }
         let device = query.get(SyncWireFormat.Query.device)
+        if let device {
+            guard !device.isEmpty, device.utf8.count <= 256 else { throw SyncFailure(.malformed, "a device id is 1 to 256 bytes") }
+            try await log.notePull(account: account, device: device, cursor: since)
+        }
         let generation = await notifier.generation(of: account)
         var stored = try await log.changes(account: account, after: since, limit: limit)
         if stored.changes.isEmpty && wait > 0 {

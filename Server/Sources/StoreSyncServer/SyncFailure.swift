@@ -16,6 +16,7 @@ struct SyncFailure: Error {
         case .tooLarge: .contentTooLarge
         case .schemaMismatch, .forkedDevice: .conflict
         case .clockSkew, .notSynced: .unprocessableContent
+        case .deviceForgotten: .gone
         // A server never refuses with a client's own findings; were it to, they say it failed.
         case .unavailable, .unreachable, .unexpectedResponse: .serviceUnavailable
         }

@@ -31,14 +31,44 @@ public struct SyncServer: Sendable {
             return try SnapshotPageWriter.page(of: changes, schemaVersion: version, cursor: key.cursor)
         }
         SyncEndpoints(log: log, notifier: notifier, configuration: configuration, lookahead: lookahead).register(on: router)
+        var services: [any Service] = [client, ChangeListener(client: client, notifier: notifier, logger: logger)]
+        if let interval = configuration.maintenanceInterval {
+            services.append(LogMaintenance(log: log, policy: configuration.maintenance, interval: interval, logger: logger))
+        }
         var application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sync-server"),
-            services: [client, ChangeListener(client: client, notifier: notifier, logger: logger)],
+            services: services,
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
         application.beforeServerStarts { try await log.createSchema() }
         try await application.runService()
+    }
+
+    /// Runs maintenance once (after creating the schema if needed): compacts every account's
+    /// log and forgets the devices not seen for the policy's period, as a running server does
+    /// on its schedule.
+    ///
+    /// - Throws: `SyncServerSetupError` with PostgreSQL's reason when it cannot be reached or
+    ///   refuses.
+    public static func maintain(
+        _ policy: SyncMaintenancePolicy, postgres: PostgresClient.Configuration, logger: Logger
+    ) async throws -> SyncMaintenanceReport {
+        let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
+        let log = ChangeLog(client: client, logger: logger)
+        do {
+            return try await withThrowingTaskGroup(of: SyncMaintenanceReport?.self) { group in
+                group.addTask {
+                    await client.run()
+                    return nil
+                }
+                defer { group.cancelAll() }
+                try await log.createSchema()
+                return try await log.maintain(policy)
+            }
+        } catch let error as PSQLError {
+            throw SyncServerSetupError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error))")
+        }
     }
 
     /// Makes a bearer token for the account named `account` (created if new), after creating the

@@ -32,10 +32,16 @@ public struct SyncServerConfiguration: Sendable {
     /// with more changes on its own is read as its winning changes only. It bounds a page's
     /// memory whatever the rows' history (PostgreSQL refuses an array over 1 GB).
     public var snapshotPageChanges: Int
+    /// What maintenance removes from the log: superseded changes past their retention, devices
+    /// not seen for long.
+    public var maintenance: SyncMaintenancePolicy
+    /// How often the server runs maintenance (`nil`: never; `sync-server maintain` runs it once).
+    public var maintenanceInterval: Duration?
 
     /// A configuration with the default limits: 1 hour of clock skew, 8 MiB and 10,000 changes per push,
     /// 5,000 changes per pull, 60 s of long poll,
-    /// 64 MiB of snapshot pages computed ahead, 20,000 changes read for a snapshot page.
+    /// 64 MiB of snapshot pages computed ahead, 20,000 changes read for a snapshot page, and
+    /// maintenance every hour with the default ``SyncMaintenancePolicy``.
     public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schema: SyncSchema) {
         self.postgres = postgres
         self.host = host
@@ -48,6 +54,8 @@ public struct SyncServerConfiguration: Sendable {
         self.maxWait = .seconds(60)
         self.snapshotLookaheadBytes = 64 << 20
         self.snapshotPageChanges = 20_000
+        self.maintenance = SyncMaintenancePolicy()
+        self.maintenanceInterval = .seconds(3600)
     }
 }
 

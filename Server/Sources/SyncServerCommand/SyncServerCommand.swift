@@ -13,7 +13,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         commandName: "sync-server",
         abstract: "Sync SQLiteStore devices through PostgreSQL.",
         discussion: "TLS is the deployment's concern: put a reverse proxy in front of the server.",
-        subcommands: [Serve.self, AddToken.self],
+        subcommands: [Serve.self, AddToken.self, Maintain.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -38,6 +38,24 @@ struct DatabaseOption: ParsableArguments {
         } catch {
             throw ValidationError("\(error)")
         }
+    }
+}
+
+/// What maintenance removes, which `serve` and `maintain` both take.
+struct MaintenanceOptions: ParsableArguments {
+    @Option(help: "Seconds a superseded change is kept before maintenance removes it from the log.")
+    var retention: Int64 = 86_400
+    @Option(help: "Days a device may go unseen before the server forgets it (it then reads a snapshot again); 0 never forgets.")
+    var forgetDevicesAfterDays: Int64 = 90
+
+    func policy() throws -> SyncMaintenancePolicy {
+        guard retention >= 0 else { throw ValidationError("--retention is a number of seconds, 0 or more") }
+        guard (0...36_500).contains(forgetDevicesAfterDays) else {
+            throw ValidationError("--forget-devices-after-days is a number of days from 0 to 36500")
+        }
+        return SyncMaintenancePolicy(
+            retention: .seconds(retention),
+            forgetDevicesAfter: forgetDevicesAfterDays == 0 ? nil : .seconds(forgetDevicesAfterDays * 86_400))
     }
 }
 
@@ -69,6 +87,9 @@ struct Serve: AsyncParsableCommand {
     var snapshotLookaheadMb = 64
     @Option(help: "The most changes read from PostgreSQL for one snapshot page; a row with more is read as its winning changes.")
     var snapshotPageChanges = 20_000
+    @OptionGroup var maintenance: MaintenanceOptions
+    @Option(help: "Seconds between two maintenance runs (compaction, forgetting devices); 0 runs none (see `maintain`).")
+    var maintenanceInterval: Int64 = 3600
     @Flag(help: "Stop as on SIGTERM when standard input ends (for a parent that may die without stopping the server).")
     var stopAtEndOfInput = false
 
@@ -83,6 +104,9 @@ struct Serve: AsyncParsableCommand {
         configuration.snapshotLookaheadBytes = snapshotLookaheadMb << 20
         guard snapshotPageChanges >= 1 else { throw ValidationError("--snapshot-page-changes is at least 1") }
         configuration.snapshotPageChanges = snapshotPageChanges
+        configuration.maintenance = try maintenance.policy()
+        guard maintenanceInterval >= 0 else { throw ValidationError("--maintenance-interval is a number of seconds, 0 or more") }
+        configuration.maintenanceInterval = maintenanceInterval == 0 ? nil : .seconds(maintenanceInterval)
         var logger = Logger(label: "sync-server")
         logger.logLevel = .warning
         try await SyncServer(configuration: configuration, logger: logger).run { [host] port in
@@ -115,5 +139,27 @@ struct AddToken: AsyncParsableCommand {
         var logger = Logger(label: "sync-server")
         logger.logLevel = .warning
         print(try await SyncServer.addToken(account: account, postgres: try database.connectionConfiguration(), logger: logger))
+    }
+}
+
+/// Compacts the log and forgets devices once, as a running server does on its schedule.
+struct Maintain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compact the change log and forget devices not seen for long, once.",
+        discussion: """
+            Removes from the log the changes that later changes of the same cells superseded and \
+            that are older than --retention, one account per transaction (each account's pushes \
+            wait for its own compaction only), then forgets the devices not seen for \
+            --forget-devices-after-days. A running server does the same every \
+            --maintenance-interval; this is for a server run without it, or from cron.
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var maintenance: MaintenanceOptions
+
+    func run() async throws {
+        var logger = Logger(label: "sync-server")
+        logger.logLevel = .warning
+        print(try await SyncServer.maintain(try maintenance.policy(), postgres: try database.configuration(), logger: logger))
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
+import Logging
+import PostgresNIO
 import SQLiteStore
 import SQLiteStoreSyncProtocol
+import StoreSyncServer
 import SyncServerHarness
 import Testing
 
@@ -21,12 +24,15 @@ import AsyncHTTPClient
 /// at a random moment (in a write, between a commit and its push, in a push), and races of new
 /// clients of either account reading their snapshots at once (``SnapshotRace``). The accounts'
 /// clients spell their keys alike ("k1", "k2", …), so that a row of one account in a client of
-/// the other would stand in for one of its own.
+/// the other would stand in for one of its own. Maintenance compacts the log at fixed steps and
+/// once more before quiescence (every superseded change, whatever its age), with clients behind,
+/// at and after each compaction, some in the middle of a snapshot.
 ///
 /// After quiescence, for each account: its clients hold the same rows, equal to what an
 /// independent model of the merge rule (``SyncMergeModel``) makes of the account's changes on
 /// the server, and no cell or delete of another account's device; every outbox is empty, and the
-/// server holds each change every client committed exactly once. A sync fails only for a server
+/// server holds each change every client committed exactly once (or held it until a compaction
+/// removed it as superseded, and never stored it again). A sync fails only for a server
 /// killed or down: any other refusal (a snapshot page at another cursor, say) fails the test,
 /// where a client would have quietly asked again.
 ///
@@ -102,6 +108,9 @@ private final class ConvergenceRun {
     private var interruptedSnapshots = 0
     private var racePages = 0
     private var crossAccountPages = 0
+    /// The changes compaction removed, as `ServerDatabase.changes` lists them.
+    private var compactedAway: [(account: String, device: String, sequence: Int64)] = []
+    private var compactions = 0
 
     /// A run of `steps` steps that `seed` fixes: two servers, a reference server, two accounts of three clients.
     init(seed: UInt64, steps: Int) async throws {
@@ -160,6 +169,7 @@ private final class ConvergenceRun {
 
     /// Step `step`: the joins, copies and races due, then one random operation of a random client.
     func step(_ step: Int) async throws {
+        if step > 0 && step % max(steps / 5, 1) == 0 { try await compact() }
         do {
             try await operate(step)
         } catch {
@@ -493,8 +503,23 @@ private final class ConvergenceRun {
         try await syncWithoutFaults(client, server, batchSize: 1_000, during: "the race at step \(step)")
     }
 
-    /// Restarts the servers killed, and syncs every client twice, once through each server.
+    /// Runs maintenance as a server does, with no retention window: every superseded change goes.
+    private func compact() async throws {
+        func key(_ change: (account: String, device: String, sequence: Int64)) -> String {
+            "\(change.account)|\(change.device)|\(change.sequence)"
+        }
+        let before = try await ServerDatabase.changes(in: fixture.database)
+        _ = try await SyncServer.maintain(
+            SyncMaintenancePolicy(retention: .zero, forgetDevicesAfter: nil),
+            postgres: try PostgresClient.Configuration(url: fixture.database), logger: Logger(label: "test"))
+        let kept = Set(try await ServerDatabase.changes(in: fixture.database).map(key))
+        compactedAway += before.filter { !kept.contains(key($0)) }
+        compactions += 1
+    }
+
+    /// Compacts, restarts the servers killed, and syncs every client twice, once through each server.
     func quiesce() async throws {
+        try await compact()
         try await restartServers()
         for round in 0..<2 {
             for client in clients.stores.indices {
@@ -517,8 +542,12 @@ private final class ConvergenceRun {
     /// Checks each account's clients (``checkAccount(_:stored:)``), then what the run must have done.
     func check() async throws {
         let stored = try await ServerDatabase.changes(in: fixture.database)
+        let storedAgain = Set(stored.map { "\($0.account)|\($0.device)|\($0.sequence)" }).intersection(
+            compactedAway.map { "\($0.account)|\($0.device)|\($0.sequence)" })
+        #expect(storedAgain.isEmpty, "seed \(seed): changes stored again after compaction removed them: \(storedAgain.sorted())")
+        #expect(compactedAway.count > 0, "seed \(seed): compaction removed nothing")
         var outcomes: [AccountOutcome] = []
-        for account in accounts.indices { outcomes.append(try await checkAccount(account, stored: stored)) }
+        for account in accounts.indices { outcomes.append(try await checkAccount(account, stored: stored + compactedAway)) }
         try await expectNoForeignDevices(in: Array(clients.stores.indices), label: "seed \(seed)")
         var notesInLoops = 0
         for store in clients.stores {
@@ -539,7 +568,8 @@ private final class ConvergenceRun {
         #expect(balancer.cuts > 0, "seed \(seed): no connection was cut")
         let perAccount = accounts.indices.map { "\(accounts[$0].name): \(outcomes[$0].items) items, \(outcomes[$0].tags) tags" }
         let summary: [String] = [
-            "seed \(seed): \(steps) steps, \(stored.count) changes stored", perAccount.joined(separator: ", "),
+            "seed \(seed): \(steps) steps, \(stored.count) changes stored",
+            "\(compactedAway.count) removed by \(compactions) compactions", perAccount.joined(separator: ", "),
             "\(lostAnswers) lost answers, \(kills) server kills, \(balancer.cuts) of \(balancer.connections) connections cut",
             "\(clientKills) client processes killed (\(killedBeforePush) with changes committed and not pushed)",
             "\(failedStatements) refused statements, 2 clients joined at steps \(joinSteps)",
@@ -618,7 +648,7 @@ private final class ConvergenceRun {
     /// Checks that each of `members` holds cells and deletes of its own account's devices only:
     /// a row of another account, however its key is spelled, comes with its device's stamps.
     private func expectNoForeignDevices(in members: [Int], label: String) async throws {
-        let stored = try await ServerDatabase.changes(in: fixture.database)
+        let stored = try await ServerDatabase.changes(in: fixture.database) + compactedAway
         for index in members {
             let account = accounts[accountOf[index]].name
             let foreign = try SyncedStores.devices(in: clients.stores[index]).subtracting(

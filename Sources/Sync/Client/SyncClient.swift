@@ -70,7 +70,9 @@ public struct SyncClient: Sendable {
     ///   the cursor kept), `CancellationError`. A pulled change that cannot be applied here is
     ///   held (``StoreSync/heldChanges()``), not thrown: the rest of its batch applies.
     ///   What completed before the failure stays done. A `forkedDevice` refusal is not thrown
-    ///   the first time: the store takes a new device id and synchronizes again.
+    ///   the first time: the store takes a new device id and synchronizes again. Nor is
+    ///   `deviceForgotten`: the store reads the server's snapshot again, keeping its unpushed
+    ///   changes, which it pushes next.
     @discardableResult
     public func synchronize() async throws -> Progress {
         do {
@@ -160,7 +162,14 @@ public struct SyncClient: Sendable {
         guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
-        let pulled = try await endpoints.pull(since: since, limit: batchSize, device: device, wait: wait)
+        let pulled: SyncPullResponse
+        do {
+            pulled = try await endpoints.pull(since: since, limit: batchSize, device: device, wait: wait)
+        } catch let error as SyncServerError where error.reason == .deviceForgotten {
+            // The next pull reads the snapshot again; the outbox stays, pushed after it.
+            try await store.write { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
+            return (0, true)
+        }
         try await store.write { db in
             try Self.checkNotCopied(device: device, passedOver: pulled.deviceSequence, in: db)
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }

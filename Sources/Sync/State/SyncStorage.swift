@@ -109,6 +109,10 @@ enum SyncStorage {
         try db.execute(sql: "INSERT OR REPLACE INTO store_sync_meta(key, value) VALUES (?, ?)", arguments: [key, value])
     }
 
+    static func deleteMeta(_ key: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM store_sync_meta WHERE key = ?", arguments: [key])
+    }
+
     /// The start of the `store_sync_meta` keys that record how far the store has read a server:
     /// its pull cursor (`cursor <server URL>`) and a snapshot under way (`snapshot …`).
     static let cursorKeyPrefix = "cursor "
