@@ -57,6 +57,7 @@ let package = Package(
                 .product(name: "SQLiteStoreSync", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // A client process the convergence tests kill between a write's commit and its push.
