@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
+import Prometheus
 import SQLiteStoreCore
 import SQLiteStoreSync
 import StoreSyncServer
@@ -71,11 +73,22 @@ struct Serve: AsyncParsableCommand {
     var snapshotPageChanges = 20_000
     @Flag(help: "Stop as on SIGTERM when standard input ends (for a parent that may die without stopping the server).")
     var stopAtEndOfInput = false
+    @Option(
+        help: ArgumentHelp(
+            "The least severe log lines written (standard error); info logs a line per request.",
+            valueName: Logger.Level.allCases.map(\.rawValue).joined(separator: "|")),
+        transform: { name in
+            guard let level = Logger.Level(rawValue: name) else { throw ValidationError("\(name) is not a log level") }
+            return level
+        })
+    var logLevel = Logger.Level.warning
 
     func run() async throws {
         if stopAtEndOfInput { EndOfInputWatch.start() }
         var configuration = SyncServerConfiguration(
             postgres: try database.configuration(), host: host, port: port, schema: try schema())
+        // The process's global metrics go to the server's registry: /metrics shows them too.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: configuration.metrics))
         configuration.maxClockSkew = .seconds(maxClockSkew)
         guard (0...(1 << 20)).contains(snapshotLookaheadMb) else {
             throw ValidationError("--snapshot-lookahead-mb is a number of megabytes from 0 to 1048576")
@@ -84,7 +97,7 @@ struct Serve: AsyncParsableCommand {
         guard snapshotPageChanges >= 1 else { throw ValidationError("--snapshot-page-changes is at least 1") }
         configuration.snapshotPageChanges = snapshotPageChanges
         var logger = Logger(label: "sync-server")
-        logger.logLevel = .warning
+        logger.logLevel = logLevel
         try await SyncServer(configuration: configuration, logger: logger).run { [host] port in
             // One line that scripts and tests read to learn the port, written at once.
             FileHandle.standardOutput.write(Data("sync-server listening on \(host):\(port)\n".utf8))
