@@ -57,6 +57,20 @@ enum ServerDatabase {
         }
     }
 
+    /// Runs `body` while another session holds the advisory lock that a push of the account
+    /// named `account` takes to store its changes: the account's pushes wait in the server
+    /// meanwhile, in flight.
+    static func holdingPushLock<T>(of account: String, in database: String, _ body: () async throws -> T) async throws -> T {
+        try await withConnection(to: database) { connection, logger in
+            let locked = try await connection.query(
+                "SELECT pg_advisory_lock(id) FROM sync_accounts WHERE name = \(account)", logger: logger)
+            for try await _ in locked {}
+            let result = try await body()
+            _ = try await connection.query("SELECT pg_advisory_unlock_all()", logger: logger)
+            return result
+        }
+    }
+
     private static func withConnection<T>(
         to database: String, _ body: (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
