@@ -118,7 +118,11 @@ struct OperationsTests {
         }
         try await Task.sleep(for: .milliseconds(500))
         try await ServerDatabase.holdingPushLock(of: "alice", in: fixture.database) {
-            try await Task.sleep(for: .milliseconds(300))  // for every device's next push to wait for the lock
+            // Until every device's next push waits for the lock in the server (up to 10 s).
+            for _ in 0..<200 {
+                if try await ServerDatabase.advisoryLockWaiters(in: fixture.database) == devices.count { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             stopped.set()
             server.terminate()
             try await Task.sleep(for: .milliseconds(500))

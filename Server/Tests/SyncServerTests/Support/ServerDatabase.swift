@@ -71,6 +71,16 @@ enum ServerDatabase {
         }
     }
 
+    /// How many sessions wait for an advisory lock (pushes waiting for their account's lock).
+    static func advisoryLockWaiters(in database: String) async throws -> Int {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
     private static func withConnection<T>(
         to database: String, _ body: (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
