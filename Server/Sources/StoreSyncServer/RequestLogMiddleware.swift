@@ -1,4 +1,3 @@
-import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -41,9 +40,4 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         guard (1...maxIDLength).contains(id.utf8.count), id.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
         return id
     }
-}
-
-extension HTTPField.Name {
-    /// `X-Request-ID`: the id a client or a proxy gives a request, echoed in the answer.
-    static var requestID: Self { Self("X-Request-ID")! }  // A valid field name: it cannot fail.
 }
