@@ -54,6 +54,10 @@ struct Serve: AsyncParsableCommand {
             the push, a change to a table that is not one of --tables or to a column those tables \
             do not have (HTTP 422, notSynced): such a change would stop every device's pulls.
 
+            Without authentication it also serves /health (200 while it runs), /ready (200 when \
+            PostgreSQL answers and its tables exist, else 503 and why) and /metrics (Prometheus). \
+            SIGTERM stops it gracefully: it finishes the requests it serves and exits 0.
+
             Example: sync-server --postgres postgres://sync@127.0.0.1/sync --port 8080 \
             --migrations Migrations --tables lists,items
             """)
