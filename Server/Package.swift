@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -34,6 +37,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .executableTarget(
@@ -42,6 +48,8 @@ let package = Package(
                 "StoreSyncServer", .product(name: "SQLiteStoreCore", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSync", package: "SQLiteStore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // What the tests and the benchmark start: a throwaway PostgreSQL cluster, sync-server
@@ -57,6 +65,7 @@ let package = Package(
                 .product(name: "SQLiteStoreSync", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // A client process the convergence tests kill between a write's commit and its push.

@@ -52,6 +52,7 @@ struct LogMaintenance: Service {
     let log: ChangeLog
     let policy: SyncMaintenancePolicy
     let interval: Duration
+    let metrics: SyncMetrics
     let logger: Logger
 
     func run() async throws {
@@ -60,6 +61,9 @@ struct LogMaintenance: Service {
                 do {
                     try await Task.sleep(for: interval)
                     let report = try await log.maintain(policy)
+                    metrics.compactionRuns.increment()
+                    metrics.changesCompacted.increment(by: report.changesRemoved)
+                    metrics.devicesForgotten.increment(by: report.devicesForgotten)
                     logger.info("sync: maintenance \(report)")
                 } catch is CancellationError {
                     return

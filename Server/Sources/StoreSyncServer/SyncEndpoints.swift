@@ -10,42 +10,51 @@ import ServiceLifecycle
 struct SyncEndpoints: Sendable {
     let log: ChangeLog
     let notifier: ChangeNotifier
+    let metrics: SyncMetrics
+    /// Whether the tables exist yet: until they do, requests are answered 503 at once.
+    let readiness: ServerReadiness
     let configuration: SyncServerConfiguration
     /// Computes the page after each snapshot page served.
     let lookahead: SnapshotLookahead
     /// The server's clock, in milliseconds since 1970.
     let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    func register(on router: Router<BasicRequestContext>) {
-        router.post(RouterPath(SyncWireFormat.pushPath)) { request, _ in
-            await respond(request) { account in try await push(request, account: account) }
+    func register(on router: Router<some RequestContext>) {
+        router.post(RouterPath(SyncWireFormat.pushPath)) { request, context in
+            await respond(request, context) { account, log in try await push(request, account: account, log: log) }
         }
-        router.get(RouterPath(SyncWireFormat.pullPath)) { request, _ in
-            await respond(request) { account in try await pull(request, account: account) }
+        router.get(RouterPath(SyncWireFormat.pullPath)) { request, context in
+            await respond(request, context) { account, log in try await pull(request, account: account, log: log) }
         }
-        router.get(RouterPath(SyncWireFormat.snapshotPath)) { request, _ in
-            await respond(request) { account in try await snapshot(request, account: account) }
+        router.get(RouterPath(SyncWireFormat.snapshotPath)) { request, context in
+            await respond(request, context) { account, log in try await snapshot(request, account: account, log: log) }
         }
     }
 
-    /// Runs `handler` for the account the request's bearer token grants, and turns every
+    /// Runs `handler` for the account the request's bearer token grants, with the change log
+    /// logging through the request's logger (its lines carry the request id), and turns every
     /// failure into its JSON error response.
-    private func respond(_ request: Request, _ handler: (Int64) async throws -> Data) async -> Response {
+    private func respond(
+        _ request: Request, _ context: some RequestContext, _ handler: (Int64, ChangeLog) async throws -> Data
+    ) async -> Response {
+        let log = log.logging(to: context.logger)
         do {
-            let account = try await authenticate(request)
+            if let problem = readiness.schemaNotCreated { throw SyncFailure(.unavailable, "\(problem); retry later") }
+            let account = try await authenticate(request, log: log)
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
-            let body = try await handler(account)
+            let body = try await handler(account, log)
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         } catch let failure as SyncFailure {
+            context.logger.info("sync: refused: \(failure.error.code): \(failure.error.message)")
             return failure.response
         } catch {
-            log.logger.error("sync: request failed: \(String(reflecting: error))")
+            context.logger.error("sync: request failed: \(String(reflecting: error))")
             return SyncFailure(.unavailable, "the server could not complete the request; retry later").response
         }
     }
 
-    private func authenticate(_ request: Request) async throws -> Int64 {
+    private func authenticate(_ request: Request, log: ChangeLog) async throws -> Int64 {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
             case let token = String(header.dropFirst("Bearer ".count)), !token.isEmpty
         else { throw SyncFailure(.unauthorized, "a bearer token is required") }
@@ -55,7 +64,7 @@ struct SyncEndpoints: Sendable {
         return account
     }
 
-    private func push(_ request: Request, account: Int64) async throws -> Data {
+    private func push(_ request: Request, account: Int64, log: ChangeLog) async throws -> Data {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: configuration.maxBodyBytes)
@@ -70,6 +79,7 @@ struct SyncEndpoints: Sendable {
         }
         try validate(push)
         let stored = try await log.store(push.changes, schemaVersion: push.schemaVersion, account: account)
+        metrics.changesStored.increment(by: stored)
         return try answerJSON(SyncPushResponse(stored: stored))
     }
 
@@ -128,7 +138,7 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    private func pull(_ request: Request, account: Int64) async throws -> Data {
+    private func pull(_ request: Request, account: Int64, log: ChangeLog) async throws -> Data {
         let query = request.uri.queryParameters
         try checkFormat(query.get(SyncWireFormat.Query.format, as: Int.self))
         guard let since = query.get(SyncWireFormat.Query.since, as: Int64.self) ?? 0 as Int64?, since >= 0,
@@ -149,9 +159,11 @@ struct SyncEndpoints: Sendable {
             let timeout = min(.seconds(wait), configuration.maxWait)
             // A server told to stop answers its long polls at once instead of holding its
             // shutdown for as long as they wait; their devices poll again, another server then.
+            metrics.connectedDevices.increment()
             await cancelWhenGracefulShutdown { [notifier] in
                 await notifier.wait(account: account, after: generation, timeout: timeout)
             }
+            metrics.connectedDevices.decrement()
             stored = try await log.changes(account: account, after: since, limit: limit)
         }
         let changes = stored.changes.map(\.change)
@@ -166,7 +178,7 @@ struct SyncEndpoints: Sendable {
 
     /// One page of the account's current state at the snapshot's cursor (the account's latest
     /// sequence on the first page, the one the device names on the next ones).
-    private func snapshot(_ request: Request, account: Int64) async throws -> Data {
+    private func snapshot(_ request: Request, account: Int64, log: ChangeLog) async throws -> Data {
         typealias Query = SyncWireFormat.Query
         let query = request.uri.queryParameters
         try checkFormat(query.get(Query.format, as: Int.self))

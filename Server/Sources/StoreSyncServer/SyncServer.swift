@@ -16,13 +16,24 @@ public struct SyncServer: Sendable {
         self.logger = logger
     }
 
-    /// Creates the schema if needed, then serves until SIGTERM or SIGINT; `onListening` gets
-    /// the port once requests are accepted.
+    /// Serves until SIGTERM or SIGINT, creating the schema if needed meanwhile (`/ready` answers
+    /// 503 until it exists and while PostgreSQL does not answer); `onListening` gets the port
+    /// once requests are accepted.
+    ///
+    /// Told to stop, it stops accepting connections, answers its waiting long polls at once
+    /// (with no changes: their devices poll again, another server then), finishes the requests
+    /// in flight, and returns.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let client = PostgresClient(configuration: configuration.postgres, backgroundLogger: logger)
         let log = ChangeLog(client: client, logger: logger)
         let notifier = ChangeNotifier()
+        let metrics = SyncMetrics(registry: configuration.metrics)
+        let readiness = ServerReadiness(client: client)
         let router = Router()
+        // Outermost first: the request id is set before anything else runs and is echoed on every
+        // answer, a route's thrown error (404) included.
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         let version = configuration.schema.version
         let lookahead = SnapshotLookahead(byteBudget: configuration.snapshotLookaheadBytes) { key, nextKnown in
             let changes = try await log.snapshot(
@@ -30,18 +41,26 @@ public struct SyncServer: Sendable {
                 changeLimit: configuration.snapshotPageChanges, nextKnown: nextKnown)
             return try SnapshotPageWriter.page(of: changes, schemaVersion: version, cursor: key.cursor)
         }
-        SyncEndpoints(log: log, notifier: notifier, configuration: configuration, lookahead: lookahead).register(on: router)
-        var services: [any Service] = [client, ChangeListener(client: client, notifier: notifier, logger: logger)]
+        SyncEndpoints(
+            log: log, notifier: notifier, metrics: metrics, readiness: readiness, configuration: configuration, lookahead: lookahead
+        ).register(on: router)
+        OperationsEndpoints(readiness: readiness, metrics: metrics).register(on: router)
+        // Stopped in reverse order, after the HTTP server has finished its requests: PostgreSQL last.
+        var services: [any Service] = [
+            client, ChangeListener(client: client, notifier: notifier, logger: logger),
+            SchemaCreation(log: log, readiness: readiness, logger: logger),
+            ChangeLogRowsRefresh(log: log, metrics: metrics, interval: configuration.changeLogRowsRefresh, logger: logger),
+        ]
         if let interval = configuration.maintenanceInterval {
-            services.append(LogMaintenance(log: log, policy: configuration.maintenance, interval: interval, logger: logger))
+            services.append(
+                LogMaintenance(log: log, policy: configuration.maintenance, interval: interval, metrics: metrics, logger: logger))
         }
-        var application = Application(
+        let application = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sync-server"),
             services: services,
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        application.beforeServerStarts { try await log.createSchema() }
         try await application.runService()
     }
 
@@ -93,7 +112,7 @@ public struct SyncServer: Sendable {
             }
         } catch let error as PSQLError {
             // Its description hides the server's message; the reason is what the user needs.
-            throw SyncServerSetupError("PostgreSQL: \(error.serverInfo?[.message] ?? String(reflecting: error))")
+            throw SyncServerSetupError("PostgreSQL: \(postgresReason(error))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Prometheus
 import SQLiteStoreCore
 import SQLiteStoreSync
 
@@ -37,11 +38,17 @@ public struct SyncServerConfiguration: Sendable {
     public var maintenance: SyncMaintenancePolicy
     /// How often the server runs maintenance (`nil`: never; `sync-server maintain` runs it once).
     public var maintenanceInterval: Duration?
+    /// Where the server records its metrics, served at `/metrics`: a registry of its own by
+    /// default, the one the process's global metrics system uses when it should serve those too.
+    public var metrics: PrometheusCollectorRegistry
+    /// How often the change-log rows metric is refreshed from PostgreSQL's estimate.
+    public var changeLogRowsRefresh: Duration
 
     /// A configuration with the default limits: 1 hour of clock skew, 8 MiB and 10,000 changes per push,
     /// 5,000 changes per pull, 60 s of long poll,
-    /// 64 MiB of snapshot pages computed ahead, 20,000 changes read for a snapshot page, and
-    /// maintenance every hour with the default ``SyncMaintenancePolicy``.
+    /// 64 MiB of snapshot pages computed ahead, 20,000 changes read for a snapshot page;
+    /// maintenance every hour with the default ``SyncMaintenancePolicy``; a new metrics
+    /// registry, the change-log rows metric refreshed every 30 s.
     public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schema: SyncSchema) {
         self.postgres = postgres
         self.host = host
@@ -56,6 +63,8 @@ public struct SyncServerConfiguration: Sendable {
         self.snapshotPageChanges = 20_000
         self.maintenance = SyncMaintenancePolicy()
         self.maintenanceInterval = .seconds(3600)
+        self.metrics = PrometheusCollectorRegistry()
+        self.changeLogRowsRefresh = .seconds(30)
     }
 }
 

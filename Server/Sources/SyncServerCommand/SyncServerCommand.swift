@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
+import Prometheus
 import SQLiteStoreCore
 import SQLiteStoreSync
 import StoreSyncServer
@@ -70,6 +72,10 @@ struct Serve: AsyncParsableCommand {
             the push, a change to a table that is not one of --tables or to a column those tables \
             do not have (HTTP 422, notSynced): such a change would stop every device's pulls.
 
+            Without authentication it also serves /health (200 while it runs), /ready (200 when \
+            PostgreSQL answers and its tables exist, else 503 and why) and /metrics (Prometheus). \
+            SIGTERM stops it gracefully: it finishes the requests it serves and exits 0.
+
             Example: sync-server --postgres postgres://sync@127.0.0.1/sync --port 8080 \
             --migrations Migrations --tables lists,items
             """)
@@ -92,11 +98,22 @@ struct Serve: AsyncParsableCommand {
     var maintenanceInterval: Int64 = 3600
     @Flag(help: "Stop as on SIGTERM when standard input ends (for a parent that may die without stopping the server).")
     var stopAtEndOfInput = false
+    @Option(
+        help: ArgumentHelp(
+            "The least severe log lines written (standard error); info logs a line per request.",
+            valueName: Logger.Level.allCases.map(\.rawValue).joined(separator: "|")),
+        transform: { name in
+            guard let level = Logger.Level(rawValue: name) else { throw ValidationError("\(name) is not a log level") }
+            return level
+        })
+    var logLevel = Logger.Level.warning
 
     func run() async throws {
         if stopAtEndOfInput { EndOfInputWatch.start() }
         var configuration = SyncServerConfiguration(
             postgres: try database.configuration(), host: host, port: port, schema: try schema())
+        // The process's global metrics go to the server's registry: /metrics shows them too.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: configuration.metrics))
         configuration.maxClockSkew = .seconds(maxClockSkew)
         guard (0...(1 << 20)).contains(snapshotLookaheadMb) else {
             throw ValidationError("--snapshot-lookahead-mb is a number of megabytes from 0 to 1048576")
@@ -108,7 +125,7 @@ struct Serve: AsyncParsableCommand {
         guard maintenanceInterval >= 0 else { throw ValidationError("--maintenance-interval is a number of seconds, 0 or more") }
         configuration.maintenanceInterval = maintenanceInterval == 0 ? nil : .seconds(maintenanceInterval)
         var logger = Logger(label: "sync-server")
-        logger.logLevel = .warning
+        logger.logLevel = logLevel
         try await SyncServer(configuration: configuration, logger: logger).run { [host] port in
             // One line that scripts and tests read to learn the port, written at once.
             FileHandle.standardOutput.write(Data("sync-server listening on \(host):\(port)\n".utf8))

@@ -52,6 +52,9 @@ public final class ChildProcess: @unchecked Sendable {
         throw ClusterError("\(process.executableURL?.lastPathComponent ?? "") did not say it was ready: \(log)")
     }
 
+    /// Whether it still runs.
+    public var isRunning: Bool { process.isRunning }
+
     /// Its process id.
     public var processIdentifier: Int32 { process.processIdentifier }
 
@@ -65,6 +68,12 @@ public final class ChildProcess: @unchecked Sendable {
         guard !process.isRunning else { return nil }
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Sends it SIGTERM, unless it has ended.
+    public func terminate() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGTERM)
     }
 
     /// Kills it at once, as a crash would.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A `sync-server` process built beside the tests or the benchmark; killed when released.
 public final class SyncServerProcess: @unchecked Sendable {
     private let process: ChildProcess
@@ -12,9 +16,11 @@ public final class SyncServerProcess: @unchecked Sendable {
     public static var binary: URL { ChildProcess.binary("sync-server", override: "SYNC_SERVER_BINARY") }
 
     /// Starts `sync-server --postgres database --port port --migrations migrations --tables tables
-    /// --stop-at-end-of-input` and `options`, and waits until it listens: it stops when this
-    /// process ends, however it ends.
-    public init(database: String, port: Int = 0, migrations: URL, tables: Set<String>, options: [String] = []) async throws {
+    /// --stop-at-end-of-input` and `options`, and waits until it listens and, when `ready`, until
+    /// its `/ready` answers 200 (its tables exist): it stops when this process ends, however it ends.
+    public init(
+        database: String, port: Int = 0, migrations: URL, tables: Set<String>, options: [String] = [], ready: Bool = true
+    ) async throws {
         let process = try ChildProcess(
             Self.binary,
             [
@@ -25,6 +31,19 @@ public final class SyncServerProcess: @unchecked Sendable {
         self.port = try await process.waitForLine { line in
             line.hasPrefix("sync-server listening on ") ? line.split(separator: ":").last.flatMap { Int($0) } : nil
         }
+        if ready { try await waitUntilReady() }
+    }
+
+    /// Asks `/ready` every 50 ms until it answers 200, for up to 30 s.
+    private func waitUntilReady() async throws {
+        let ready = url.appendingPathComponent("ready")
+        for _ in 0..<600 {
+            let answer = try? await URLSession.shared.data(from: ready)
+            if (answer?.1 as? HTTPURLResponse)?.statusCode == 200 { return }
+            guard process.isRunning else { throw ClusterError("sync-server exited: \(log)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ClusterError("sync-server did not become ready: \(log)")
     }
 
     /// Its process id.
@@ -32,6 +51,12 @@ public final class SyncServerProcess: @unchecked Sendable {
 
     /// Kills it at once, as a crash would.
     public func kill() { process.kill() }
+
+    /// Sends it SIGTERM, as an orchestrator stopping it does: it stops gracefully.
+    public func terminate() { process.terminate() }
+
+    /// What it printed on its standard output and standard error so far.
+    public var log: String { process.log }
 
     /// Closes this process's end of its standard input, as this process's own end would: the
     /// server stops as on SIGTERM.

@@ -57,6 +57,30 @@ enum ServerDatabase {
         }
     }
 
+    /// Runs `body` while another session holds the advisory lock that a push of the account
+    /// named `account` takes to store its changes: the account's pushes wait in the server
+    /// meanwhile, in flight.
+    static func holdingPushLock<T>(of account: String, in database: String, _ body: () async throws -> T) async throws -> T {
+        try await withConnection(to: database) { connection, logger in
+            let locked = try await connection.query(
+                "SELECT pg_advisory_lock(id) FROM sync_accounts WHERE name = \(account)", logger: logger)
+            for try await _ in locked {}
+            let result = try await body()
+            _ = try await connection.query("SELECT pg_advisory_unlock_all()", logger: logger)
+            return result
+        }
+    }
+
+    /// How many sessions wait for an advisory lock (pushes waiting for their account's lock).
+    static func advisoryLockWaiters(in database: String) async throws -> Int {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
     private static func withConnection<T>(
         to database: String, _ body: (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// A part of the benchmark, named on its command line.
+enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument {
+    /// ``WriteToChangeSet``.
+    case latency
+    /// ``InitialSync``.
+    case initial
+    /// ``SustainedPushes``.
+    case load
+    /// ``WireDecoding``.
+    case wire
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+
+/// The sync benchmarks of issue 24, on a throwaway PostgreSQL cluster and sync-server processes
+/// on loopback (see Benchmarks/README.md, "Sync"). Build the whole Server package in release
+/// mode first, so that the sync-server beside this executable is a release build:
+///
+///     swift build -c release --package-path Server
+///     Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [options]
+@main
+struct SyncBenchmarkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "SyncBenchmark",
+        abstract: "Measure sync on a throwaway PostgreSQL cluster and sync-server processes.",
+        discussion: """
+            Without a part named, all four run. `initial` measures --rounds pairs of a local insert and \
+            an initial sync; `wire` decodes pages of --batch rows --iterations times.
+            """)
+
+    @Argument(help: "The parts to run: latency, initial, load, wire (all when none is named).")
+    var parts: [BenchmarkPart] = []
+    @Option(
+        help: ArgumentHelp("latency: the notes both devices hold, one measurement each (10000,1000000).", valueName: "n,n"),
+        transform: counts)
+    var rows = [10_000, 1_000_000]
+    @Option(help: "latency: edits measured; wire: pages decoded.") var iterations = 200
+    @Option(help: "initial: the notes a new device syncs.") var initialRows = 100_000
+    @Option(help: "initial: pairs of a local insert and a sync.") var rounds = 3
+    @Option(name: .customLong("batch"), help: "initial: rows per snapshot page; wire: rows per page decoded.")
+    var batchSize = 5_000
+    @Option(help: "load: devices pushing at once.") var clients = 50
+    @Option(help: "load: seconds of pushing.") var seconds = 10
+    @Option(
+        name: .customLong("servers"), help: ArgumentHelp("load: server processes, one run each (1,2).", valueName: "n,n"), transform: counts
+    )
+    var serverCounts = [1, 2]
+    @Option(help: "load: new changes a push.") var changesPerPush = 10
+    @Option(help: "load: accounts of the devices (one a device when not given).") var accounts: Int?
+
+    func validate() throws {
+        let positives: [(String, Int?)] = [
+            ("--iterations", iterations), ("--initial-rows", initialRows), ("--rounds", rounds), ("--batch", batchSize),
+            ("--clients", clients), ("--seconds", seconds), ("--changes-per-push", changesPerPush), ("--accounts", accounts),
+        ]
+        for (option, value) in positives where value.map({ $0 <= 0 }) == true {
+            throw ValidationError("\(option) takes a positive integer")
+        }
+    }
+
+    func run() async throws { try await measure() }
+
+    /// Runs the parts named, on the main actor, where the devices' live results deliver.
+    @MainActor
+    private func measure() async throws {
+        for part in parts.isEmpty ? BenchmarkPart.allCases : parts {
+            switch part {
+            case .latency:
+                for count in rows {
+                    print(try await WriteToChangeSet(rows: count, iterations: iterations).run())
+                }
+            case .initial:
+                print(try await InitialSync(rows: initialRows, batchSize: batchSize, rounds: rounds).run())
+            case .load:
+                for servers in serverCounts {
+                    let load = SustainedPushes(
+                        clients: clients, serverCount: servers, duration: .seconds(seconds),
+                        changesPerPush: changesPerPush, accounts: accounts ?? clients)
+                    print(try await load.run())
+                }
+            case .wire:
+                print(try WireDecoding(rows: batchSize, iterations: iterations).run())
+            }
+        }
+    }
+}
+
+/// A comma-separated list of positive integers (`--rows 10000,1000000`).
+private func counts(_ value: String) throws -> [Int] {
+    try value.split(separator: ",", omittingEmptySubsequences: false).map { part in
+        guard let count = Int(part), count > 0 else { throw ValidationError("\(value) is not a list of positive integers") }
+        return count
+    }
+}
