@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStoreCore
+import SQLiteStoreResults
 import SQLiteStoreSync
 import SyncServerHarness
 
@@ -12,7 +13,9 @@ import SyncServerHarness
 /// next is fetched. Each round pairs the two measurements in time, so that the machine's drift
 /// over the run weighs on both; the result is the median of the rounds' ratios. Each round then
 /// reads the snapshot's pages alone (``SnapshotPagesRead``), to show which of the two overlapped
-/// chains bounds the sync: the pages' supply or the device's applying.
+/// chains bounds the sync: the pages' supply or the device's applying. Last, one more new
+/// device's sync is stopped once it holds half the notes (its task cancelled between two pages'
+/// transactions, as a kill leaves it) and started again: it goes on from the page it reached.
 @MainActor
 struct InitialSync {
     let rows: Int
@@ -31,6 +34,8 @@ struct InitialSync {
         let pagesAloneCPU: CPUUse
         /// The sizes in bytes of the local insert's file and of the new device's after its sync, both closed.
         let fileSizes: (local: Int, newDevice: Int)
+        /// The new device's first fetch of the notes after its sync, by title (its first screen).
+        let firstScreen: Duration
 
         var ratio: Double { initialSync.seconds / localInsert.seconds }
     }
@@ -47,6 +52,7 @@ struct InitialSync {
         let pushCPU: CPUUse
         let changes: Int
         let rounds: [Round]
+        let resumed: ResumedSync
 
         var description: String {
             let ratios = rounds.map(\.ratio).sorted()
@@ -65,7 +71,14 @@ struct InitialSync {
                     """
                 text +=
                     "; files: the new device \(megabytes(round.fileSizes.newDevice)), the local insert \(megabytes(round.fileSizes.local))"
+                text += "; then its first screen of notes: \(format(round.firstScreen))"
             }
+            text += """
+
+                    stopped at \(resumed.rowsBeforeStop) of \(rows) notes after \(format(resumed.beforeStop)), then resumed: \
+                \(format(resumed.afterStop)) more (\(resumed.changesAfterStop) of \(changes) changes received again or anew), \
+                \(format(resumed.beforeStop + resumed.afterStop)) in all
+                """
             return text
         }
 
@@ -99,13 +112,46 @@ struct InitialSync {
         let pushCPU = cpu().since(beforePush)
 
         var measured: [Round] = []
+        let source = Source(server: deployment.servers[0].url, token: token, changes: pushed)
         for round in 1...rounds {
-            let source = Source(server: deployment.servers[0].url, token: token, changes: pushed)
             measured.append(try await measureRound(round, of: notes, in: stores, syncingFrom: source, cpu: cpu))
         }
+        let resumed = try await measureResumed(in: stores, syncingFrom: source)
         return Result(
             rows: rows, batchSize: batchSize, recordedInsert: recordedInsert, push: push, pushCPU: pushCPU, changes: pushed,
-            rounds: measured)
+            rounds: measured, resumed: resumed)
+    }
+
+    /// A new device's initial sync stopped halfway and started again.
+    struct ResumedSync {
+        let beforeStop: Duration
+        let rowsBeforeStop: Int
+        let afterStop: Duration
+        let changesAfterStop: Int
+    }
+
+    /// A new device's sync, cancelled once it holds half the notes (between two pages'
+    /// transactions, where a kill leaves it too: each page is applied in a transaction of its
+    /// own, with how far the snapshot was read), then run again to the end and checked.
+    private func measureResumed(in stores: BenchmarkStores, syncingFrom source: Source) async throws -> ResumedSync {
+        let clock = ContinuousClock()
+        let device = try stores.make("device-resumed", syncs: true)
+        var client = SyncClient(store: device, server: source.server, token: source.token)
+        client.batchSize = batchSize
+        let notesHeld = { [device] in try await device.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM notes") } ?? 0 }
+        let start = clock.now
+        let syncing = Task { [client] in try await client.synchronize() }
+        while try await notesHeld() < rows / 2 { try await Task.sleep(for: .milliseconds(5)) }
+        syncing.cancel()
+        _ = try? await syncing.value
+        let beforeStop = clock.now - start
+        let rowsBeforeStop = try await notesHeld()
+        var received = 0
+        let afterStop = try await clock.measure { received = try await client.synchronize().pulled }
+        let count = try await notesHeld()
+        guard count == rows else { throw BenchmarkFailure(description: "the resumed device holds \(count) of \(rows) notes") }
+        try device.close()
+        return ResumedSync(beforeStop: beforeStop, rowsBeforeStop: rowsBeforeStop, afterStop: afterStop, changesAfterStop: received)
     }
 
     /// Where a new device syncs from, and how many changes it must receive there.
@@ -132,6 +178,9 @@ struct InitialSync {
         let before = cpu()
         let initialSync = try await clock.measure { pulled = try await client.synchronize().pulled }
         let used = cpu().since(before)
+        let screen = FetchedResultsController(store: newDevice, request: StoreRequest<Note>().order(Column("title").ascending))
+        let firstScreen = try clock.measure { try screen.performFetch() }
+        try await screen.waitUntilCurrent()  // the rest of the index read, before the store closes
         let count = try await newDevice.read { db in try db.fetchValue(Int.self, sql: "SELECT count(*) FROM notes") }
         guard pulled == source.changes, count == rows else {
             throw BenchmarkFailure(
@@ -147,6 +196,6 @@ struct InitialSync {
         let fileSizes = (local: try stores.fileSize(of: localName), newDevice: try stores.fileSize(of: deviceName))
         return Round(
             localInsert: localInsert, initialSync: initialSync, pagesAlone: pagesAlone, cpu: used, pagesAloneCPU: pagesAloneCPU,
-            fileSizes: fileSizes)
+            fileSizes: fileSizes, firstScreen: firstScreen)
     }
 }

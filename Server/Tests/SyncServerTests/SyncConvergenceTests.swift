@@ -361,7 +361,7 @@ private final class ConvergenceRun {
         let operations = clientProcessOperations(step: step, keys: &accounts[accountOf[client]].keys)
         let commits = Int.random(in: 0...operations.count, using: &random)
         let delay = Duration.milliseconds(Int.random(in: 0..<30, using: &random))
-        let madeBefore = try await Self.changesMade(by: clients.stores[client])
+        let madeBefore = try await SyncedStores.changesMade(by: clients.stores[client])
         let arguments = [clients.path(client), balancerURL(routedTo: server).absoluteString, token(of: client)] + operations
         try await clients.reopen(client) {
             let process = try ChildProcess(ChildProcess.binary("SyncTestClient", override: "SYNC_TEST_CLIENT_BINARY"), arguments)
@@ -630,7 +630,7 @@ private final class ConvergenceRun {
             let store = clients.stores[index]
             #expect(try store.sync.pendingChanges().changes.isEmpty, "\(label): client \(index)'s outbox")
             let device = try store.sync.deviceID()
-            let made = try await Self.changesMade(by: store)
+            let made = try await SyncedStores.changesMade(by: store)
             let sequences = stored.filter { $0.device == device }.map(\.sequence).sorted()
             if device == firstDevices[index] {
                 #expect(sequences == Array(stride(from: 1, through: made, by: 1)), "\(label): device \(device)")
@@ -655,13 +655,6 @@ private final class ConvergenceRun {
                 stored.filter { $0.account == account }.map(\.device))
             let owners = Set(stored.filter { foreign.contains($0.device) }.map(\.account))
             #expect(foreign.isEmpty, "\(label): client \(index) of \(account) holds changes of devices \(foreign) of \(owners)")
-        }
-    }
-
-    /// The sequence of the last change the store's device recorded (0: none).
-    private static func changesMade(by store: Store) async throws -> Int64 {
-        try await store.read { db in
-            try db.fetchValue(Int64.self, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'store_sync_outbox'") ?? 0
         }
     }
 

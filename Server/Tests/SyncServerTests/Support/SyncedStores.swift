@@ -63,6 +63,13 @@ final class SyncedStores: @unchecked Sendable {
         }
     }
 
+    /// The sequence of the last change the store's device recorded (0: none).
+    static func changesMade(by store: Store) async throws -> Int64 {
+        try await store.read { db in
+            try db.fetchValue(Int64.self, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'store_sync_outbox'") ?? 0
+        }
+    }
+
     /// The file of store `index`.
     func path(_ index: Int) -> String { folder.appendingPathComponent("client-\(index).sqlite").path }
 
