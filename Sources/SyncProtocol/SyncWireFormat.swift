@@ -27,7 +27,8 @@ public enum SyncWireFormat {
         public static let device = "device"
         /// Seconds to wait for a change when there is none yet (a long poll); 0 answers at once.
         public static let wait = "wait"
-        /// A snapshot's schema version: the device's, which must be the server's.
+        /// The device's schema version, in a pull and a snapshot: the server answers with what
+        /// that version syncs, or refuses a version that cannot sync with its own.
         public static let schema = "schema"
         /// The snapshot's cursor (``SyncSnapshotPage/cursor``) on every page after the first.
         public static let upTo = "up_to"

@@ -71,8 +71,11 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         case malformed
         /// The body is larger than the server accepts (HTTP 413).
         case tooLarge
-        /// The changes were made under another schema version than the server's (HTTP 409).
-        case schemaMismatch
+        /// The device's schema version cannot sync with the server's (HTTP 409): it is newer than
+        /// the server's (upgrade the server), or a migration since it changed synced tables in a
+        /// way older apps cannot follow (upgrade the app). Nothing was stored; the device keeps
+        /// its data and its unpushed changes.
+        case upgradeRequired
         /// A change's clock is further ahead of the server's than it tolerates (HTTP 422).
         case clockSkew
         /// A change names a table or a column that the server's schema does not sync (HTTP 422).

@@ -132,8 +132,7 @@ struct ChangeLog: Sendable {
         }
     }
 
-    /// The account's changes after `cursor` in server order, up to `limit`, all made under one
-    /// schema version, and whether more follow.
+    /// The account's changes after `cursor` in server order, up to `limit`, and whether more follow.
     func changes(account: Int64, after cursor: Int64, limit: Int) async throws -> (changes: [StoredChange], more: Bool) {
         let rows = try await client.query(
             """
@@ -144,9 +143,7 @@ struct ChangeLog: Sendable {
         for try await (seq, device, deviceSequence, version, table, key, column, value, hlc) in rows.decode(
             (Int64, String, Int64, Int64, String, String, String?, String?, Int64).self)
         {
-            if changes.count == limit || changes.first.map({ $0.schemaVersion != version }) == true {
-                return (changes, true)
-            }
+            if changes.count == limit { return (changes, true) }
             let operation: SyncWireChange.Operation =
                 if let column, let value {
                     .set(column: column, value: try SyncWireValue(json: Data(value.utf8)))

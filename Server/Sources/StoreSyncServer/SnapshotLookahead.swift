@@ -23,15 +23,19 @@ actor SnapshotLookahead {
         /// Where the page starts: after this row (nil: at the snapshot's first).
         let position: SyncSnapshotPosition?
         let limit: Int
+        /// The device's schema version: the page holds what it syncs.
+        let schemaVersion: Int64
 
         /// The key of the page that starts after `position`, in the same snapshot.
         func next(at position: SyncSnapshotPosition) -> Key {
-            Key(account: account, cursor: cursor, position: position, limit: limit)
+            Key(account: account, cursor: cursor, position: position, limit: limit, schemaVersion: schemaVersion)
         }
 
         /// Positions compare by their bytes: canonically equivalent keys are two rows.
         static func == (a: Key, b: Key) -> Bool {
-            guard a.account == b.account, a.cursor == b.cursor, a.limit == b.limit else { return false }
+            guard a.account == b.account, a.cursor == b.cursor, a.limit == b.limit, a.schemaVersion == b.schemaVersion else {
+                return false
+            }
             switch (a.position, b.position) {
             case (nil, nil): return true
             case (let p?, let q?): return p.table.hasSameUTF8(as: q.table) && p.key.hasSameUTF8(as: q.key)
@@ -43,6 +47,7 @@ actor SnapshotLookahead {
             hasher.combine(account)
             hasher.combine(cursor)
             hasher.combine(limit)
+            hasher.combine(schemaVersion)
             if let position {
                 hasher.combine(position.table.utf8.count)
                 for byte in position.table.utf8 { hasher.combine(byte) }

@@ -16,12 +16,14 @@ struct SnapshotPageWriter {
         let sequence: Int64
     }
 
-    /// The page at `cursor` of `changes`: its JSON (with `next` when more rows follow) and where
-    /// the next page starts. Changes out of (table, key) order by bytes are refused: a row seen
-    /// twice would reach the device as two.
-    static func page(of changes: SnapshotChanges, schemaVersion: Int64, cursor: Int64) throws -> SnapshotPageBody {
+    /// The page at `cursor` of `changes`, of those `keep` keeps: its JSON (with `next` when more
+    /// rows follow) and where the next page starts. Changes out of (table, key) order by bytes
+    /// are refused: a row seen twice would reach the device as two.
+    static func page(
+        of changes: SnapshotChanges, schemaVersion: Int64, cursor: Int64, keeping keep: (Int) -> Bool = { _ in true }
+    ) throws -> SnapshotPageBody {
         var writer = SnapshotPageWriter(changes: changes)
-        for change in 0..<changes.count { try writer.add(change) }
+        for change in 0..<changes.count where keep(change) { try writer.add(change) }
         return try writer.page(schemaVersion: schemaVersion, cursor: cursor)
     }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 import ServiceLifecycle
 
@@ -77,27 +78,29 @@ struct SyncEndpoints: Sendable {
         } catch {
             throw SyncFailure(.malformed, "the body is not a push: \(error)")
         }
-        try validate(push)
+        try validate(push, schema: try schema(syncing: push.schemaVersion))
         let stored = try await log.store(push.changes, schemaVersion: push.schemaVersion, account: account)
         metrics.changesStored.increment(by: stored)
         return try answerJSON(SyncPushResponse(stored: stored))
     }
 
-    private func validate(_ push: SyncPushRequest) throws {
+    /// The schema of a device on `version`, when it can sync with the server's; otherwise the
+    /// refusal that tells it to upgrade (nothing of its request is stored or read).
+    private func schema(syncing version: Int64) throws -> SyncSchema {
+        if let schema = configuration.schemas.schemaSyncingWithNewest(version) { return schema }
+        throw SyncFailure(
+            .upgradeRequired, configuration.schemas.upgradeReason(forVersion: version) ?? "schema version \(version) cannot sync")
+    }
+
+    private func validate(_ push: SyncPushRequest, schema: SyncSchema) throws {
         try checkFormat(push.format)
         guard push.changes.count <= configuration.maxChangesPerPush else {
             throw SyncFailure(.tooLarge, "a push holds at most \(configuration.maxChangesPerPush) changes")
         }
-        guard push.schemaVersion == configuration.schema.version else {
-            throw SyncFailure(
-                .schemaMismatch,
-                "the changes were made under schema version \(push.schemaVersion), the server accepts version "
-                    + "\(configuration.schema.version); migrate first (nothing was stored)")
-        }
         let latest = now() + Int64(configuration.maxClockSkew.components.seconds * 1000)
         for change in push.changes {
             try validateNames(change)
-            try checkSynced(change)
+            try checkSynced(change, in: schema)
             let milliseconds = change.hlc >> 16
             guard milliseconds <= latest else {
                 throw SyncFailure(
@@ -119,13 +122,13 @@ struct SyncEndpoints: Sendable {
     }
 
     /// Refuses a change that no device could apply: its table or column is not the schema's.
-    private func checkSynced(_ change: SyncWireChange) throws {
+    private func checkSynced(_ change: SyncWireChange, in schema: SyncSchema) throws {
         let column: String? =
             switch change.operation {
             case .set(let column, _): column
             case .delete: nil
             }
-        if let reason = configuration.schema.refusal(table: change.table, column: column) {
+        if let reason = schema.refusal(table: change.table, column: column) {
             throw SyncFailure(.notSynced, "change \(change.device)#\(change.sequence): \(reason) (nothing was stored)")
         }
     }
@@ -148,6 +151,9 @@ struct SyncEndpoints: Sendable {
         else {
             throw SyncFailure(.malformed, "since ≥ 0, 1 ≤ limit ≤ \(configuration.maxPullLimit) and wait ≥ 0 are integers")
         }
+        // A device that does not say its version (an older client) is taken to be on the server's.
+        let version = query.get(SyncWireFormat.Query.schema, as: Int64.self) ?? configuration.schema.version
+        let schema = try self.schema(syncing: version)
         let device = query.get(SyncWireFormat.Query.device)
         if let device {
             guard !device.isEmpty, device.utf8.count <= 256 else { throw SyncFailure(.malformed, "a device id is 1 to 256 bytes") }
@@ -166,13 +172,13 @@ struct SyncEndpoints: Sendable {
             metrics.connectedDevices.decrement()
             stored = try await log.changes(account: account, after: since, limit: limit)
         }
-        let changes = stored.changes.map(\.change)
+        let batch = PulledBatch(stored, since: since, for: schema, schemas: configuration.schemas)
+        let changes = batch.changes.map(\.change)
         // The puller's own changes are left out; the highest of them tells a copy of its database that it is one.
         let ownHighest = changes.lazy.filter { $0.device == device }.map(\.sequence).max()
         let response = SyncPullResponse(
-            schemaVersion: stored.changes.first?.schemaVersion ?? configuration.schema.version,
-            changes: changes.filter { $0.device != device }, cursor: stored.changes.last?.serverSequence ?? since, more: stored.more,
-            deviceSequence: ownHighest)
+            schemaVersion: batch.schemaVersion, changes: changes.filter { $0.device != device }, cursor: batch.cursor,
+            more: batch.more, deviceSequence: ownHighest)
         return try answerJSON(response)
     }
 
@@ -185,11 +191,7 @@ struct SyncEndpoints: Sendable {
         guard let version = query.get(Query.schema, as: Int64.self) else {
             throw SyncFailure(.malformed, "a snapshot names the device's schema version")
         }
-        guard version == configuration.schema.version else {
-            throw SyncFailure(
-                .schemaMismatch,
-                "the device's schema version is \(version), the server's is \(configuration.schema.version); migrate first")
-        }
+        _ = try schema(syncing: version)
         let position = query.get(Query.afterTable).map { SyncSnapshotPosition(table: $0, key: query.get(Query.afterKey) ?? "") }
         guard let limit = query.get(Query.limit, as: Int.self) ?? 1_000 as Int?, (1...configuration.maxPullLimit).contains(limit),
             (query.get(Query.afterKey) == nil) == (position == nil)
@@ -201,6 +203,7 @@ struct SyncEndpoints: Sendable {
         guard (0...latest).contains(cursor) else {
             throw SyncFailure(.malformed, "up_to \(cursor) is not a snapshot cursor of this account (0...\(latest))")
         }
-        return try await lookahead.page(.init(account: account, cursor: cursor, position: position, limit: limit)).json
+        return try await lookahead.page(.init(account: account, cursor: cursor, position: position, limit: limit, schemaVersion: version))
+            .json
     }
 }

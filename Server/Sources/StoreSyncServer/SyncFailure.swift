@@ -14,7 +14,7 @@ struct SyncFailure: Error {
         case .unauthorized: .unauthorized
         case .malformed: .badRequest
         case .tooLarge: .contentTooLarge
-        case .schemaMismatch, .forkedDevice: .conflict
+        case .upgradeRequired, .forkedDevice: .conflict
         case .clockSkew, .notSynced: .unprocessableContent
         case .deviceForgotten: .gone
         // A server never refuses with a client's own findings; were it to, they say it failed.

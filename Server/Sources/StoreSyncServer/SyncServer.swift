@@ -34,12 +34,19 @@ public struct SyncServer: Sendable {
         // answer, a route's thrown error (404) included.
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        let version = configuration.schema.version
+        let schemas = configuration.schemas
         let lookahead = SnapshotLookahead(byteBudget: configuration.snapshotLookaheadBytes) { key, nextKnown in
             let changes = try await log.snapshot(
                 account: key.account, upTo: key.cursor, after: key.position, limit: key.limit,
                 changeLimit: configuration.snapshotPageChanges, nextKnown: nextKnown)
-            return try SnapshotPageWriter.page(of: changes, schemaVersion: version, cursor: key.cursor)
+            guard let schema = schemas.schemaSyncingWithNewest(key.schemaVersion) else {
+                throw SnapshotPageError("schema version \(key.schemaVersion) cannot sync")
+            }
+            // The newest version syncs every stored change's table and column; an older one, some.
+            var synced = SyncedNames(schema)
+            return try SnapshotPageWriter.page(of: changes, schemaVersion: schema.version, cursor: key.cursor) { change in
+                schema.version == schemas.newest.version || synced.contains(changes, change)
+            }
         }
         SyncEndpoints(
             log: log, notifier: notifier, metrics: metrics, readiness: readiness, configuration: configuration, lookahead: lookahead

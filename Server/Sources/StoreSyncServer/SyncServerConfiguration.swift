@@ -12,9 +12,12 @@ public struct SyncServerConfiguration: Sendable {
     public var host: String
     /// The port (0: any free port, printed at start).
     public var port: Int
-    /// The apps' synced tables and schema version: a push made under another version, or
-    /// naming a table or column that does not sync, is refused and nothing of it stored.
-    public var schema: SyncSchema
+    /// The apps' synced tables at each schema version their migrations reach: a device on a
+    /// version that cannot sync with the newest is told to upgrade, and a push naming a table
+    /// or column its version does not sync is refused, nothing of it stored.
+    public var schemas: SyncSchemaHistory
+    /// The newest schema: the version of every migration.
+    public var schema: SyncSchema { schemas.newest }
     /// How far a change's clock may run ahead of the server's before the push is refused.
     public var maxClockSkew: Duration
     /// The largest push body, in bytes.
@@ -49,11 +52,11 @@ public struct SyncServerConfiguration: Sendable {
     /// 64 MiB of snapshot pages computed ahead, 20,000 changes read for a snapshot page;
     /// maintenance every hour with the default ``SyncMaintenancePolicy``; a new metrics
     /// registry, the change-log rows metric refreshed every 30 s.
-    public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schema: SyncSchema) {
+    public init(postgres: PostgresClient.Configuration, host: String = "127.0.0.1", port: Int, schemas: SyncSchemaHistory) {
         self.postgres = postgres
         self.host = host
         self.port = port
-        self.schema = schema
+        self.schemas = schemas
         self.maxClockSkew = .seconds(3600)
         self.maxBodyBytes = 8 << 20
         self.maxChangesPerPush = 10_000

@@ -67,10 +67,12 @@ struct Serve: AsyncParsableCommand {
         abstract: "Serve sync requests (the default).",
         discussion: """
             The server learns the apps' schema from their migrations: it applies the \
-            NNNN_name.sql files of --migrations to an in-memory SQLite database, accepts pushes \
-            made under its version (the highest migration) only, and refuses, storing nothing of \
-            the push, a change to a table that is not one of --tables or to a column those tables \
-            do not have (HTTP 422, notSynced): such a change would stop every device's pulls.
+            NNNN_name.sql files of --migrations one by one to an in-memory SQLite database. It \
+            syncs devices on the newest version and on any older one from which every later \
+            migration only adds synced tables or columns that may be left out (those devices \
+            receive only what their version has); others are told to upgrade (HTTP 409, \
+            upgradeRequired). It refuses, storing nothing of the push, a change to a table or \
+            column the device's version does not sync (HTTP 422, notSynced).
 
             Without authentication it also serves /health (200 while it runs), /ready (200 when \
             PostgreSQL answers and its tables exist, else 503 and why) and /metrics (Prometheus). \
@@ -111,7 +113,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         if stopAtEndOfInput { EndOfInputWatch.start() }
         var configuration = SyncServerConfiguration(
-            postgres: try database.configuration(), host: host, port: port, schema: try schema())
+            postgres: try database.configuration(), host: host, port: port, schemas: try schemas())
         // The process's global metrics go to the server's registry: /metrics shows them too.
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: configuration.metrics))
         configuration.maxClockSkew = .seconds(maxClockSkew)
@@ -133,11 +135,11 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The synced tables of the schema the migrations build; a usage error when they cannot sync.
-    private func schema() throws -> SyncSchema {
+    private func schemas() throws -> SyncSchemaHistory {
         let names = Set(tables.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         guard !names.isEmpty else { throw ValidationError("--tables names at least one table") }
         do {
-            return try SyncSchema(tables: names, migrator: try Migrator(folder: migrations))
+            return try SyncSchemaHistory(tables: names, migrator: try Migrator(folder: migrations))
         } catch {
             throw ValidationError("the schema of --migrations \(migrations) cannot sync --tables \(tables): \(error)")
         }

@@ -76,7 +76,7 @@ struct SnapshotLookaheadTests {
     func nextPageComputedOnce() async throws {
         let computed = Computed()
         let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key, _ in try await computed.page(key) }
-        let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2)
+        let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2, schemaVersion: 1)
         var key = first
         for expected in ["a", "b", nil] {
             let page = try await lookahead.page(key)
@@ -93,7 +93,7 @@ struct SnapshotLookaheadTests {
     func nextPagesStartedWhenKnown() async throws {
         let computed = Computed(pages: 6)
         let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key, nextKnown in try await computed.page(key, telling: nextKnown) }
-        let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2)
+        let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2, schemaVersion: 1)
         let key = { (name: String) in first.next(at: SyncSnapshotPosition(table: "items", key: name)) }
         _ = try await lookahead.page(first)
         try await computed.waitUntilAsked(for: key("b"))
@@ -107,19 +107,20 @@ struct SnapshotLookaheadTests {
         #expect(await computed.asked == ["start", "a", "b", "c", "d", "e"])  // each page once, none past the last
     }
 
-    @Test("A page computed ahead is kept for its own key only: the bytes of its position, its account, its cursor and its limit")
+    @Test("A page computed ahead is kept for its own key only: the bytes of its position, its account, its cursor, its limit and its schema version")
     func keptForItsKeyOnly() async throws {
         let computed = Computed()
         let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key, _ in try await computed.page(key) }
-        let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2)
+        let first = SnapshotLookahead.Key(account: 1, cursor: 9, position: nil, limit: 2, schemaVersion: 1)
         _ = try await lookahead.page(first)
         let ahead = first.next(at: SyncSnapshotPosition(table: "items", key: "a"))
         try await computed.waitUntilAsked(for: ahead)
         let others = [
-            SnapshotLookahead.Key(account: 2, cursor: 9, position: ahead.position, limit: 2),
-            SnapshotLookahead.Key(account: 1, cursor: 8, position: ahead.position, limit: 2),
-            SnapshotLookahead.Key(account: 1, cursor: 9, position: ahead.position, limit: 3),
-            SnapshotLookahead.Key(account: 1, cursor: 9, position: SyncSnapshotPosition(table: "items", key: "A"), limit: 2),
+            SnapshotLookahead.Key(account: 2, cursor: 9, position: ahead.position, limit: 2, schemaVersion: 1),
+            SnapshotLookahead.Key(account: 1, cursor: 8, position: ahead.position, limit: 2, schemaVersion: 1),
+            SnapshotLookahead.Key(account: 1, cursor: 9, position: ahead.position, limit: 3, schemaVersion: 1),
+            SnapshotLookahead.Key(account: 1, cursor: 9, position: ahead.position, limit: 2, schemaVersion: 2),
+            SnapshotLookahead.Key(account: 1, cursor: 9, position: SyncSnapshotPosition(table: "items", key: "A"), limit: 2, schemaVersion: 1),
         ]
         for other in others {
             let before = await computed.count(of: other)
@@ -127,8 +128,8 @@ struct SnapshotLookaheadTests {
             #expect(await computed.count(of: other) == before + 1, "\(other) was served another key's page")
         }
         // Canonically equivalent keys are two rows: "é" composed and decomposed.
-        let composed = SnapshotLookahead.Key(account: 1, cursor: 9, position: .init(table: "items", key: "\u{E9}"), limit: 2)
-        let decomposed = SnapshotLookahead.Key(account: 1, cursor: 9, position: .init(table: "items", key: "e\u{301}"), limit: 2)
+        let composed = SnapshotLookahead.Key(account: 1, cursor: 9, position: .init(table: "items", key: "\u{E9}"), limit: 2, schemaVersion: 1)
+        let decomposed = SnapshotLookahead.Key(account: 1, cursor: 9, position: .init(table: "items", key: "e\u{301}"), limit: 2, schemaVersion: 1)
         #expect(composed != decomposed)
         _ = try await lookahead.page(ahead)
         #expect(await computed.count(of: ahead) == 1)
@@ -140,7 +141,7 @@ struct SnapshotLookaheadTests {
         let lookahead = SnapshotLookahead(byteBudget: 3 * Computed.pageBytes / 2, keptFor: .seconds(30)) { key, _ in
             try await computed.page(key)
         }
-        let start = { (cursor: Int64) in SnapshotLookahead.Key(account: 1, cursor: cursor, position: nil, limit: 2) }
+        let start = { (cursor: Int64) in SnapshotLookahead.Key(account: 1, cursor: cursor, position: nil, limit: 2, schemaVersion: 1) }
         let a = { (cursor: Int64) in start(cursor).next(at: SyncSnapshotPosition(table: "items", key: "a")) }
         // Failed: its first computation throws.
         _ = try await lookahead.page(start(1))

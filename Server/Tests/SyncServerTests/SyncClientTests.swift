@@ -160,12 +160,12 @@ struct SyncClientTests {
 
     private static let liveWrites = 60
 
-    @Test("A refused token and another schema version are typed errors, and nothing moves")
+    @Test("A refused token and a schema newer than the server's are typed errors, and nothing moves")
     func refusals() async throws {
         let fixture = try ServerFixture()
-        let server = try await fixture.startServer(schemaVersion: 5)
+        let server = try await fixture.startServer(schemaVersion: 1)
         let token = try fixture.token(for: "alice")
-        let clients = try SyncedStores(count: 1)
+        let clients = try SyncedStores(count: 1, migrations: try SyncedStores.migrations(version: 5))
         let store = clients.stores[0]
         try await store.write { db in try db.execute(sql: "INSERT INTO items(id, title) VALUES ('x', 'one')") }
         do {
@@ -178,7 +178,7 @@ struct SyncClientTests {
             try await SyncClient(store: store, server: server.url, token: token).run()
             Issue.record("run ended without an error")
         } catch let error as SyncServerError {
-            #expect(error.reason == .schemaMismatch && error.status == 409)
+            #expect(error.reason == .upgradeRequired && error.status == 409 && error.message.contains("upgrade the server"))
         }
         #expect(try store.sync.pendingChanges().changes.count == 3)
         #expect(try await ServerDatabase.changes(in: fixture.database).isEmpty)

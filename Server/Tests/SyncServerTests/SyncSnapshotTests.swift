@@ -117,7 +117,7 @@ struct SyncSnapshotTests {
         }
         let otherSchema = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url, schemaVersion: 2), token: alice)
         #expect(otherSchema.status == 409)
-        #expect(try otherSchema.decode(SyncWireError.self).code == .schemaMismatch)
+        #expect(try otherSchema.decode(SyncWireError.self).code == .upgradeRequired)
         let aheadCursor = try await HTTP.send("GET", ServerFixture.snapshotURL(server.url, upTo: 1_000_000), token: alice)
         #expect(aheadCursor.status == 400)
 

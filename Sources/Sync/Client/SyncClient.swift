@@ -157,14 +157,23 @@ public struct SyncClient: Sendable {
         try Task.checkCancellation()
         let device = try store.sync.deviceID()
         let cursorKey = SyncStorage.cursorKeyPrefix + server.absoluteString
-        let cursor = try await store.read { db in try SyncStorage.meta(cursorKey, in: db) }
+        let schemaKey = SyncStorage.syncedSchemaKeyPrefix + server.absoluteString
+        let (cursor, version, syncedVersion) = try await store.read { db in
+            (try SyncStorage.meta(cursorKey, in: db), try SyncStorage.schemaVersion(in: db), try SyncStorage.meta(schemaKey, in: db))
+        }
+        if cursor != nil, case .integer(let synced)? = syncedVersion, synced != version {
+            // A migration since the last pull: the server left out what the older version did
+            // not sync, which the snapshot brings now.
+            try await store.write { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
+            return (0, true)
+        }
         guard let cursor else { return try await readSnapshot(device: device, cursorKey: cursorKey) }
         guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
         let pulled: SyncPullResponse
         do {
-            pulled = try await endpoints.pull(since: since, limit: batchSize, device: device, wait: wait)
+            pulled = try await endpoints.pull(since: since, limit: batchSize, device: device, schemaVersion: version, wait: wait)
         } catch let error as SyncServerError where error.reason == .deviceForgotten {
             // The next pull reads the snapshot again; the outbox stays, pushed after it.
             try await store.write { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
@@ -175,6 +184,7 @@ public struct SyncClient: Sendable {
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
             try coordinator.apply(SyncBatch(pulled), in: db)  // with no change, tries the held ones again
             try SyncStorage.setMeta(cursorKey, .integer(pulled.cursor), in: db)
+            try SyncStorage.setMeta(schemaKey, .integer(pulled.schemaVersion), in: db)
         }
         return (pulled.changes.count, pulled.more)
     }
@@ -252,6 +262,7 @@ public struct SyncClient: Sendable {
             } else {
                 try SyncSnapshotProgress.clear(for: server, in: db)
                 try SyncStorage.setMeta(cursorKey, .integer(page.cursor), in: db)
+                try SyncStorage.setMeta(SyncStorage.syncedSchemaKeyPrefix + server.absoluteString, .integer(page.schemaVersion), in: db)
             }
         }
         let ownDevice = page.devices.firstIndex(of: device)

@@ -19,7 +19,7 @@ struct SyncServerEndpoints: Sendable {
         return try await send(request) { data in try JSONDecoder().decode(SyncPushResponse.self, from: data) }
     }
 
-    func pull(since cursor: Int64, limit: Int, device: String, wait: Int) async throws -> SyncPullResponse {
+    func pull(since cursor: Int64, limit: Int, device: String, schemaVersion: Int64, wait: Int) async throws -> SyncPullResponse {
         guard var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.pullPath), resolvingAgainstBaseURL: false)
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         typealias Query = SyncWireFormat.Query
@@ -27,6 +27,7 @@ struct SyncServerEndpoints: Sendable {
             URLQueryItem(name: Query.format, value: String(SyncWireFormat.version)),
             URLQueryItem(name: Query.since, value: String(cursor)), URLQueryItem(name: Query.limit, value: String(limit)),
             URLQueryItem(name: Query.device, value: device), URLQueryItem(name: Query.wait, value: String(wait)),
+            URLQueryItem(name: Query.schema, value: String(schemaVersion)),
         ]
         guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         let request = SyncTransportRequest(method: .get, url: url, timeout: .seconds(max(0, wait)) + timeout)

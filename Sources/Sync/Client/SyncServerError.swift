@@ -6,7 +6,7 @@ import SQLiteStoreSyncProtocol
 /// after the server stored them, and the pull cursor moves only with a committed apply.
 public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the step failed: the code the server answered (`.unauthorized` for HTTP 401,
-    /// `.malformed` 400, `.tooLarge` 413, `.schemaMismatch` and `.forkedDevice` 409,
+    /// `.malformed` 400, `.tooLarge` 413, `.upgradeRequired` and `.forkedDevice` 409,
     /// `.clockSkew` and `.notSynced` 422, `.deviceForgotten` 410, `.unavailable` 5xx), or the
     /// client's own finding:
     /// `.unreachable` when no answer came, `.unexpectedResponse` for an answer that is not the
@@ -31,7 +31,7 @@ public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isTransient: Bool {
         switch reason {
         case .unavailable, .unreachable, .clockSkew: true
-        case .unauthorized, .malformed, .tooLarge, .schemaMismatch, .notSynced, .forkedDevice, .deviceForgotten, .unexpectedResponse:
+        case .unauthorized, .malformed, .tooLarge, .upgradeRequired, .notSynced, .forkedDevice, .deviceForgotten, .unexpectedResponse:
             false
         }
     }

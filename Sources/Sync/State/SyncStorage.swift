@@ -117,6 +117,9 @@ enum SyncStorage {
     /// its pull cursor (`cursor <server URL>`) and a snapshot under way (`snapshot …`).
     static let cursorKeyPrefix = "cursor "
     static let snapshotKeyPrefix = "snapshot "
+    /// The start of the key that records the schema version of the store's last pull from a
+    /// server: after a migration, the store reads that server's snapshot again.
+    static let syncedSchemaKeyPrefix = "synced schema "
 
     /// Forgets how far the store has read every server, so that its next sync reads the
     /// server's snapshot again.
