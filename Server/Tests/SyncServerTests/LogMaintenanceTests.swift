@@ -13,7 +13,8 @@ import Testing
 @Suite("Log maintenance", .serialized, .timeLimit(.minutes(3)))
 struct LogMaintenanceTests {
     private static func maintain(_ fixture: ServerFixture, _ policy: SyncMaintenancePolicy) async throws -> SyncMaintenanceReport {
-        try await SyncServer.maintain(policy, postgres: try PostgresClient.Configuration(url: fixture.database), logger: Logger(label: "test"))
+        try await SyncServer.maintain(
+            policy, postgres: try PostgresClient.Configuration(url: fixture.database), logger: Logger(label: "test"))
     }
 
     /// How many stored changes each cell (a column of a row, or a row's deletes) has, at most,
@@ -92,7 +93,9 @@ struct LogMaintenanceTests {
         #expect(replay.status == 200)
         #expect(try await Self.changesPerCell(fixture).changes == after.changes, "the replayed changes were not stored again")
 
-        try await stores[1].write { db in try db.execute(sql: "UPDATE items SET title = 'after' WHERE rowid = (SELECT min(rowid) FROM items)") }
+        try await stores[1].write { db in
+            try db.execute(sql: "UPDATE items SET title = 'after' WHERE rowid = (SELECT min(rowid) FROM items)")
+        }
         for index in [1, 0, 2, 3] { try await sync(index) }
         let newcomer = try clients.add()
         try await sync(newcomer)
@@ -133,7 +136,9 @@ struct LogMaintenanceTests {
             "POST", server.url.appendingPathComponent(SyncWireFormat.pushPath), token: token,
             body: try JSONEncoder().encode(try b.sync.pendingChanges().pushRequest))
         #expect(pushed.status == 200)
-        let cursor = try await b.read { db in try db.fetchValue(Int64.self, sql: "SELECT value FROM store_sync_meta WHERE key LIKE 'cursor %'") }
+        let cursor = try await b.read { db in
+            try db.fetchValue(Int64.self, sql: "SELECT value FROM store_sync_meta WHERE key LIKE 'cursor %'")
+        }
         let device = try b.sync.deviceID()
         let refused = try await HTTP.send(
             "GET", ServerFixture.pullURL(server.url, since: try #require(cursor), device: device), token: token)

@@ -107,7 +107,9 @@ struct SnapshotLookaheadTests {
         #expect(await computed.asked == ["start", "a", "b", "c", "d", "e"])  // each page once, none past the last
     }
 
-    @Test("A page computed ahead is kept for its own key only: the bytes of its position, its account, its cursor, its limit and its schema version")
+    @Test(
+        "A page computed ahead is kept for its own key only: the bytes of its position, its account, its cursor, its limit and its schema version"
+    )
     func keptForItsKeyOnly() async throws {
         let computed = Computed()
         let lookahead = SnapshotLookahead(byteBudget: 1 << 20) { key, _ in try await computed.page(key) }
@@ -120,7 +122,8 @@ struct SnapshotLookaheadTests {
             SnapshotLookahead.Key(account: 1, cursor: 8, position: ahead.position, limit: 2, schemaVersion: 1),
             SnapshotLookahead.Key(account: 1, cursor: 9, position: ahead.position, limit: 3, schemaVersion: 1),
             SnapshotLookahead.Key(account: 1, cursor: 9, position: ahead.position, limit: 2, schemaVersion: 2),
-            SnapshotLookahead.Key(account: 1, cursor: 9, position: SyncSnapshotPosition(table: "items", key: "A"), limit: 2, schemaVersion: 1),
+            SnapshotLookahead.Key(
+                account: 1, cursor: 9, position: SyncSnapshotPosition(table: "items", key: "A"), limit: 2, schemaVersion: 1),
         ]
         for other in others {
             let before = await computed.count(of: other)
@@ -128,8 +131,10 @@ struct SnapshotLookaheadTests {
             #expect(await computed.count(of: other) == before + 1, "\(other) was served another key's page")
         }
         // Canonically equivalent keys are two rows: "é" composed and decomposed.
-        let composed = SnapshotLookahead.Key(account: 1, cursor: 9, position: .init(table: "items", key: "\u{E9}"), limit: 2, schemaVersion: 1)
-        let decomposed = SnapshotLookahead.Key(account: 1, cursor: 9, position: .init(table: "items", key: "e\u{301}"), limit: 2, schemaVersion: 1)
+        let composed = SnapshotLookahead.Key(
+            account: 1, cursor: 9, position: .init(table: "items", key: "\u{E9}"), limit: 2, schemaVersion: 1)
+        let decomposed = SnapshotLookahead.Key(
+            account: 1, cursor: 9, position: .init(table: "items", key: "e\u{301}"), limit: 2, schemaVersion: 1)
         #expect(composed != decomposed)
         _ = try await lookahead.page(ahead)
         #expect(await computed.count(of: ahead) == 1)

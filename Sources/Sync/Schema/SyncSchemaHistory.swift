@@ -69,7 +69,8 @@ public struct SyncSchemaHistory: Sendable, Hashable {
             return "the device's schema version \(version) is newer than the server's, \(newest.version): upgrade the server"
         }
         guard let index = schemas.firstIndex(where: { $0.version == version }) else {
-            return "schema version \(version) is not one of the server's migrations (\(schemas.map { String($0.version) }.joined(separator: ", "))): "
+            return
+                "schema version \(version) is not one of the server's migrations (\(schemas.map { String($0.version) }.joined(separator: ", "))): "
                 + "upgrade the app"
         }
         guard !syncsWithNewest[index] else { return nil }
@@ -95,7 +96,8 @@ private struct ColumnShape {
     }
 
     static func tableExists(_ table: String, in db: Database) throws -> Bool {
-        try db.fetchValue(Bool.self, sql: "SELECT count(*) > 0 FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+        try db.fetchValue(
+            Bool.self, sql: "SELECT count(*) > 0 FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
             ?? false
     }
 
