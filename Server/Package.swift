@@ -66,6 +66,8 @@ let package = Package(
                 .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `compaction` fills the log in SQL and runs the server's maintenance in process.
+                "StoreSyncServer", .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // A client process the convergence tests kill between a write's commit and its push.

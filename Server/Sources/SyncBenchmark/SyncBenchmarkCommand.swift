@@ -6,18 +6,18 @@ import Foundation
 /// mode first, so that the sync-server beside this executable is a release build:
 ///
 ///     swift build -c release --package-path Server
-///     Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [options]
+///     Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [compaction] [options]
 @main
 struct SyncBenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "SyncBenchmark",
         abstract: "Measure sync on a throwaway PostgreSQL cluster and sync-server processes.",
         discussion: """
-            Without a part named, all four run. `initial` measures --rounds pairs of a local insert and \
+            Without a part named, all five run. `initial` measures --rounds pairs of a local insert and \
             an initial sync; `wire` decodes pages of --batch rows --iterations times.
             """)
 
-    @Argument(help: "The parts to run: latency, initial, load, wire (all when none is named).")
+    @Argument(help: "The parts to run: latency, initial, load, wire, compaction (all when none is named).")
     var parts: [BenchmarkPart] = []
     @Option(
         help: ArgumentHelp("latency: the notes both devices hold, one measurement each (10000,1000000).", valueName: "n,n"),
@@ -36,11 +36,14 @@ struct SyncBenchmarkCommand: AsyncParsableCommand {
     var serverCounts = [1, 2]
     @Option(help: "load: new changes a push.") var changesPerPush = 10
     @Option(help: "load: accounts of the devices (one a device when not given).") var accounts: Int?
+    @Option(help: "compaction: the updates in the log before it is compacted.") var updates = 1_000_000
+    @Option(help: "compaction: the rows those updates write (three columns each).") var compactedRows = 10_000
 
     func validate() throws {
         let positives: [(String, Int?)] = [
             ("--iterations", iterations), ("--initial-rows", initialRows), ("--rounds", rounds), ("--batch", batchSize),
             ("--clients", clients), ("--seconds", seconds), ("--changes-per-push", changesPerPush), ("--accounts", accounts),
+            ("--updates", updates), ("--compacted-rows", compactedRows),
         ]
         for (option, value) in positives where value.map({ $0 <= 0 }) == true {
             throw ValidationError("\(option) takes a positive integer")
@@ -69,6 +72,8 @@ struct SyncBenchmarkCommand: AsyncParsableCommand {
                 }
             case .wire:
                 print(try WireDecoding(rows: batchSize, iterations: iterations).run())
+            case .compaction:
+                print(try await LogCompaction(updates: updates, rows: compactedRows).run())
             }
         }
     }
