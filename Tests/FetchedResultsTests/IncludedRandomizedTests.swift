@@ -306,23 +306,9 @@ import Testing
             Issue.record("\(context): live values \(values.map(\.id)) != fresh \(fresh.map(\.id))")
             return false
         }
-        var updated: Set<Int64> = []
-        var inserted: Set<Int64> = []
-        if let changeSet = change?.changeSet {
-            let after = values.results.sectionedSnapshot()
-            for path in changeSet.updates + changeSet.moves.filter(\.isChanged).map(\.from) {
-                if let id = before.id(at: path) { updated.insert(id.rowID) }
-            }
-            for path in changeSet.inserts { if let id = after.id(at: path) { inserted.insert(id.rowID) } }
-            for section in changeSet.sectionInserts { inserted.formUnion(after.sections[section].ids.map(\.rowID)) }
-        }
-        let staying = Set(shown.keys).intersection(new.keys).subtracting(inserted)
-        let changed = staying.filter { shown[$0] != new[$0] }
-        guard updated.intersection(staying) == changed else {
-            Issue.record("\(context): live values updated \(updated.sorted()), rows whose shown values changed \(changed.sorted())")
-            return false
-        }
-        return true
+        return IncludedShownValues.updatesAreExact(
+            change?.changeSet, from: before, to: values.results.sectionedSnapshot(), shown: shown, new: new, "\(context): live values")
+            != nil
     }
 }
 
@@ -376,23 +362,12 @@ import Testing
             Issue.record("\(context): \(changes) changes applied for one transaction")
             return false
         }
-        var updated: Set<Int64> = []
-        var inserted: Set<Int64> = []
-        if changes == 1, let changeSet = results.lastChange {
-            let after = results.results.sectionedSnapshot()
-            for path in changeSet.updates + changeSet.moves.filter(\.isChanged).map(\.from) {
-                if let id = before.id(at: path) { updated.insert(id.rowID) }
-            }
-            for path in changeSet.inserts { if let id = after.id(at: path) { inserted.insert(id.rowID) } }
-            for section in changeSet.sectionInserts { inserted.formUnion(after.sections[section].ids.map(\.rowID)) }
-        }
-        let staying = Set(shown.keys).intersection(new.keys).subtracting(inserted)
-        let changed = staying.filter { shown[$0] != new[$0] }
-        guard updated.intersection(staying) == changed else {
-            Issue.record("\(context): live results updated \(updated.sorted()), rows whose shown values changed \(changed.sorted())")
-            return false
-        }
-        let moved = before != results.results.sectionedSnapshot()
+        let after = results.results.sectionedSnapshot()
+        guard
+            let changed = IncludedShownValues.updatesAreExact(
+                changes == 1 ? results.lastChange : nil, from: before, to: after, shown: shown, new: new, "\(context): live results")
+        else { return false }
+        let moved = before != after
         guard changes == 1 || (!moved && changed.isEmpty) else {
             Issue.record("\(context): the results changed without a change applied")
             return false
@@ -404,6 +379,31 @@ import Testing
 /// What a row shows, read afresh: its model, everything the request includes, and its sort
 /// keys (a row whose parent's name changes shows it in its section), rendered as text.
 enum IncludedShownValues {
+    /// The rows that stay from `before` to `after` whose shown values changed (`shown` to `new`),
+    /// when `changeSet` reported exactly those as updated (in place, or moved with `isChanged`);
+    /// otherwise `nil`, with the issue recorded.
+    static func updatesAreExact(
+        _ changeSet: ChangeSet?, from before: SectionedSnapshot<ObjectID>, to after: SectionedSnapshot<ObjectID>,
+        shown: [Int64: [UInt8]], new: [Int64: [UInt8]], _ context: String
+    ) -> Set<Int64>? {
+        var updated: Set<Int64> = []
+        var inserted: Set<Int64> = []
+        if let changeSet {
+            for path in changeSet.updates + changeSet.moves.filter(\.isChanged).map(\.from) {
+                if let id = before.id(at: path) { updated.insert(id.rowID) }
+            }
+            for path in changeSet.inserts { if let id = after.id(at: path) { inserted.insert(id.rowID) } }
+            for section in changeSet.sectionInserts { inserted.formUnion(after.sections[section].ids.map(\.rowID)) }
+        }
+        let staying = Set(shown.keys).intersection(new.keys).subtracting(inserted)
+        let changed = staying.filter { shown[$0] != new[$0] }
+        guard updated.intersection(staying) == changed else {
+            Issue.record("\(context) updated \(updated.sorted()), rows whose shown values changed \(changed.sorted())")
+            return nil
+        }
+        return changed
+    }
+
     /// The model and each included value, by name, as Swift describes them.
     static func render<M>(_ row: FetchedRow<M>) -> String {
         var text = "\(row.model)"
