@@ -29,8 +29,8 @@ struct LatencyArguments {
         /// The same loop keeping each change's `results` until the next change, as a diffable
         /// data source keeps its last snapshot to diff against.
         case keeping
-        /// An observer of a `LiveResults` (`withObservationTracking` on `lastChange`) that
-        /// keeps the previous `results`.
+        /// An observer of `LiveResults` of the same request (`withObservationTracking` on
+        /// `lastChange`) that keeps the previous `results`; they hold every object.
         case live
     }
 

@@ -10,7 +10,8 @@ import StoreContender
 @MainActor
 final class StreamLatencyProbe<M: StoreModel> {
     private let store: Store
-    private let controller: FetchedResultsController<M>
+    /// The controller of the `changes()` consumers; `nil` for `.live`.
+    private let controller: FetchedResultsController<M>?
     private let live: LiveResults<M>?
     private let stamps: AsyncStream<ContinuousClock.Instant>.Continuation
     private var receipts: AsyncStream<ContinuousClock.Instant>.Iterator
@@ -20,20 +21,25 @@ final class StreamLatencyProbe<M: StoreModel> {
     private var kept: FetchedResultsSnapshot?
 
     /// Opens the database at `databasePath`, fetches the live query, waits for its complete
-    /// results and starts its consumer.
-    init(databasePath: String, request: StoreRequest<M>, consumer kind: LatencyArguments.Consumer) throws {
+    /// results and starts its consumer (for `.live`, `LiveResults` of the same request, which
+    /// follow the store on their own and keep every object).
+    init(databasePath: String, request: StoreRequest<M>, consumer kind: LatencyArguments.Consumer) async throws {
         store = try StoreDatabase.open(atPath: databasePath)
-        controller = FetchedResultsController(store: store, request: request)
-        try controller.performFetch()
-        try controller.catchUp()
         let (stream, stamps) = AsyncStream<ContinuousClock.Instant>.makeStream()
         self.stamps = stamps
         receipts = stream.makeAsyncIterator()
         guard kind != .live else {
-            live = LiveResults(controller: controller)
-            kept = live?.results
+            let live = LiveResults(request, in: store)
+            try await live.waitUntilCurrent()
+            self.live = live
+            controller = nil
+            kept = live.results
             return
         }
+        let controller = FetchedResultsController(store: store, request: request)
+        try controller.performFetch()
+        try controller.catchUp()
+        self.controller = controller
         live = nil
         let changes = controller.changes()
         let keeps = kind == .keeping

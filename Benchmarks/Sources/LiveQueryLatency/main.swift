@@ -91,7 +91,7 @@ struct LatencyRun {
     /// The item workloads: each change of `kind`'s script, through the store then the C API.
     func measureItems(_ kind: ChangeScript.Kind, rows: Int, in directory: TemporaryDirectory) async throws -> PairedSamples {
         var script = ChangeScript(kind: kind, seededRows: rows)
-        let probe = try StreamLatencyProbe(
+        let probe = try await StreamLatencyProbe(
             databasePath: Fixtures.makeSeededDatabase(rows: rows, named: "store.sqlite", in: directory),
             request: ItemRequests.flaggedByScore, consumer: consumer)
         let writer = try RawCChangeWriter(databasePath: Fixtures.makeSeededDatabase(rows: rows, named: "raw.sqlite", in: directory))
@@ -106,7 +106,7 @@ struct LatencyRun {
     /// through the store then the C API.
     func measureRenames(rows: Int, request: StoreRequest<Item>, in directory: TemporaryDirectory) async throws -> PairedSamples {
         var script = ListRenameScript(seededRows: rows)
-        let probe = try StreamLatencyProbe(
+        let probe = try await StreamLatencyProbe(
             databasePath: Fixtures.makeRelatedDatabase(rows: rows, named: "store.sqlite", in: directory),
             request: request, consumer: consumer)
         let writer = try SQLiteConnection(path: Fixtures.makeRelatedDatabase(rows: rows, named: "raw.sqlite", in: directory))
@@ -132,7 +132,7 @@ struct LatencyRun {
     ) async throws -> PairedSamples {
         var generator = ItemGenerator(seed: 0xC0_017ED)
         let lists = rows / Fixtures.itemsPerList
-        let probe = try StreamLatencyProbe(
+        let probe = try await StreamLatencyProbe(
             databasePath: Fixtures.makeRelatedDatabase(rows: rows, named: "store.sqlite", in: directory),
             request: request, consumer: consumer)
         let writer = try SQLiteConnection(path: Fixtures.makeRelatedDatabase(rows: rows, named: "raw.sqlite", in: directory))
