@@ -66,6 +66,9 @@ let package = Package(
                 .product(name: "SQLiteStoreResults", package: "SQLiteStore"),
                 .product(name: "SQLiteStoreSyncProtocol", package: "SQLiteStore"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // Its load generators' HTTP: thousands of connections on NIO's event loops.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // A client process the convergence tests kill between a write's commit and its push.

@@ -10,4 +10,6 @@ enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument {
     case load
     /// ``WireDecoding``.
     case wire
+    /// ``ConnectedDevices``.
+    case connections
 }
