@@ -10,6 +10,10 @@ import PostgresNIO
 /// in order), even if compaction has removed it since: it is not stored again. Every part of
 /// the statement reads the rows as they were when it began (PostgreSQL's data-modifying `WITH`),
 /// so the devices' sequences it notes do not hide the changes it inserts.
+///
+/// A named prepared statement lives on its connection: a pooler between the server and
+/// PostgreSQL must keep each server connection on one PostgreSQL connection (session pooling)
+/// or track prepared statements (PgBouncer 1.21 and later, `max_prepared_statements`).
 struct NewChangesStatement: PostgresPreparedStatement {
     static let sql = """
         WITH pushed AS (
