@@ -23,11 +23,11 @@ struct PushedChanges: Sendable {
             devices.append(change.device)
             sequences.append(change.sequence)
             tables.append(change.table)
-            keys.append(String(decoding: try encoder.encode(change.key), as: UTF8.self))
+            keys.append(try StoredJSON.text(of: change.key, encoder: encoder))
             switch change.operation {
             case .set(let column, let value):
                 columns.append(column)
-                values.append(String(decoding: try encoder.encode(value), as: UTF8.self))
+                values.append(try StoredJSON.text(of: value, encoder: encoder))
             case .delete:
                 columns.append("")
                 values.append("")
