@@ -68,6 +68,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `compaction` fills the log in SQL and runs the server's maintenance in process.
                 "StoreSyncServer", .product(name: "PostgresNIO", package: "postgres-nio"),
+                // Its load generators' HTTP: thousands of connections on NIO's event loops.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // A client process the convergence tests kill between a write's commit and its push.

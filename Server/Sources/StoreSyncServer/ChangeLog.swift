@@ -122,9 +122,6 @@ struct ChangeLog: Sendable {
                         "change \(reused.sequence) of device \(reused.device) is stored with other contents: this database is a "
                             + "copy of another device's (a restored backup, a copied file), and both wrote under one device id")
                 }
-                if inserted > 0 {
-                    try await connection.query("SELECT pg_notify(\(Self.channel), \(String(account)))", logger: logger)
-                }
                 return inserted
             }
         } catch let error as PostgresTransactionError {

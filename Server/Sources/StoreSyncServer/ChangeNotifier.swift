@@ -8,8 +8,13 @@ import Foundation
 actor ChangeNotifier {
     private var generations: [Int64: UInt64] = [:]
     private var waiters: [Int64: [UUID: CheckedContinuation<Void, Never>]] = [:]
-    /// Waits that ended (by timeout or cancellation) before their continuation was registered.
+    /// Waits that ended (by timeout or cancellation) before their continuation was registered;
+    /// each is forgotten when its wait returns.
     private var ended: Set<UUID> = []
+
+    /// The waits the notifier keeps anything of: those in progress, at most. A wait that
+    /// returned is forgotten, or a process serving long polls for months would grow with them.
+    var waitsHeld: Int { waiters.values.reduce(0) { $0 + $1.count } + ended.count }
 
     /// The account's current generation.
     func generation(of account: Int64) -> UInt64 { generations[account, default: 0] }
@@ -36,12 +41,17 @@ actor ChangeNotifier {
             group.cancelAll()
             await self.end(id, account: account)
         }
+        // Both halves are done: a mark that `end` left (a wait woken, or that found the
+        // generation changed, before `end` ran) has no one left to read it.
+        await forget(id)
     }
 
     private func suspend(_ id: UUID, account: Int64, after generation: UInt64) async {
         guard generations[account, default: 0] == generation, ended.remove(id) == nil else { return }
         await withCheckedContinuation { continuation in waiters[account, default: [:]][id] = continuation }
     }
+
+    private func forget(_ id: UUID) { ended.remove(id) }
 
     private func end(_ id: UUID, account: Int64) {
         if let continuation = waiters[account]?.removeValue(forKey: id) {

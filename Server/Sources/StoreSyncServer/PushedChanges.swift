@@ -4,7 +4,7 @@ import SQLiteStoreSyncProtocol
 
 /// A push's changes as the columns of `sync_changes`, one array each, bound to the statements
 /// that store them and that look for a change id given to other contents.
-struct PushedChanges {
+struct PushedChanges: Sendable {
     let count: Int
     private var devices: [String] = []
     private var sequences: [Int64] = []
@@ -23,11 +23,11 @@ struct PushedChanges {
             devices.append(change.device)
             sequences.append(change.sequence)
             tables.append(change.table)
-            keys.append(String(decoding: try encoder.encode(change.key), as: UTF8.self))
+            keys.append(try StoredJSON.text(of: change.key, encoder: encoder))
             switch change.operation {
             case .set(let column, let value):
                 columns.append(column)
-                values.append(String(decoding: try encoder.encode(value), as: UTF8.self))
+                values.append(try StoredJSON.text(of: value, encoder: encoder))
             case .delete:
                 columns.append("")
                 values.append("")
@@ -37,34 +37,26 @@ struct PushedChanges {
     }
 
     /// Inserts the changes whose id (device, sequence) the account does not hold yet, in the
-    /// push's order, and notes each device's highest stored sequence and that it was seen;
-    /// returns how many it inserted. A change at or below its device's highest stored sequence
-    /// was stored before (devices push in order), even if compaction has removed it since: it
-    /// is not stored again.
+    /// push's order, notes each device's highest stored sequence and that it was seen, and
+    /// announces the account if it inserted any (``NewChangesStatement``, one round trip);
+    /// returns how many it inserted.
     func insertNew(account: Int64, schemaVersion: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        let rows = try await connection.query(
-            """
-            INSERT INTO sync_changes(account, device, device_seq, schema_version, tbl, pk, col, value, hlc)
-            SELECT \(account), d, s, \(schemaVersion), t, k, NULLIF(c, ''), CASE WHEN c = '' THEN NULL ELSE v END, h
-            FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[], \(keys)::text[],
-                        \(columns)::text[], \(values)::text[], \(clocks)::bigint[])
-                 WITH ORDINALITY AS u(d, s, t, k, c, v, h, n)
-            LEFT JOIN sync_devices known ON known.account = \(account) AND known.device = u.d
-            WHERE u.s > coalesce(known.pushed_through, 0)
-            ORDER BY n
-            ON CONFLICT (account, device, device_seq) DO NOTHING
-            RETURNING seq
-            """, logger: logger)
+        let statement = NewChangesStatement(account: account, schemaVersion: schemaVersion, changes: self)
         var inserted = 0
-        for try await _ in rows.decode(Int64.self) { inserted += 1 }
-        try await connection.query(
-            """
-            INSERT INTO sync_devices(account, device, pushed_through)
-            SELECT \(account), d, max(s) FROM unnest(\(devices)::text[], \(sequences)::bigint[]) AS u(d, s) GROUP BY d
-            ON CONFLICT (account, device) DO UPDATE
-            SET pushed_through = greatest(sync_devices.pushed_through, excluded.pushed_through), last_seen = now()
-            """, logger: logger)
+        for try await count in try await connection.execute(statement, logger: logger) { inserted = Int(count) }
         return inserted
+    }
+
+    /// Appends the columns, one array each, in the order of `sync_changes` (device, sequence,
+    /// table, key, column, value, clock).
+    func appendColumns(to bindings: inout PostgresBindings) {
+        bindings.append(devices)
+        bindings.append(sequences)
+        bindings.append(tables)
+        bindings.append(keys)
+        bindings.append(columns)
+        bindings.append(values)
+        bindings.append(clocks)
     }
 
     /// The id of a change that the account holds with other contents, if any: each id is looked

@@ -10,6 +10,8 @@ enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument {
     case load
     /// ``WireDecoding``.
     case wire
+    /// ``ConnectedDevices``.
+    case connections
     /// ``LogCompaction``.
     case compaction
 }

@@ -1,16 +1,13 @@
 import Foundation
+import NIOCore
 import SQLiteStoreSyncProtocol
 import SyncServerHarness
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Server throughput: `clients` devices push at once, each as fast as its answers come, for
 /// `duration`, to `serverCount` server processes on one database (client `i` to server
 /// `i mod serverCount`). Each push holds `changesPerPush` new changes, in the wire format that
-/// `SyncClient` sends; the devices are load generators without a local store, so that the
-/// cores go to the servers and PostgreSQL. The devices belong to `accounts` accounts (one push
+/// `SyncClient` sends; the devices are load generators without a local store, on
+/// ``BenchmarkHTTP``, so that the cores go to the servers and PostgreSQL. The devices belong to `accounts` accounts (one push
 /// at a time per account: the server serializes an account's pushes).
 ///
 /// PostgreSQL's share is its processes' CPU time over that of PostgreSQL and the servers
@@ -31,9 +28,11 @@ struct SustainedPushes {
         let pushTimes: Percentiles
         let cpu: CPUUse
 
+        /// Changes stored a second.
+        var perSecond: Double { Double(changes) / elapsed.seconds }
+
         var description: String {
             let c = configuration
-            let perSecond = Double(changes) / elapsed.seconds
             var text = """
                 \(c.clients) clients (\(c.accounts) accounts, \(c.changesPerPush) changes a push), \(c.serverCount) server \
                 process\(c.serverCount == 1 ? "" : "es"), \(String(format: "%.1f", elapsed.seconds)) s: \
@@ -57,9 +56,18 @@ struct SustainedPushes {
         let stores = try BenchmarkStores()
         let deployment = try await BenchmarkDeployment(serverCount: serverCount, migrations: stores.migrations)
         let tokens = try (0..<accounts).map { try deployment.token(for: "account-\($0)") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = clients
-        let session = URLSession(configuration: configuration)
+        let http = BenchmarkHTTP(connections: clients)
+        do {
+            let result = try await measure(deployment: deployment, tokens: tokens, http: http)
+            try await http.shutdown()
+            return result
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(deployment: BenchmarkDeployment, tokens: [String], http: BenchmarkHTTP) async throws -> Result {
         let postmaster = try PostgresCluster.shared.get().postmasterProcessID()
         let cpu = { CPUUse(postmaster: postmaster, servers: deployment.servers.map(\.processIdentifier)) }
         let before = cpu()
@@ -68,8 +76,8 @@ struct SustainedPushes {
         let outcomes = try await withThrowingTaskGroup(of: [Duration].self) { group in
             for index in 0..<clients {
                 let device = PushingDevice(
-                    name: "device-\(index)", server: deployment.servers[index % serverCount].url, token: tokens[index % accounts],
-                    changesPerPush: changesPerPush, session: session)
+                    name: "device-\(index)", server: deployment.servers[index % serverCount].url.absoluteString,
+                    token: tokens[index % accounts], changesPerPush: changesPerPush, http: http)
                 group.addTask { try await device.push(until: deadline) }
             }
             return try await group.reduce(into: [[Duration]]()) { $0.append($1) }
@@ -86,18 +94,14 @@ struct SustainedPushes {
 /// One device of ``SustainedPushes``: pushes new changes, one push at a time.
 struct PushingDevice: Sendable {
     let name: String
-    let server: URL
+    let server: String
     let token: String
     let changesPerPush: Int
-    let session: URLSession
+    let http: BenchmarkHTTP
 
     /// Pushes until `deadline`; returns each push's round trip. Throws unless every push was
     /// stored whole.
     func push(until deadline: ContinuousClock.Instant) async throws -> [Duration] {
-        var request = URLRequest(url: server.appendingPathComponent(SyncWireFormat.pushPath))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         var sequence: Int64 = 0
         var times: [Duration] = []
         while ContinuousClock.now < deadline {
@@ -108,13 +112,13 @@ struct PushingDevice: Sendable {
                     device: name, sequence: sequence, table: "notes", key: .text("\(name)-\(sequence)"),
                     operation: .set(column: "title", value: .text("title \(sequence)")), hlc: hlc)
             }
-            request.httpBody = try JSONEncoder().encode(SyncPushRequest(schemaVersion: 1, changes: changes))
+            let body = ByteBuffer(bytes: try JSONEncoder().encode(SyncPushRequest(schemaVersion: 1, changes: changes)))
             let start = ContinuousClock.now
-            let (body, response) = try await session.data(for: request)
+            let answer = try await http.send(server + SyncWireFormat.pushPath, token: token, body: body)
             times.append(ContinuousClock.now - start)
-            let stored = try? JSONDecoder().decode(SyncPushResponse.self, from: body).stored
-            guard (response as? HTTPURLResponse)?.statusCode == 200, stored == changesPerPush else {
-                throw BenchmarkFailure(description: "\(name)'s push was not stored whole: \(String(decoding: body, as: UTF8.self))")
+            let stored = try? JSONDecoder().decode(SyncPushResponse.self, from: Data(answer.body.readableBytesView)).stored
+            guard answer.status == 200, stored == changesPerPush else {
+                throw BenchmarkFailure(description: "\(name)'s push was not stored whole: \(String(buffer: answer.body))")
             }
         }
         return times

@@ -6,18 +6,19 @@ import Foundation
 /// mode first, so that the sync-server beside this executable is a release build:
 ///
 ///     swift build -c release --package-path Server
-///     Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [compaction] [options]
+///     Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [connections] [compaction] [options]
 @main
 struct SyncBenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "SyncBenchmark",
         abstract: "Measure sync on a throwaway PostgreSQL cluster and sync-server processes.",
         discussion: """
-            Without a part named, all five run. `initial` measures --rounds pairs of a local insert and \
-            an initial sync; `wire` decodes pages of --batch rows --iterations times.
+            Without a part named, all six run. `initial` measures --rounds pairs of a local insert and \
+            an initial sync; `wire` decodes pages of --batch rows --iterations times; `connections` holds \
+            --devices long polls on one server process and pushes --changes changes to them.
             """)
 
-    @Argument(help: "The parts to run: latency, initial, load, wire, compaction (all when none is named).")
+    @Argument(help: "The parts to run: latency, initial, load, wire, connections, compaction (all when none is named).")
     var parts: [BenchmarkPart] = []
     @Option(
         help: ArgumentHelp("latency: the notes both devices hold, one measurement each (10000,1000000).", valueName: "n,n"),
@@ -35,7 +36,11 @@ struct SyncBenchmarkCommand: AsyncParsableCommand {
     )
     var serverCounts = [1, 2]
     @Option(help: "load: new changes a push.") var changesPerPush = 10
-    @Option(help: "load: accounts of the devices (one a device when not given).") var accounts: Int?
+    @Option(help: "load: accounts of the devices (one a device when not given); connections: (one per 5 devices when not given).")
+    var accounts: Int?
+    @Option(help: "connections: devices connected at once by long poll.") var devices = 5_000
+    @Option(help: "connections: changes pushed while they are connected, one a push.") var changes = 500
+    @Option(help: "connections: milliseconds between two of those pushes.") var intervalMs = 20
     @Option(help: "compaction: the updates in the log before it is compacted.") var updates = 1_000_000
     @Option(help: "compaction: the rows those updates write (three columns each).") var compactedRows = 10_000
 
@@ -43,7 +48,8 @@ struct SyncBenchmarkCommand: AsyncParsableCommand {
         let positives: [(String, Int?)] = [
             ("--iterations", iterations), ("--initial-rows", initialRows), ("--rounds", rounds), ("--batch", batchSize),
             ("--clients", clients), ("--seconds", seconds), ("--changes-per-push", changesPerPush), ("--accounts", accounts),
-            ("--updates", updates), ("--compacted-rows", compactedRows),
+            ("--devices", devices), ("--changes", changes), ("--interval-ms", intervalMs), ("--updates", updates),
+            ("--compacted-rows", compactedRows),
         ]
         for (option, value) in positives where value.map({ $0 <= 0 }) == true {
             throw ValidationError("\(option) takes a positive integer")
@@ -64,14 +70,28 @@ struct SyncBenchmarkCommand: AsyncParsableCommand {
             case .initial:
                 print(try await InitialSync(rows: initialRows, batchSize: batchSize, rounds: rounds).run())
             case .load:
+                var results: [SustainedPushes.Result] = []
                 for servers in serverCounts {
                     let load = SustainedPushes(
                         clients: clients, serverCount: servers, duration: .seconds(seconds),
                         changesPerPush: changesPerPush, accounts: accounts ?? clients)
-                    print(try await load.run())
+                    results.append(try await load.run())
+                    print(results[results.count - 1])
+                }
+                if let one = results.first(where: { $0.configuration.serverCount == 1 }) {
+                    for more in results where more.configuration.serverCount > 1 {
+                        print(
+                            "\(more.configuration.serverCount) server processes / 1: "
+                                + String(format: "%.2f×", more.perSecond / one.perSecond) + " the changes a second")
+                    }
                 }
             case .wire:
                 print(try WireDecoding(rows: batchSize, iterations: iterations).run())
+            case .connections:
+                let connections = ConnectedDevices(
+                    devices: devices, accounts: min(accounts ?? max(devices / 5, 1), devices), changes: changes,
+                    interval: .milliseconds(intervalMs))
+                print(try await connections.run())
             case .compaction:
                 print(try await LogCompaction(updates: updates, rows: compactedRows).run())
             }
