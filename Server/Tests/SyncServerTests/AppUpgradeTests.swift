@@ -97,6 +97,82 @@ struct AppUpgradeTests {
         #expect(label == "urgent")
     }
 
+    /// The seed of ``randomWritesAcrossVersions()``: `SYNC_UPGRADE_SEED` replays one, else 57.
+    static let seed = ProcessInfo.processInfo.environment["SYNC_UPGRADE_SEED"].flatMap(UInt64.init) ?? 57
+
+    @Test("Random writes of devices on two versions, one of them migrating midway, checked against the merge rule")
+    func randomWritesAcrossVersions() async throws {
+        let fixture = try ServerFixture()
+        let server = try await SyncServerProcess(
+            database: fixture.database, migrations: try Self.migrations(upTo: 2), tables: Self.newTables)
+        let token = try fixture.token(for: "alice")
+        let olderClients = try SyncedStores(count: 2, migrations: try Self.migrations(upTo: 1), tables: Self.baseTables)
+        let newerClients = try SyncedStores(count: 2, migrations: try Self.migrations(upTo: 2), tables: Self.newTables)
+        var devices: [(store: Store, version: Int)] = olderClients.stores.map { ($0, 1) } + newerClients.stores.map { ($0, 2) }
+        var random = SplitMix64(seed: Self.seed)
+        let keys = (0..<8).map { "k\($0)" }
+        for step in 0..<240 {
+            if step == 120 {
+                // Device 0 migrates, with whatever it has not pushed yet.
+                try devices[0].store.close()
+                let plain = try Store(path: olderClients.path(0))
+                try Migrator(folder: try Self.migrations(upTo: 2).path).migrate(plain)
+                try plain.close()
+                olderClients.tables = Self.newTables
+                devices[0] = (try olderClients.open(0), 2)
+            }
+            let (store, version) = devices[Int.random(in: 0..<devices.count, using: &random)]
+            let key = keys.randomElement(using: &random) ?? "k0"
+            let value = Int64.random(in: 0..<1_000, using: &random)
+            let statement: (sql: String, arguments: [any DatabaseValueConvertible & Sendable])? =
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0..<3:
+                    (
+                        "INSERT INTO items(id, title, n) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET title = excluded.title, n = excluded.n",
+                        [key, "t\(step)", value]
+                    )
+                case 3..<5 where version == 2:
+                    ("INSERT INTO items(id, title, priority) VALUES (?, 'p', ?) ON CONFLICT(id) DO UPDATE SET priority = excluded.priority", [key, value])
+                case 5: ("DELETE FROM items WHERE id = ?", [key])
+                case 6 where version == 2:
+                    ("INSERT INTO labels(id, name) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name", [key, "l\(value)"])
+                default: nil
+                }
+            if let statement {
+                try await store.write { db in try db.execute(sql: statement.sql, arguments: statement.arguments) }
+            } else {
+                try await SyncClient(store: store, server: server.url, token: token).synchronize()
+            }
+        }
+        for _ in 0..<2 {
+            for device in devices { try await SyncClient(store: device.store, server: server.url, token: token).synchronize() }
+        }
+
+        let model = SyncMergeModel(changes: try await ServerDatabase.wireChanges(in: fixture.database))
+        func quoted(_ value: SyncWireValue?) -> String {
+            switch value {
+            case .text(let text)?: "'\(text)'"
+            case .integer(let integer)?: "\(integer)"
+            default: "NULL"
+            }
+        }
+        let items = model.presentRows(of: "items").sorted { quoted($0.key) < quoted($1.key) }
+        let shared = items.map { "\(quoted($0.key))|\(quoted($0.value["title"] ?? .text("")))|\(quoted($0.value["n"]))" }
+        let whole = items.map { "\(quoted($0.key))|\(quoted($0.value["title"] ?? .text("")))|\(quoted($0.value["priority"] ?? .integer(0)))" }
+        #expect(!shared.isEmpty, "seed \(Self.seed)")
+        for (index, device) in devices.enumerated() {
+            let rows = try device.store.read { db in
+                try db.fetchRows(sql: "SELECT quote(id) || '|' || quote(title) || '|' || quote(n) FROM items ORDER BY id").map { row in
+                    if case .text(let text) = row[0] { text } else { "\(row[0])" }
+                }
+            }
+            #expect(rows == shared, "seed \(Self.seed), device \(index) on version \(device.version): the shared columns")
+            if device.version == 2 {
+                #expect(try Self.items(device.store, withPriority: true) == whole, "seed \(Self.seed), device \(index): priority")
+            }
+        }
+    }
+
     @Test("A migration that is not additive, and a device newer than the server, are answered upgradeRequired; the device keeps its data")
     func upgradeRequired() async throws {
         let fixture = try ServerFixture()

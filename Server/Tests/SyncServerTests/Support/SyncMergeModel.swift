@@ -42,6 +42,12 @@ struct SyncMergeModel {
         }
     }
 
+    /// The cells of the rows of `table` the rule keeps present, by key (a table that no
+    /// foreign key or parent ties to another: every alive row).
+    func presentRows(of table: String) -> [SyncWireValue: [String: SyncWireValue]] {
+        (rows[table] ?? [:]).filter { $0.value.isPresent }.mapValues(\.cells)
+    }
+
     /// A store without sync holding exactly the rows the rule gives, to compare with the
     /// clients' tables through ``SyncedStores/dump(_:table:)``.
     func expectedStore() throws -> Store {
