@@ -20,7 +20,7 @@ struct ChangeSetCodableTests {
     }
 
     @Test func codableRoundTrip() throws {
-        var generator = SnapshotGenerator(random: SplitMix64(seed: randomizedTestSeed))
+        var generator = SnapshotGenerator(random: SeededGenerator(seed: randomizedTestSeed))
         for _ in 0..<200 {
             let changeSet = ChangeSet(from: generator.snapshot(), to: generator.snapshot(), updated: generator.updatedIDs())
             let decoded = try JSONDecoder().decode(ChangeSet.self, from: JSONEncoder().encode(changeSet))

@@ -6,7 +6,7 @@ import Testing
 @Suite("ChangeSet to CollectionDifference")
 struct ChangeSetCollectionDifferenceTests {
     @Test func randomFlatListsConvert() throws {
-        var generator = SnapshotGenerator(random: SplitMix64(seed: randomizedTestSeed))
+        var generator = SnapshotGenerator(random: SeededGenerator(seed: randomizedTestSeed))
         for _ in 0..<2_000 {
             let old = generator.snapshot().sections.flatMap(\.ids)
             let new =

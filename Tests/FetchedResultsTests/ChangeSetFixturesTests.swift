@@ -14,21 +14,6 @@ func snapshot(_ sections: (String?, [Int])...) -> SectionedSnapshot<Int> {
     SectionedSnapshot(sections: sections.map { .init(name: $0.0, ids: $0.1) })
 }
 
-/// SplitMix64: a small, fast, seedable generator, so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The base seed of the randomized tests; set `CHANGESET_SEED` to replay another.
 let randomizedTestSeed =
     ProcessInfo.processInfo.environment["CHANGESET_SEED"].flatMap { UInt64($0) }
@@ -36,7 +21,7 @@ let randomizedTestSeed =
 
 /// Random snapshots of integer IDs over a small universe, so that old and new overlap.
 struct SnapshotGenerator {
-    var random: SplitMix64
+    var random: SeededGenerator
     let universe = 0..<40
     let names: [String?] = ["a", "b", "c", "d", "e", nil]
 

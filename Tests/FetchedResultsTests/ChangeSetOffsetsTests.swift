@@ -38,7 +38,7 @@ struct ChangeSetOffsetsTests {
 
     /// Children side by side as sections: their translated change sets merge into the parent's.
     @Test func childSectionsCompose() throws {
-        var generator = SnapshotGenerator(random: SplitMix64(seed: randomizedTestSeed))
+        var generator = SnapshotGenerator(random: SeededGenerator(seed: randomizedTestSeed))
         for _ in 0..<1_000 {
             let (first, second) = (generator.snapshot(maxSections: 2), generator.snapshot(maxSections: 2))
             let (firstNew, secondNew) = (generator.edit(first), generator.edit(second))
@@ -55,7 +55,7 @@ struct ChangeSetOffsetsTests {
 
     /// Children stacked in one section: their translated change sets merge into the parent's.
     @Test func childRowsCompose() throws {
-        var generator = SnapshotGenerator(random: SplitMix64(seed: randomizedTestSeed))
+        var generator = SnapshotGenerator(random: SeededGenerator(seed: randomizedTestSeed))
         for _ in 0..<1_000 {
             let first = generator.snapshot().sections.flatMap(\.ids)
             let second = generator.snapshot().sections.flatMap(\.ids).map { $0 + 100 }

@@ -9,11 +9,11 @@ import Testing
 struct ChangeSetPropertyTests {
     /// Runs `check` on `count` cases with their own seeds; records the first few failures.
     private func forEachCase(_ count: Int, _ check: (inout SnapshotGenerator) -> String?) {
-        var seeds = SplitMix64(seed: randomizedTestSeed)
+        var seeds = SeededGenerator(seed: randomizedTestSeed)
         var failures = 0
         for _ in 0..<count where failures < 3 {
             let seed = seeds.next()
-            var generator = SnapshotGenerator(random: SplitMix64(seed: seed))
+            var generator = SnapshotGenerator(random: SeededGenerator(seed: seed))
             if let failure = check(&generator) {
                 Issue.record("case seed \(seed); replay the run with CHANGESET_SEED=\(randomizedTestSeed): \(failure)")
                 failures += 1

@@ -129,7 +129,7 @@ import Testing
             }
             return (shown, elements)
         }
-        var random = SplitMix64(seed: 17)
+        var random = SeededGenerator(seed: 17)
         for step in 0..<200 {
             let id = Int.random(in: 1...12, using: &random)
             let group = ["x", "y", "z"].randomElement(using: &random) ?? "x"

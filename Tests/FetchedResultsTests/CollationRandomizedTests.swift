@@ -116,7 +116,7 @@ import Testing
     /// The object at a random index path is the row SQLite has there, byte for byte.
     private func checkSampledObject(
         _ controller: FetchedResultsController<Entry>, store: Store,
-        _ random: inout SplitMix64, _ context: String
+        _ random: inout SeededGenerator, _ context: String
     ) throws {
         let sections = controller.sections.enumerated().filter { $0.element.numberOfObjects > 0 }
         guard let (section, info) = sections.randomElement(using: &random) else { return }
@@ -131,15 +131,15 @@ import Testing
         #expect(stored.first?[0].textBytes == object.plain.map { Array($0.utf8) }, "\(context): object(at: \(path)) bytes")
     }
 
-    private func randomText(_ random: inout SplitMix64) -> DatabaseValue {
+    private func randomText(_ random: inout SeededGenerator) -> DatabaseValue {
         Self.texts.randomElement(using: &random)!.map { .text($0) } ?? .null
     }
 
-    private func randomRow(_ random: inout SplitMix64) -> [any DatabaseValueConvertible] {
+    private func randomRow(_ random: inout SeededGenerator) -> [any DatabaseValueConvertible] {
         (0..<5).map { _ in randomText(&random) } + [Self.numbers.randomElement(using: &random)!]
     }
 
-    private func randomStatement(_ random: inout SplitMix64) -> RandomStatement {
+    private func randomStatement(_ random: inout SeededGenerator) -> RandomStatement {
         let table = Bool.random(using: &random) ? "entry" : "entry2"
         // Mostly small rowids; some on other pages of the controller's key map, negative ones included.
         let id =
@@ -167,7 +167,7 @@ import Testing
         }
     }
 
-    private func randomTransaction(_ random: inout SplitMix64, store: Store, other: Store) async throws {
+    private func randomTransaction(_ random: inout SeededGenerator, store: Store, other: Store) async throws {
         var statements = (0..<Int.random(in: 1...3, using: &random)).map { _ in randomStatement(&random) }
         // A primary key conflict under ABORT: caught, and the transaction commits the rest.
         statements.append(

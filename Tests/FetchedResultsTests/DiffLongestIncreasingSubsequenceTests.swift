@@ -23,7 +23,7 @@ struct DiffLongestIncreasingSubsequenceTests {
     }
 
     @Test func matchesTheQuadraticReference() {
-        var random = SplitMix64(seed: randomizedTestSeed)
+        var random = SeededGenerator(seed: randomizedTestSeed)
         for _ in 0..<3_000 {
             let values = (0..<Int.random(in: 0...25, using: &random)).map { _ in Int.random(in: 0..<20, using: &random) }
             let members = longestIncreasingSubsequence(values)

@@ -6,7 +6,7 @@ import Testing
 @Suite("Diff lower bound")
 struct DiffLowerBoundTests {
     @Test func lowerBoundMatchesALinearScan() {
-        var random = SplitMix64(seed: randomizedTestSeed)
+        var random = SeededGenerator(seed: randomizedTestSeed)
         for _ in 0..<1_000 {
             let values = (0..<Int.random(in: 0...12, using: &random)).map { _ in Int.random(in: 0..<10, using: &random) }.sorted()
             let probe = Int.random(in: -1...10, using: &random)

@@ -31,7 +31,7 @@ import Testing
     @Test func followingChangeSetsGivesTheSnapshotOfAFreshRead() async throws {
         let seed = ProcessInfo.processInfo.environment["DIFFABLE_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         print("DiffableSnapshotTests seed: \(seed) (replay with DIFFABLE_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for request in Self.requests {
             let controller = FetchedResultsController(store: store, request: request)
             var changes = controller.changes(initial: true).makeAsyncIterator()
@@ -73,7 +73,7 @@ import Testing
         #expect(snapshot.sectionIdentifiers == [.init(name: "2", occurrence: 0), .init(name: "2", occurrence: 1)])
     }
 
-    private func randomTransaction(_ random: inout SplitMix64) async throws {
+    private func randomTransaction(_ random: inout SeededGenerator) async throws {
         let id = Int64.random(in: 1...25, using: &random)
         let title = "t\(Int.random(in: 0...30, using: &random))"
         let group: DatabaseValue = ["x", "y", "z", nil].randomElement(using: &random)?.map { .text($0) } ?? .null

@@ -56,14 +56,14 @@ import Testing
 
     private static let groups: [String?] = ["a", "b", "c", "d", nil]
 
-    private func randomValues(_ random: inout SplitMix64) -> [any DatabaseValueConvertible] {
+    private func randomValues(_ random: inout SeededGenerator) -> [any DatabaseValueConvertible] {
         let title = String(repeating: "t", count: Int.random(in: 1...4, using: &random))
         let group: DatabaseValue = Self.groups.randomElement(using: &random)?.map { .text($0) } ?? .null
         let score: DatabaseValue = Int.random(in: 0...9, using: &random) == 0 ? .null : .integer(Int64.random(in: 0...6, using: &random))
         return [title, group, score]
     }
 
-    private func randomTransaction(_ random: inout SplitMix64) async throws {
+    private func randomTransaction(_ random: inout SeededGenerator) async throws {
         let kind = Int.random(in: 0..<100, using: &random)
         let statements = (0..<Int.random(in: 1...3, using: &random)).map { _ in
             let target = Int64.random(in: 1...60, using: &random)

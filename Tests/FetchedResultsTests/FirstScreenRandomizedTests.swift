@@ -73,7 +73,7 @@ import Testing
     @Test(arguments: requests.indices) func writesDuringTheBuildReachTheResultsExactlyOnce(shape: Int) async throws {
         let seed = SeededGenerator.seedFromEnvironment()
         print("FirstScreenRandomizedTests seed: \(seed), shape \(shape) (replay with STORE_TEST_SEED=\(seed))")
-        var random = SplitMix64(seed: seed &+ UInt64(shape))
+        var random = SeededGenerator(seed: seed &+ UInt64(shape))
         let directory = try TemporaryDirectory()
         let store = try directory.makeStore(configuration: Self.configuration, schema: Self.schema)
         let other = try Store(path: directory.path("test.sqlite"), configuration: Self.configuration)
@@ -123,7 +123,7 @@ import Testing
     /// off by one shows, and the index paths just past them and past the last section.
     private func expectSnapshotRows(
         of controller: FetchedResultsController<Note>, at snapshot: SectionedSnapshot<ObjectID>,
-        paths: [IndexPath], beingRead: Int, _ random: inout SplitMix64, _ context: String
+        paths: [IndexPath], beingRead: Int, _ random: inout SeededGenerator, _ context: String
     ) throws {
         #expect(!controller.isComplete, "\(context): still the first page")
         let sections = [beingRead, snapshot.sections.indices.randomElement(using: &random) ?? 0]
@@ -178,7 +178,7 @@ import Testing
 
     /// One transaction's statements: inserts, updates that move rows (score, group, title),
     /// deletes of single rows and short ranges, and an insert that fails on its primary key.
-    private func randomStatements(rows: Int, _ random: inout SplitMix64) -> [RandomStatement] {
+    private func randomStatements(rows: Int, _ random: inout SeededGenerator) -> [RandomStatement] {
         (0..<Int.random(in: 1...4, using: &random)).map { _ in
             let id = Int.random(in: 1...rows, using: &random)
             let score: Int? = Int.random(in: 0..<12, using: &random) == 0 ? nil : Int.random(in: 0..<1_000, using: &random)

@@ -506,7 +506,7 @@ enum IncludedStatements {
 
     /// One to three statements; `withPeople`, one to six, on people too (`Person.schema`),
     /// some of them rolled back in a savepoint.
-    static func random(_ random: inout SplitMix64, withPeople: Bool = false) -> [RandomStatement] {
+    static func random(_ random: inout SeededGenerator, withPeople: Bool = false) -> [RandomStatement] {
         guard withPeople else { return (0..<Int.random(in: 1...3, using: &random)).map { _ in statement(&random) } }
         return (0..<Int.random(in: 1...6, using: &random)).map { _ in
             let statement = Int.random(in: 0..<100, using: &random) < 25 ? personStatement(&random) : statement(&random)
@@ -518,7 +518,7 @@ enum IncludedStatements {
     }
 
     /// A statement on people, on the lists' link to them, or renumbering a key.
-    private static func personStatement(_ random: inout SplitMix64) -> RandomStatement {
+    private static func personStatement(_ random: inout SeededGenerator) -> RandomStatement {
         let person = Int64.random(in: 1...4, using: &random)
         let name = ["ann", "Ann", "ANN", "bob", "Bob ", nil].randomElement(using: &random) ?? nil
         let nick = ["a", "a  ", " a", "b", nil].randomElement(using: &random) ?? nil
@@ -552,12 +552,12 @@ enum IncludedStatements {
     }
 
     /// An item's score: 0 to 4, or NULL (which sums, least and greatest values ignore).
-    private static func score(_ random: inout SplitMix64) -> Int64? {
+    private static func score(_ random: inout SeededGenerator) -> Int64? {
         let score = Int64.random(in: 0...5, using: &random)
         return score == 5 ? nil : score
     }
 
-    private static func statement(_ random: inout SplitMix64) -> RandomStatement {
+    private static func statement(_ random: inout SeededGenerator) -> RandomStatement {
         let list = Int64.random(in: 1...6, using: &random)
         let item = Int64.random(in: 1...40, using: &random)
         let label = Int64.random(in: 1...4, using: &random)

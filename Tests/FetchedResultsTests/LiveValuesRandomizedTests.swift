@@ -49,7 +49,7 @@ import Testing
         let seed = ProcessInfo.processInfo.environment["LV_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         let transactions = ProcessInfo.processInfo.environment["LV_TRANSACTIONS"].flatMap { Int($0) } ?? 1_000
         print("LiveValuesRandomizedTests seed: \(seed) (replay with LV_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var followers: [Follower] = []
         for request in Self.requests {
             var values = LiveValues(request, in: store).makeAsyncIterator()
@@ -111,13 +111,13 @@ import Testing
     private static let groups: [String?] = ["a", "b", "c", nil]
     private static let resolutions = ["", " OR ABORT", " OR FAIL", " OR IGNORE", " OR REPLACE"]
 
-    private func randomValues(_ random: inout SplitMix64) -> [any DatabaseValueConvertible] {
+    private func randomValues(_ random: inout SeededGenerator) -> [any DatabaseValueConvertible] {
         let group: DatabaseValue = Self.groups.randomElement(using: &random)?.map { .text($0) } ?? .null
         let score: DatabaseValue = Int.random(in: 0...9, using: &random) == 0 ? .null : .integer(Int64.random(in: 0...6, using: &random))
         return [Self.titles.randomElement(using: &random) ?? "t", group, score]
     }
 
-    private func randomStatement(_ random: inout SplitMix64) -> RandomStatement {
+    private func randomStatement(_ random: inout SeededGenerator) -> RandomStatement {
         let target = Int64.random(in: 1...40, using: &random)
         // ROLLBACK ends the whole transaction: rarer, so that most transactions commit.
         let rollsBack = Int.random(in: 0..<30, using: &random) == 0
@@ -145,7 +145,7 @@ import Testing
         return RandomStatement(sql: sql, arguments: arguments, mayFail: true, mayRollBack: rollsBack)
     }
 
-    private func randomTransaction(_ random: inout SplitMix64) async throws {
+    private func randomTransaction(_ random: inout SeededGenerator) async throws {
         let statements = (0..<Int.random(in: 1...4, using: &random)).map { _ in randomStatement(&random) }
         try await RandomCommit.run(statements, store: store, other: other, &random)
     }

@@ -95,11 +95,11 @@ enum RelatedStatements {
     private static let names: [String?] = ["a", "b", "B", "c", nil, "Caf\u{E9}", "Cafe\u{301}"]
     private static let labels: [String?] = ["x", "X", "y", "Z", nil]
 
-    static func random(_ random: inout SplitMix64) -> [RandomStatement] {
+    static func random(_ random: inout SeededGenerator) -> [RandomStatement] {
         (0..<Int.random(in: 1...3, using: &random)).map { _ in statement(&random) }
     }
 
-    private static func statement(_ random: inout SplitMix64) -> RandomStatement {
+    private static func statement(_ random: inout SeededGenerator) -> RandomStatement {
         let list = Int64.random(in: 1...8, using: &random)
         let item = Int64.random(in: 1...60, using: &random)
         let name = names.randomElement(using: &random) ?? nil

@@ -52,7 +52,7 @@ import Testing
     }
 
     /// Lists with distinct names, and items spread over them with scores from a wide range.
-    private func fill(_ random: inout SplitMix64) async throws {
+    private func fill(_ random: inout SeededGenerator) async throws {
         let scores = (0..<WideStatements.items).map { _ in WideStatements.seededScore(&random) }
         let lists = (0..<WideStatements.items).map { _ in Int64.random(in: 1...Int64(WideStatements.lists), using: &random) }
         try await store.write { db in
@@ -78,7 +78,7 @@ enum WideStatements {
     static let scores = 600
 
     /// A score as seeded: a multiple of 1,000, so that the crowded band fits between two.
-    static func seededScore(_ random: inout SplitMix64) -> Int64 { 1_000 * Int64.random(in: 0..<Int64(scores), using: &random) }
+    static func seededScore(_ random: inout SeededGenerator) -> Int64 { 1_000 * Int64.random(in: 0..<Int64(scores), using: &random) }
 
     /// A list's name as seeded, or in the crowded band when `crowded` is given.
     static func name(_ number: Int, crowded: Int? = nil) -> String {
@@ -86,7 +86,7 @@ enum WideStatements {
         return crowded.map { seeded + " \($0)" } ?? seeded
     }
 
-    static func statement(_ random: inout SplitMix64) -> RandomStatement {
+    static func statement(_ random: inout SeededGenerator) -> RandomStatement {
         let list = Int64.random(in: 1...Int64(lists), using: &random)
         // A list past the seeded ones exists only once inserted: pointing at it may fail.
         let target = Int64.random(in: 1...Int64(lists + 20), using: &random)

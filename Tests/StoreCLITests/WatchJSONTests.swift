@@ -1,6 +1,7 @@
 // The `store` command runs as a separate process (`Process`, signals): Linux and macOS only.
 #if os(Linux) || os(macOS)
 import Foundation
+import TestSupport
 import Testing
 
 /// `store watch --json` against a database that `sqlite3`, another process, writes in random
@@ -16,7 +17,7 @@ struct WatchJSONTests {
     @Test("applying the change lines reproduces the query after every quiescent point, over 520 random transactions")
     func randomTransactions() async throws {
         let seed = ProcessInfo.processInfo.environment["WATCH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        var random = WatchTestRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
         _ = try await shell.run(Self.schema)
@@ -67,7 +68,7 @@ struct WatchJSONTests {
     @Test("a flat list (no sections) in descending order, and ends when standard input closes")
     func flatDescending() async throws {
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
-        var random = WatchTestRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let folder = try WatchTestFolder()
         let shell = try SQLiteShell(database: folder.database)
         _ = try await shell.run(Self.schema)
@@ -175,13 +176,13 @@ struct RandomItemWrites {
     private var inserted = 0
     private static let categories = ["'a'", "'b'", "'c'", "'d'", "NULL"]
 
-    mutating func insert(_ random: inout WatchTestRandom) -> String {
+    mutating func insert(_ random: inout SeededGenerator) -> String {
         inserted += 1
         return
             "INSERT INTO item (title, category, position, done) VALUES ('t\(inserted)', \(category(&random)), \(random.next(below: 20)), \(random.next(below: 5) == 0 ? 1 : 0));"
     }
 
-    mutating func statement(_ random: inout WatchTestRandom) -> String {
+    mutating func statement(_ random: inout SeededGenerator) -> String {
         let id = random.next(below: UInt64(max(inserted, 1))) + 1
         switch random.next(below: 20) {
         case 0..<6: return insert(&random)
@@ -195,24 +196,14 @@ struct RandomItemWrites {
         }
     }
 
-    private func category(_ random: inout WatchTestRandom) -> String {
+    private func category(_ random: inout SeededGenerator) -> String {
         Self.categories[Int(random.next(below: UInt64(Self.categories.count)))]
     }
 }
 
-/// SplitMix64: a small seeded generator, so that a failing run can be replayed (`WATCH_SEED`).
-struct WatchTestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(below bound: UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return (z ^ (z >> 31)) % bound
-    }
+extension SeededGenerator {
+    /// The next number below `bound`, as the watch tests have drawn them (`WATCH_SEED` replays a run).
+    fileprivate mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
 }
 
 /// A temporary folder holding `watch.sqlite`; removed with the value.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each run draws a fresh seed unless `STORE_TEST_SEED` is set; tests print the seed in
 /// their failure messages so that `STORE_TEST_SEED=<seed> swift test …` replays a failure.
-public struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// The seed this generator started from.
     public let seed: UInt64
     private var state: UInt64

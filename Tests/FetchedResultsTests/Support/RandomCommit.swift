@@ -33,7 +33,7 @@ struct RandomStatement {
 /// another connection to the same file (10%, announced with `checkForExternalChanges`, half
 /// of the time after a checkpoint that resets the WAL), or committed by the store.
 enum RandomCommit {
-    static func run(_ statements: [RandomStatement], store: Store, other: Store, _ random: inout SplitMix64) async throws {
+    static func run(_ statements: [RandomStatement], store: Store, other: Store, _ random: inout SeededGenerator) async throws {
         let mayRollBack = statements.contains { $0.mayRollBack }
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<8:

@@ -20,5 +20,5 @@ struct RandomizedRun {
     }
 
     /// The generator the run's statements come from.
-    var random: SplitMix64 { SplitMix64(seed: seed) }
+    var random: SeededGenerator { SeededGenerator(seed: seed) }
 }
