@@ -26,6 +26,11 @@ public struct SyncWireChange: Sendable, Hashable, Codable {
     /// The hybrid logical clock's packed reading (milliseconds in the upper 48 bits).
     public var hlc: Int64
 
+    /// The column the change sets, or `nil` for a delete.
+    public var column: String? {
+        if case .set(let column, _) = operation { column } else { nil }
+    }
+
     /// A change from its parts.
     public init(device: String, sequence: Int64, table: String, key: SyncWireValue, operation: Operation, hlc: Int64) {
         self.device = device

@@ -29,9 +29,7 @@ struct PulledBatch {
                 return
             }
             cursor = change.serverSequence
-            let column: String? =
-                if case .set(let column, _) = change.change.operation { column } else { nil }
-            if schema.refusal(table: change.change.table, column: column) == nil { kept.append(change) }
+            if schema.refusal(table: change.change.table, column: change.change.column) == nil { kept.append(change) }
         }
         self.init(changes: kept, schemaVersion: schema.version, cursor: cursor, more: stored.more)
     }

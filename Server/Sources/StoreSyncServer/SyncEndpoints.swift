@@ -116,19 +116,14 @@ struct SyncEndpoints: Sendable {
         guard valid(change.device), valid(change.table), change.sequence > 0 else {
             throw SyncFailure(.malformed, "a change needs a device, a table and a positive sequence (nothing was stored)")
         }
-        if case .set(let column, _) = change.operation, !valid(column) {
+        if let column = change.column, !valid(column) {
             throw SyncFailure(.malformed, "a change sets a column with an empty or overlong name (nothing was stored)")
         }
     }
 
     /// Refuses a change that no device could apply: its table or column is not the schema's.
     private func checkSynced(_ change: SyncWireChange, in schema: SyncSchema) throws {
-        let column: String? =
-            switch change.operation {
-            case .set(let column, _): column
-            case .delete: nil
-            }
-        if let reason = schema.refusal(table: change.table, column: column) {
+        if let reason = schema.refusal(table: change.table, column: change.column) {
             throw SyncFailure(.notSynced, "change \(change.device)#\(change.sequence): \(reason) (nothing was stored)")
         }
     }

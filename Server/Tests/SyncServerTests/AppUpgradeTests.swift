@@ -69,7 +69,7 @@ struct AppUpgradeTests {
             "GET", ServerFixture.pullURL(server.url, device: "someone").appending(queryItems: [URLQueryItem(name: "schema", value: "1")]),
             token: token)
         let names = try pulled.decode(SyncPullResponse.self).changes.map { change -> String in
-            if case .set(let column, _) = change.operation { "\(change.table).\(column)" } else { change.table }
+            change.column.map { "\(change.table).\($0)" } ?? change.table
         }
         #expect(!names.isEmpty && !names.contains("items.priority") && !names.contains { $0.hasPrefix("labels") })
 
