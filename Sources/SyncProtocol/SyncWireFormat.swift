@@ -14,6 +14,15 @@ public enum SyncWireFormat {
     /// `GET`: one page of the account's current state for a device without a cursor, as a
     /// ``SyncSnapshotPage``. Query items: ``Query``.
     public static let snapshotPath = "/v1/snapshot"
+    /// `POST`: share a root row, change a member's role or revoke it (``SyncShareRequest``);
+    /// `GET` with ``Query/table`` and ``Query/key``: the members of one of the account's roots.
+    /// Both answer ``SyncShareMembers``.
+    public static let sharesPath = "/v1/shares"
+    /// `GET`: the shares the account is a member of, as ``SyncMemberships``.
+    public static let membershipsPath = "/v1/memberships"
+    /// `GET` with ``Query/share``: one page of a share's current rows, as a ``SyncSharedPage``.
+    /// Query items: ``Query/limit``, ``Query/afterTable`` and ``Query/afterKey``.
+    public static let sharedPath = "/v1/shared"
 
     /// The query items of a pull.
     public enum Query {
@@ -36,5 +45,11 @@ public enum SyncWireFormat {
         public static let afterTable = "after_table"
         /// Where the previous page ended (``SyncSnapshotPosition/key``); absent on the first page.
         public static let afterKey = "after_key"
+        /// A share's name (``SyncMembership/share``).
+        public static let share = "share"
+        /// A root row's table.
+        public static let table = "table"
+        /// A root row's key, as the JSON of its ``SyncWireValue``.
+        public static let key = "key"
     }
 }

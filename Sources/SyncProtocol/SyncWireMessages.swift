@@ -6,26 +6,66 @@ public struct SyncPushRequest: Sendable, Hashable, Codable {
     public var schemaVersion: Int64
     /// The changes.
     public var changes: [SyncWireChange]
+    /// The rows of the changes that the device holds through a share (another account's
+    /// data), each with its share: the server checks such a change against the member's rights
+    /// in that share, even once the account has left it.
+    public var shared: [SyncSharedRow]
 
     /// A push in this build's format.
-    public init(schemaVersion: Int64, changes: [SyncWireChange]) {
+    public init(schemaVersion: Int64, changes: [SyncWireChange], shared: [SyncSharedRow] = []) {
         self.format = SyncWireFormat.version
         self.schemaVersion = schemaVersion
         self.changes = changes
+        self.shared = shared
+    }
+
+    private enum CodingKeys: String, CodingKey { case format, schemaVersion, changes, shared }
+
+    /// Reads a push; one without shared rows (a device that holds none) has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        schemaVersion = try container.decode(Int64.self, forKey: .schemaVersion)
+        changes = try container.decode([SyncWireChange].self, forKey: .changes)
+        shared = try container.decodeIfPresent([SyncSharedRow].self, forKey: .shared) ?? []
     }
 }
 
-/// The server's answer to a push: every change is stored (now or before).
+/// The server's answer to a push: every change is stored (now or before), or refused.
 public struct SyncPushResponse: Sendable, Hashable, Codable {
     /// The wire format.
     public var format: Int
-    /// How many of the pushed changes were new (the others had been stored before).
+    /// How many of the pushed changes were new (the others had been stored before, or refused).
     public var stored: Int
+    /// The changes the server refused (a row of a share the account may not write), stored
+    /// nowhere; empty on a server without sharing.
+    public var refused: [SyncRefusal]
+    /// The refused rows as the server holds them for the device, which takes them instead of
+    /// its own.
+    public var rows: [SyncRowState]
+    /// The rows the push stored in another account's data (a row added to a share), each with
+    /// its share.
+    public var shared: [SyncSharedRow]
 
     /// An answer in this build's format.
-    public init(stored: Int) {
+    public init(stored: Int, refused: [SyncRefusal] = [], rows: [SyncRowState] = [], shared: [SyncSharedRow] = []) {
         self.format = SyncWireFormat.version
         self.stored = stored
+        self.refused = refused
+        self.rows = rows
+        self.shared = shared
+    }
+
+    private enum CodingKeys: String, CodingKey { case format, stored, refused, rows, shared }
+
+    /// Reads an answer; one without refusals or rows (a server without sharing) has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        stored = try container.decode(Int.self, forKey: .stored)
+        refused = try container.decodeIfPresent([SyncRefusal].self, forKey: .refused) ?? []
+        rows = try container.decodeIfPresent([SyncRowState].self, forKey: .rows) ?? []
+        shared = try container.decodeIfPresent([SyncSharedRow].self, forKey: .shared) ?? []
     }
 }
 
@@ -46,6 +86,17 @@ public struct SyncPullResponse: Sendable, Hashable, Codable {
     /// sequence on that device before it was pushed, so before the answer: a database whose
     /// changes have lower sequences is a copy, which never pulls what its original made since.
     public var deviceSequence: Int64?
+    /// The rows of other accounts' data that `changes` touch, each with the share it reaches
+    /// the device through.
+    public var shared: [SyncSharedRow] = []
+    /// The shares the account lost since the cursor: the device removes their rows.
+    public var revoked: [String] = []
+    /// The shares the account joined since the cursor: the device reads their rows
+    /// (``SyncWireFormat/sharedPath``).
+    public var granted: [String] = []
+    /// Rows that moved into or out of the account's shares since the cursor, as the device
+    /// must now hold them (with no changes: not at all).
+    public var rows: [SyncRowState] = []
 
     /// An answer in this build's format.
     public init(schemaVersion: Int64, changes: [SyncWireChange], cursor: Int64, more: Bool, deviceSequence: Int64? = nil) {
@@ -90,6 +141,9 @@ public struct SyncWireError: Sendable, Hashable, Codable, Error {
         /// devices, and the changes it has not pulled may be gone (HTTP 410): it reads the
         /// snapshot again, keeping its unpushed changes.
         case deviceForgotten
+        /// The account may not do this with the share or root it names, or it names one the
+        /// account cannot see (HTTP 403): the answer never says whether it exists.
+        case forbidden
         /// The server failed (HTTP 500 or 503).
         case unavailable
         /// No answer: the connection failed, timed out or was cut. A client's finding, which a

@@ -52,6 +52,42 @@ struct ChangeLog: Sendable {
         SELECT account, device, max(device_seq) FROM sync_changes
         WHERE NOT EXISTS (SELECT 1 FROM sync_devices) GROUP BY account, device
         """,
+        // Docs/SyncServerSchema.md, "Sharing": each shareable row's owner, parent and root.
+        """
+        CREATE TABLE IF NOT EXISTS sync_rows(
+            owner bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE, tbl text NOT NULL, pk text NOT NULL,
+            parent_tbl text, parent_pk text, root text,
+            PRIMARY KEY (owner, tbl, pk))
+        """,
+        "CREATE INDEX IF NOT EXISTS sync_rows_by_parent ON sync_rows(owner, parent_tbl, parent_pk) WHERE parent_tbl IS NOT NULL",
+        "CREATE INDEX IF NOT EXISTS sync_rows_by_root ON sync_rows(owner, root COLLATE \"C\", tbl COLLATE \"C\", pk COLLATE \"C\")",
+        "CREATE INDEX IF NOT EXISTS sync_rows_by_key ON sync_rows(tbl, pk)",
+        """
+        CREATE TABLE IF NOT EXISTS sync_shares(
+            owner bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE, root text NOT NULL,
+            member bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE,
+            role text NOT NULL CHECK (role IN ('reader', 'writer')),
+            PRIMARY KEY (owner, root, member))
+        """,
+        "CREATE INDEX IF NOT EXISTS sync_shares_by_member ON sync_shares(member)",
+        // Numbered from the changes' sequence, so that a pull meets them in order with the changes.
+        """
+        CREATE TABLE IF NOT EXISTS sync_share_events(
+            seq bigint PRIMARY KEY DEFAULT nextval(pg_get_serial_sequence('sync_changes', 'seq')),
+            owner bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE,
+            kind text NOT NULL CHECK (kind IN ('grant', 'revoke', 'row')),
+            member bigint, root text, tbl text, pk text, old_root text, new_root text)
+        """,
+        "CREATE INDEX IF NOT EXISTS sync_share_events_by_member ON sync_share_events(member, seq) WHERE member IS NOT NULL",
+        "CREATE INDEX IF NOT EXISTS sync_share_events_by_owner ON sync_share_events(owner, seq) WHERE kind = 'row'",
+        """
+        CREATE TABLE IF NOT EXISTS sync_refusals(
+            device text NOT NULL, device_seq bigint NOT NULL,
+            account bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE,
+            tbl text NOT NULL, pk text NOT NULL, reason text NOT NULL, message text NOT NULL,
+            received timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (device, device_seq))
+        """,
     ]
 
     /// The advisory lock that serializes schema creation between processes starting together

@@ -30,12 +30,13 @@ struct SyncEndpoints: Sendable {
         router.get(RouterPath(SyncWireFormat.snapshotPath)) { request, context in
             await respond(request, context) { account, log in try await snapshot(request, account: account, log: log) }
         }
+        if let sharing = configuration.sharing { registerSharing(sharing, on: router) }
     }
 
     /// Runs `handler` for the account the request's bearer token grants, with the change log
     /// logging through the request's logger (its lines carry the request id), and turns every
     /// failure into its JSON error response.
-    private func respond(
+    func respond(
         _ request: Request, _ context: some RequestContext, _ handler: (Int64, ChangeLog) async throws -> Data
     ) async -> Response {
         let log = log.logging(to: context.logger)
@@ -78,7 +79,11 @@ struct SyncEndpoints: Sendable {
         } catch {
             throw SyncFailure(.malformed, "the body is not a push: \(error)")
         }
-        try validate(push, schema: try schema(syncing: push.schemaVersion))
+        let schema = try schema(syncing: push.schemaVersion)
+        try validate(push, schema: schema)
+        if let sharing = configuration.sharing {
+            return try await pushShared(push, schema: schema, sharing: sharing, account: account, log: log)
+        }
         let stored = try await log.store(push.changes, schemaVersion: push.schemaVersion, account: account)
         metrics.changesStored.increment(by: stored)
         return try answerJSON(SyncPushResponse(stored: stored))
@@ -86,7 +91,7 @@ struct SyncEndpoints: Sendable {
 
     /// The schema of a device on `version`, when it can sync with the server's; otherwise the
     /// refusal that tells it to upgrade (nothing of its request is stored or read).
-    private func schema(syncing version: Int64) throws -> SyncSchema {
+    func schema(syncing version: Int64) throws -> SyncSchema {
         if let schema = configuration.schemas.schemaSyncingWithNewest(version) { return schema }
         throw SyncFailure(
             .upgradeRequired, configuration.schemas.upgradeReason(forVersion: version) ?? "schema version \(version) cannot sync")
@@ -128,7 +133,7 @@ struct SyncEndpoints: Sendable {
         }
     }
 
-    private func checkFormat(_ format: Int?) throws {
+    func checkFormat(_ format: Int?) throws {
         guard format == SyncWireFormat.version else {
             throw SyncFailure(
                 .malformed,
@@ -154,17 +159,13 @@ struct SyncEndpoints: Sendable {
             guard !device.isEmpty, device.utf8.count <= 256 else { throw SyncFailure(.malformed, "a device id is 1 to 256 bytes") }
             try await log.notePull(account: account, device: device, cursor: since)
         }
+        if configuration.sharing != nil {
+            return try await pullShared(since: since, limit: limit, wait: wait, device: device, schema: schema, account: account, log: log)
+        }
         let generation = await notifier.generation(of: account)
         var stored = try await log.changes(account: account, after: since, limit: limit)
         if stored.changes.isEmpty && wait > 0 {
-            let timeout = min(.seconds(wait), configuration.maxWait)
-            // A server told to stop answers its long polls at once instead of holding its
-            // shutdown for as long as they wait; their devices poll again, another server then.
-            metrics.connectedDevices.increment()
-            await cancelWhenGracefulShutdown { [notifier] in
-                await notifier.wait(account: account, after: generation, timeout: timeout)
-            }
-            metrics.connectedDevices.decrement()
+            await waitForChanges(account: account, after: generation, seconds: wait)
             stored = try await log.changes(account: account, after: since, limit: limit)
         }
         let batch = PulledBatch(stored, since: since, for: schema, schemas: configuration.schemas)
@@ -175,6 +176,19 @@ struct SyncEndpoints: Sendable {
             schemaVersion: batch.schemaVersion, changes: changes.filter { $0.device != device }, cursor: batch.cursor,
             more: batch.more, deviceSequence: ownHighest)
         return try answerJSON(response)
+    }
+
+    /// Waits up to `seconds` (at most the configured longest wait) for a notification of the
+    /// account after `generation`: a long poll. A server told to stop answers its long polls at
+    /// once instead of holding its shutdown for as long as they wait; their devices poll again,
+    /// another server then.
+    func waitForChanges(account: Int64, after generation: UInt64, seconds: Int) async {
+        let timeout = min(.seconds(seconds), configuration.maxWait)
+        metrics.connectedDevices.increment()
+        await cancelWhenGracefulShutdown { [notifier] in
+            await notifier.wait(account: account, after: generation, timeout: timeout)
+        }
+        metrics.connectedDevices.decrement()
     }
 
     /// One page of the account's current state at the snapshot's cursor (the account's latest

@@ -17,6 +17,7 @@ struct SyncFailure: Error {
         case .upgradeRequired, .forkedDevice: .conflict
         case .clockSkew, .notSynced: .unprocessableContent
         case .deviceForgotten: .gone
+        case .forbidden: .forbidden
         // A server never refuses with a client's own findings; were it to, they say it failed.
         case .unavailable, .unreachable, .unexpectedResponse: .serviceUnavailable
         }

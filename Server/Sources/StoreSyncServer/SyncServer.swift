@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import PostgresNIO
+import SQLiteStoreSync
 import ServiceLifecycle
 
 /// A sync server process: HTTP endpoints in front of the PostgreSQL database, its only state.
@@ -23,7 +24,14 @@ public struct SyncServer: Sendable {
     /// Told to stop, it stops accepting connections, answers its waiting long polls at once
     /// (with no changes: their devices poll again, another server then), finishes the requests
     /// in flight, and returns.
+    ///
+    /// - Throws: `SyncServerSetupError` when the sharing declaration does not fit the newest schema.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        do {
+            try configuration.sharing?.check(against: configuration.schema)
+        } catch let error as SyncSharingError {
+            throw SyncServerSetupError("sharing: \(error)")
+        }
         let client = PostgresClient(configuration: configuration.postgres, backgroundLogger: logger)
         let log = ChangeLog(client: client, logger: logger)
         let notifier = ChangeNotifier()

@@ -18,6 +18,9 @@ public struct SyncServerConfiguration: Sendable {
     public var schemas: SyncSchemaHistory
     /// The newest schema: the version of every migration.
     public var schema: SyncSchema { schemas.newest }
+    /// Which rows accounts can share with each other (`nil`: none; each account syncs its own
+    /// data only). Checked against the newest schema when the server starts.
+    public var sharing: SyncSharing?
     /// How far a change's clock may run ahead of the server's before the push is refused.
     public var maxClockSkew: Duration
     /// The largest push body, in bytes.

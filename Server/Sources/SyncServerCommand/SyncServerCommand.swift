@@ -89,6 +89,13 @@ struct Serve: AsyncParsableCommand {
     var migrations: String
     @Option(help: ArgumentHelp("The tables the apps sync (StoreConfiguration.sync).", valueName: "a,b"))
     var tables: String
+    @Option(help: ArgumentHelp("The tables whose rows accounts share with each other, each with the rows under it.", valueName: "a,b"))
+    var shareRoots: String?
+    @Option(
+        help: ArgumentHelp(
+            "The foreign keys that place rows under a share root, each table.column=parent (one per table).",
+            valueName: "t.c=p,…"))
+    var sharePaths: String?
     @Option(help: "Seconds a change's clock may run ahead of the server's before its push is refused.")
     var maxClockSkew: Int64 = 3600
     @Option(help: "Megabytes of snapshot pages computed ahead for the devices' next requests; 0 computes none ahead.")
@@ -116,6 +123,7 @@ struct Serve: AsyncParsableCommand {
             postgres: try database.configuration(), host: host, port: port, schemas: try schemas())
         // The process's global metrics go to the server's registry: /metrics shows them too.
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: configuration.metrics))
+        configuration.sharing = try sharing(of: configuration.schema)
         configuration.maxClockSkew = .seconds(maxClockSkew)
         guard (0...(1 << 20)).contains(snapshotLookaheadMb) else {
             throw ValidationError("--snapshot-lookahead-mb is a number of megabytes from 0 to 1048576")
@@ -131,6 +139,25 @@ struct Serve: AsyncParsableCommand {
         try await SyncServer(configuration: configuration, logger: logger).run { [host] port in
             // One line that scripts and tests read to learn the port, written at once.
             FileHandle.standardOutput.write(Data("sync-server listening on \(host):\(port)\n".utf8))
+        }
+    }
+
+    /// The sharing that `--share-roots` and `--share-paths` declare (`nil`: none); a usage error
+    /// when it does not fit the schema.
+    private func sharing(of schema: SyncSchema) throws -> SyncSharing? {
+        func list(_ text: String?) -> [String] {
+            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        guard shareRoots != nil else {
+            guard sharePaths == nil else { throw ValidationError("--share-paths needs --share-roots") }
+            return nil
+        }
+        do {
+            let sharing = SyncSharing(roots: Set(list(shareRoots)), paths: try list(sharePaths).map(SyncSharing.Path.init(parsing:)))
+            try sharing.check(against: schema)
+            return sharing
+        } catch {
+            throw ValidationError("sharing: \(error)")
         }
     }
 

@@ -51,7 +51,7 @@ public struct SyncClient: Sendable {
         self.transport = transport
     }
 
-    private var endpoints: SyncServerEndpoints {
+    var endpoints: SyncServerEndpoints {
         SyncServerEndpoints(server: server, token: token, transport: transport, timeout: requestTimeout)
     }
 
@@ -61,6 +61,9 @@ public struct SyncClient: Sendable {
         public var pushed = 0
         /// Other devices' changes received (applied, or older than what the store holds).
         public var pulled = 0
+        /// Changes made here that the server refused (``StoreSync/refusedChanges()``): their
+        /// rows now hold the server's state.
+        public var refused = 0
     }
 
     /// Pushes every change recorded here, then pulls until the server has nothing newer.
@@ -85,7 +88,7 @@ public struct SyncClient: Sendable {
 
     private func synchronizeOnce() async throws -> Progress {
         var progress = Progress()
-        progress.pushed = try await pushPending()
+        (progress.pushed, progress.refused) = try await pushPending()
         while true {
             let (received, more) = try await pullOnce(wait: 0)
             progress.pulled += received
@@ -122,16 +125,25 @@ public struct SyncClient: Sendable {
 
     // MARK: Push
 
-    /// Sends the outbox in batches, acknowledging each after the server stored it.
-    private func pushPending() async throws -> Int {
-        var pushed = 0
+    /// Sends the outbox in batches, acknowledging each after the server stored it (or refused
+    /// some of its changes, whose rows then take the server's state); returns how many changes
+    /// were sent and how many of them were refused.
+    private func pushPending() async throws -> (pushed: Int, refused: Int) {
+        var (pushed, refused) = (0, 0)
         while true {
             try Task.checkCancellation()
             let batch = try store.sync.pendingChanges(limit: batchSize)
-            guard let last = batch.lastID else { return pushed }
-            _ = try await endpoints.push(batch.pushRequest)
-            try store.sync.acknowledge(upTo: last)
-            pushed += batch.changes.count
+            guard let last = batch.lastID else { return (pushed, refused) }
+            var request = batch.pushRequest
+            request.shared = try await store.read { db in try SyncStorage.sharedRows(of: batch.changes, in: db) }
+            let answer = try await endpoints.push(request)
+            if answer.refused.isEmpty && answer.rows.isEmpty && answer.shared.isEmpty {
+                try store.sync.acknowledge(upTo: last)
+            } else {
+                try await acknowledge(upTo: last, refusing: answer)
+            }
+            pushed += batch.changes.count - answer.refused.count
+            refused += answer.refused.count
         }
     }
 
@@ -171,6 +183,7 @@ public struct SyncClient: Sendable {
         guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
+        try await readJoinedShares()
         let pulled: SyncPullResponse
         do {
             pulled = try await endpoints.pull(since: since, limit: batchSize, device: device, schemaVersion: version, wait: wait)
@@ -183,6 +196,7 @@ public struct SyncClient: Sendable {
             try Self.checkNotCopied(device: device, passedOver: pulled.deviceSequence, in: db)
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
             try coordinator.apply(SyncBatch(pulled), in: db)  // with no change, tries the held ones again
+            try applySharing(of: pulled, device: device, coordinator: coordinator, in: db)
             try SyncStorage.setMeta(cursorKey, .integer(pulled.cursor), in: db)
             try SyncStorage.setMeta(schemaKey, .integer(pulled.schemaVersion), in: db)
         }
@@ -242,7 +256,9 @@ public struct SyncClient: Sendable {
                         return (page, tables.flatMap { try? SyncSnapshotStaging(page, tables: $0, imaging: true) })
                     }
                 }
-                received += try await apply(page, stagedAhead: staging, cursorKey: cursorKey, device: device)
+                // The shares the account is a member of are read once the snapshot is: joined before its cursor.
+                let joined = page.next == nil ? try await endpoints.memberships().map(\.share) : []
+                received += try await apply(page, stagedAhead: staging, cursorKey: cursorKey, device: device, joining: joined)
                 guard let fetched = try await pages.next() else { return (received, true) }
                 (page, staging) = fetched
             }
@@ -252,7 +268,7 @@ public struct SyncClient: Sendable {
     /// Applies one snapshot page and records how far the snapshot was read (the last page: the
     /// cursor); returns the other devices' cells and deletes it held.
     private func apply(
-        _ page: SyncSnapshotPage, stagedAhead: SyncSnapshotStaging?, cursorKey: String, device: String
+        _ page: SyncSnapshotPage, stagedAhead: SyncSnapshotStaging?, cursorKey: String, device: String, joining shares: [String]
     ) async throws -> Int {
         try await store.write { db in
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
@@ -263,6 +279,7 @@ public struct SyncClient: Sendable {
                 try SyncSnapshotProgress.clear(for: server, in: db)
                 try SyncStorage.setMeta(cursorKey, .integer(page.cursor), in: db)
                 try SyncStorage.setMeta(SyncStorage.syncedSchemaKeyPrefix + server.absoluteString, .integer(page.schemaVersion), in: db)
+                for share in shares { try SyncStorage.queueShareReading(share, server: server.absoluteString, in: db) }
             }
         }
         let ownDevice = page.devices.firstIndex(of: device)

@@ -48,7 +48,7 @@ struct SyncServerEndpoints: Sendable {
     }
 
     /// The answer to `request`, read from its JSON by `read`.
-    private func send<Answer>(_ request: SyncTransportRequest, reading read: (Data) throws -> Answer) async throws -> Answer {
+    func send<Answer>(_ request: SyncTransportRequest, reading read: (Data) throws -> Answer) async throws -> Answer {
         var request = request
         request.headers["Authorization"] = "Bearer \(token)"
         let response = try await exchange(request)

@@ -7,7 +7,8 @@ import SQLiteStoreSyncProtocol
 public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the step failed: the code the server answered (`.unauthorized` for HTTP 401,
     /// `.malformed` 400, `.tooLarge` 413, `.upgradeRequired` and `.forkedDevice` 409,
-    /// `.clockSkew` and `.notSynced` 422, `.deviceForgotten` 410, `.unavailable` 5xx), or the
+    /// `.clockSkew` and `.notSynced` 422, `.deviceForgotten` 410, `.forbidden` 403, `.unavailable`
+    /// 5xx), or the
     /// client's own finding:
     /// `.unreachable` when no answer came, `.unexpectedResponse` for an answer that is not the
     /// sync protocol's, `.forkedDevice` (without a status) for a pull answer naming a change of
@@ -31,7 +32,8 @@ public struct SyncServerError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isTransient: Bool {
         switch reason {
         case .unavailable, .unreachable, .clockSkew: true
-        case .unauthorized, .malformed, .tooLarge, .upgradeRequired, .notSynced, .forkedDevice, .deviceForgotten, .unexpectedResponse:
+        case .unauthorized, .malformed, .tooLarge, .upgradeRequired, .notSynced, .forkedDevice, .deviceForgotten, .forbidden,
+            .unexpectedResponse:
             false
         }
     }

@@ -1,0 +1,203 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SQLiteStoreSync
+import SQLiteStoreSyncProtocol
+
+/// Pushes when accounts share data (Docs/SyncServerSchema.md, "Sharing").
+extension ChangeLog {
+    /// What a push stored and refused.
+    struct SharedPushOutcome {
+        let stored: Int
+        let refused: [SharedPushPlan.Refused]
+        /// The rows stored in other accounts' data, each with its share.
+        let shared: [SharedRowRef: ShareName]
+    }
+
+    /// Stores `push` on a server with sharing: each change in the data of the account it
+    /// belongs to, when the pushing `account` may write it (``SharedPushPlan``); the others are
+    /// refused, recorded in `sync_refusals` and stored nowhere else. Rows the push adds or
+    /// moves are placed (`sync_rows`), and each row whose root changed is an event for the
+    /// members of its old and new shares.
+    ///
+    /// The transaction holds the advisory lock of the pushing account, of every account whose
+    /// data it writes, and of every member of their shares, taken in increasing order: any two
+    /// writes that one account pulls are serialized by that account's lock, so that its pulls
+    /// see the server's sequence numbers committed in order and a cursor never skips one.
+    func storeShared(_ push: SyncPushRequest, account: Int64, sharing: SyncSharing) async throws -> SharedPushOutcome {
+        let (changes, schemaVersion) = (push.changes, push.schemaVersion)
+        let rows = try SharedPushPlan.rows(of: changes, sharing: sharing)
+        let claims = try SharedPushPlan.claims(of: push, sharing: sharing)
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                var locked: Set<Int64> = []
+                var plan = try await self.plan(changes, account: account, rows: rows, claims: claims, sharing: sharing, on: connection)
+                // The locks the plan needs, then the plan again under them: it may need more.
+                while true {
+                    let needed = try await locks(for: plan, account: account, on: connection).subtracting(locked)
+                    if needed.isEmpty { break }
+                    for lock in needed.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
+                    locked.formUnion(needed)
+                    plan = try await self.plan(changes, account: account, rows: rows, claims: claims, sharing: sharing, on: connection)
+                }
+                var inserted = 0
+                for (owner, ownerChanges) in plan.stored.sorted(by: { $0.key < $1.key }) {
+                    let pushed = try PushedChanges(ownerChanges)
+                    let count = try await pushed.insertNew(account: owner, schemaVersion: schemaVersion, on: connection, logger: logger)
+                    if count < pushed.count, let reused = try await pushed.firstReusedID(account: owner, on: connection, logger: logger) {
+                        throw SyncFailure(
+                            .forkedDevice,
+                            "change \(reused.sequence) of device \(reused.device) is stored with other contents: this database is a "
+                                + "copy of another device's, and both wrote under one device id")
+                    }
+                    inserted += count
+                }
+                try await record(plan.refused, account: account, on: connection)
+                for (owner, placements) in plan.placements.sorted(by: { $0.key < $1.key }) {
+                    try await place(placements, owner: owner, roots: sharing.roots, on: connection)
+                }
+                try await announce(locked, on: connection)
+                return SharedPushOutcome(stored: inserted, refused: plan.refused, shared: plan.sharedRows)
+            }
+        } catch let error as PostgresTransactionError {
+            throw (error.closureError as? SyncFailure) ?? error
+        }
+    }
+
+    /// The plan of a push from the places and roles as the transaction reads them now.
+    private func plan(
+        _ changes: [SyncWireChange], account: Int64, rows: Set<SharedRowRef>, claims: [SharedRowRef: ShareName], sharing: SyncSharing,
+        on connection: PostgresConnection
+    ) async throws -> SharedPushPlan {
+        let roles = try await roles(of: account, on: connection)
+        let owners = [account] + Set(roles.keys.map(\.owner)).union(claims.values.map(\.owner)).subtracting([account]).sorted()
+        let places = try await places(of: rows, owners: owners, on: connection)
+        return try SharedPushPlan(changes, pusher: account, sharing: sharing, places: places, roles: roles, claims: claims)
+    }
+
+    /// The role of `account` in each share it is a member of.
+    func roles(of account: Int64, on connection: PostgresConnection) async throws -> [ShareName: SyncShareRole] {
+        let rows = try await connection.query("SELECT owner, root, role FROM sync_shares WHERE member = \(account)", logger: logger)
+        var roles: [ShareName: SyncShareRole] = [:]
+        for try await (owner, root, role) in rows.decode((Int64, String, String).self) {
+            roles[ShareName(owner: owner, root: root)] = SyncShareRole(rawValue: role)
+        }
+        return roles
+    }
+
+    /// The places of `rows` in the data of `owners`.
+    func places(
+        of rows: Set<SharedRowRef>, owners: [Int64], on connection: PostgresConnection
+    ) async throws -> [SharedRowRef: [Int64: RowPlace]] {
+        guard !rows.isEmpty else { return [:] }
+        let (tables, keys) = (rows.map(\.table), rows.map(\.key))
+        let found = try await connection.query(
+            """
+            SELECT r.owner, r.tbl, r.pk, r.parent_tbl, r.parent_pk, r.root
+            FROM unnest(\(tables)::text[], \(keys)::text[]) AS u(t, k)
+            JOIN sync_rows r ON r.tbl = u.t AND r.pk = u.k AND r.owner = ANY(\(owners)::bigint[])
+            """, logger: logger)
+        var places: [SharedRowRef: [Int64: RowPlace]] = [:]
+        for try await (owner, table, key, parentTable, parentKey, root) in found.decode(
+            (Int64, String, String, String?, String?, String?).self)
+        {
+            let parent = parentTable.flatMap { table in parentKey.map { SharedRowRef(table: table, key: $0) } }
+            places[SharedRowRef(table: table, key: key), default: [:]][owner] = RowPlace(owner: owner, parent: parent, root: root)
+        }
+        return places
+    }
+
+    /// The accounts whose locks a push of `plan` takes: the pusher's, those of the accounts
+    /// whose shareable rows it writes, and those of their shares' members.
+    private func locks(for plan: SharedPushPlan, account: Int64, on connection: PostgresConnection) async throws -> Set<Int64> {
+        let owners = Array(plan.sharedOwners)
+        var locks = Set(owners).union([account])
+        guard !owners.isEmpty else { return locks }
+        let rows = try await connection.query(
+            "SELECT DISTINCT member FROM sync_shares WHERE owner = ANY(\(owners)::bigint[])", logger: logger)
+        for try await member in rows.decode(Int64.self) { locks.insert(member) }
+        return locks
+    }
+
+    /// Records refused changes, so that a retried push is answered the same.
+    private func record(_ refused: [SharedPushPlan.Refused], account: Int64, on connection: PostgresConnection) async throws {
+        guard !refused.isEmpty else { return }
+        let devices = refused.map(\.change.device)
+        let sequences = refused.map(\.change.sequence)
+        let tables = refused.map(\.row.table)
+        let keys = refused.map(\.row.key)
+        let reasons = refused.map(\.reason.rawValue)
+        let messages = refused.map(\.message)
+        try await connection.query(
+            """
+            INSERT INTO sync_refusals(device, device_seq, account, tbl, pk, reason, message)
+            SELECT d, s, \(account), t, k, r, m
+            FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[], \(keys)::text[], \(reasons)::text[],
+                \(messages)::text[]) AS u(d, s, t, k, r, m)
+            ON CONFLICT (device, device_seq) DO NOTHING
+            """, logger: logger)
+    }
+
+    /// Places new and moved rows of `owner`'s data under their parents, then gives each of
+    /// them and every row under them the root its parents now lead to (`roots`: the root
+    /// tables), and records an event for each row that was placed before and whose root changed.
+    ///
+    /// A row's root is found by walking its parents up to a root row that exists; the walk
+    /// stops at a parent the server does not hold, and at a row met twice (a loop), with no root.
+    private func place(
+        _ placements: [SharedRowRef: SharedPushPlan.Placement], owner: Int64, roots: Set<String>, on connection: PostgresConnection
+    ) async throws {
+        let rows = Array(placements.keys)
+        let tables = rows.map(\.table)
+        let keys = rows.map(\.key)
+        let parentTables = rows.map { placements[$0]?.parent?.table ?? "" }
+        let parentKeys = rows.map { placements[$0]?.parent?.key ?? "" }
+        let isNew = rows.map { placements[$0]?.isNew ?? false }
+        let rootTables = roots.sorted()
+        try await connection.query(
+            """
+            INSERT INTO sync_rows(owner, tbl, pk, parent_tbl, parent_pk)
+            SELECT \(owner), t, k, NULLIF(pt, ''), CASE WHEN pt = '' THEN NULL ELSE pk END
+            FROM unnest(\(tables)::text[], \(keys)::text[], \(parentTables)::text[], \(parentKeys)::text[]) AS u(t, k, pt, pk)
+            ON CONFLICT (owner, tbl, pk) DO UPDATE SET parent_tbl = excluded.parent_tbl, parent_pk = excluded.parent_pk
+            """, logger: logger)
+        try await connection.query(
+            """
+            WITH RECURSIVE affected(tbl, pk) AS (
+                SELECT t, k FROM unnest(\(tables)::text[], \(keys)::text[]) AS u(t, k)
+                UNION
+                SELECT r.tbl, r.pk FROM sync_rows r JOIN affected a ON r.owner = \(owner) AND r.parent_tbl = a.tbl AND r.parent_pk = a.pk
+            ), walk(start_tbl, start_pk, tbl, pk) AS (
+                SELECT tbl, pk, tbl, pk FROM affected
+                UNION
+                SELECT w.start_tbl, w.start_pk, r.parent_tbl, r.parent_pk
+                FROM walk w JOIN sync_rows r ON r.owner = \(owner) AND r.tbl = w.tbl AND r.pk = w.pk
+                WHERE r.parent_tbl IS NOT NULL
+            ), placed AS (
+                SELECT a.tbl, a.pk,
+                    (SELECT root FROM sync_rows o WHERE o.owner = \(owner) AND o.tbl = a.tbl AND o.pk = a.pk) AS old_root,
+                    (SELECT w.tbl || ':' || w.pk FROM walk w
+                     JOIN sync_rows x ON x.owner = \(owner) AND x.tbl = w.tbl AND x.pk = w.pk
+                     WHERE w.start_tbl = a.tbl AND w.start_pk = a.pk AND w.tbl = ANY(\(rootTables)::text[]) LIMIT 1) AS new_root
+                FROM affected a
+            ), changed AS (
+                UPDATE sync_rows r SET root = placed.new_root FROM placed
+                WHERE r.owner = \(owner) AND r.tbl = placed.tbl AND r.pk = placed.pk AND r.root IS DISTINCT FROM placed.new_root
+                RETURNING r.tbl, r.pk, placed.old_root, placed.new_root
+            )
+            INSERT INTO sync_share_events(owner, kind, tbl, pk, old_root, new_root)
+            SELECT \(owner), 'row', c.tbl, c.pk, c.old_root, c.new_root FROM changed c
+            WHERE NOT EXISTS (
+                SELECT 1 FROM unnest(\(tables)::text[], \(keys)::text[], \(isNew)::bool[]) AS n(t, k, fresh)
+                WHERE n.fresh AND n.t = c.tbl AND n.k = c.pk)
+            ORDER BY c.tbl COLLATE "C", c.pk COLLATE "C"
+            """, logger: logger)
+    }
+
+    /// Wakes the long polls of `accounts` when the transaction commits.
+    func announce(_ accounts: Set<Int64>, on connection: PostgresConnection) async throws {
+        let texts = accounts.sorted().map(String.init)
+        try await connection.query(
+            "SELECT pg_notify(\(Self.channel), a) FROM unnest(\(texts)::text[]) AS a", logger: logger)
+    }
+}

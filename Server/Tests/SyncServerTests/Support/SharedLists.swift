@@ -1,0 +1,62 @@
+import Foundation
+import SQLiteStore
+import SyncServerHarness
+
+/// The schema of the sharing tests: lists (share roots), their items, and the tags of items,
+/// two hops under a list; a server that shares lists with them, and its accounts.
+enum SharedLists {
+    static let schema = """
+        CREATE TABLE lists(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '');
+        CREATE TABLE items(id TEXT PRIMARY KEY, list TEXT REFERENCES lists(id) ON DELETE CASCADE, title TEXT NOT NULL DEFAULT '');
+        CREATE TABLE tags(id TEXT PRIMARY KEY, item TEXT REFERENCES items(id) ON DELETE CASCADE, label TEXT);
+        """
+    static let tables: Set<String> = ["lists", "items", "tags"]
+    /// The server options that share lists with their items and tags.
+    static let serverOptions = ["--share-roots", "lists", "--share-paths", "items.list=lists,tags.item=items"]
+
+    /// The migrations folder that builds ``schema``, made once per cluster.
+    static func migrations() throws -> URL {
+        let folder = try PostgresCluster.shared.get().folder.appendingPathComponent("migrations-shared-lists")
+        guard !FileManager.default.fileExists(atPath: folder.path) else { return folder }
+        let draft = folder.deletingLastPathComponent().appendingPathComponent("draft-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: draft, withIntermediateDirectories: true)
+        try Data(schema.utf8).write(to: draft.appendingPathComponent("0001_lists.sql"))
+        if (try? FileManager.default.moveItem(at: draft, to: folder)) == nil { try? FileManager.default.removeItem(at: draft) }
+        return folder
+    }
+
+    /// A server process on `fixture`'s database that shares lists.
+    static func server(_ fixture: ServerFixture, port: Int = 0, options: [String] = []) async throws -> SyncServerProcess {
+        try await SyncServerProcess(
+            database: fixture.database, port: port, migrations: try migrations(), tables: tables, options: serverOptions + options)
+    }
+
+    /// `count` devices on the schema.
+    static func devices(_ count: Int) throws -> SyncedStores {
+        try SyncedStores(count: count, migrations: try migrations(), tables: tables)
+    }
+
+    /// A table's rows as `quote()`d text, one line each in key order.
+    static func dump(_ store: Store, _ table: String) throws -> [String] {
+        let columns =
+            switch table {
+            case "lists": "quote(id) || '|' || quote(title)"
+            case "items": "quote(id) || '|' || quote(list) || '|' || quote(title)"
+            default: "quote(id) || '|' || quote(item) || '|' || quote(label)"
+            }
+        return try store.read { db in
+            try db.fetchRows(sql: "SELECT \(columns) FROM \(table) ORDER BY id").map { row in
+                if case .text(let text) = row[0] { text } else { "\(row[0])" }
+            }
+        }
+    }
+
+    /// The keys of a table's rows, in order.
+    static func keys(_ store: Store, _ table: String) throws -> [String] {
+        try store.read { db in
+            try db.fetchRows(sql: "SELECT id FROM \(table) ORDER BY id").compactMap { row in
+                if case .text(let text) = row[0] { text } else { nil }
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SQLiteStoreCore
+import SQLiteStoreSyncProtocol
+
+/// Sharing rows with other accounts through a server that shares (see "Sharing" in
+/// <doc:SyncBetweenDevices>).
+extension SyncClient {
+    /// Shares the root row `key` of the root table `table` with the account named `account` as
+    /// `role`, or changes its role; returns the root's members. The member's devices receive
+    /// the root and every row under it, live.
+    ///
+    /// The row must be a root row of this account's data that the server holds (pushed).
+    ///
+    /// - Throws: ``SyncServerError`` with reason `.forbidden` when it is not, or no account has
+    ///   that name; `.malformed` when `table` is not one of the server's root tables, or for
+    ///   this account itself; `.unexpectedResponse` (HTTP 404) from a server without sharing.
+    @discardableResult
+    public func share(table: String, key: DatabaseValue, with account: String, as role: SyncShareRole) async throws
+        -> SyncShareMembers
+    {
+        try await endpoints.share(SyncShareRequest(table: table, key: key.wireValue, member: account, role: role))
+    }
+
+    /// Revokes the membership of the account named `account` in the root row `key` of `table`;
+    /// returns the root's members. Its devices remove the root's rows, as remote deletes that
+    /// are not sent back, the next time they sync.
+    ///
+    /// - Throws: as ``share(table:key:with:as:)``.
+    @discardableResult
+    public func revoke(table: String, key: DatabaseValue, from account: String) async throws -> SyncShareMembers {
+        try await endpoints.share(SyncShareRequest(table: table, key: key.wireValue, member: account, role: nil))
+    }
+
+    /// The members of this account's root row `key` of `table`.
+    ///
+    /// - Throws: ``SyncServerError`` with reason `.forbidden` when it is not a root row of this
+    ///   account's data on the server.
+    public func members(table: String, key: DatabaseValue) async throws -> SyncShareMembers {
+        try await endpoints.members(table: table, key: key.wireValue)
+    }
+
+    /// The shares this account is a member of: other accounts' roots whose rows it receives.
+    public func memberships() async throws -> [SyncMembership] {
+        try await endpoints.memberships()
+    }
+
+    // MARK: Applying sharing's answers
+
+    /// Acknowledges the outbox up to `last`, records the refusals of `answer`, gives the
+    /// refused rows the server's state, and records the share of each row the push added to
+    /// one, in one transaction.
+    func acknowledge(upTo last: SyncChange.ID, refusing answer: SyncPushResponse) async throws {
+        try await store.write { db in
+            guard let coordinator = db.syncCoordinator, let device = try SyncStorage.deviceID(in: db) else {
+                throw StoreError.misuse("sync is not configured")
+            }
+            guard device == last.device else { throw StoreError.misuse("sync: change \(last) was not made on this device") }
+            try db.execute(sql: "DELETE FROM store_sync_outbox WHERE sequence <= ?", arguments: [last.sequence])
+            try SyncStorage.recordRefusals(answer.refused, in: db)
+            let sharing = try coordinator.sharing(in: db)
+            try sharing.replace(answer.rows, device: device)
+            try sharing.tag(answer.shared)
+        }
+    }
+
+    /// Applies what a pull says of shares, after its changes: the shares of the rows they
+    /// touch, the rows that moved into or out of the account's shares, a share left (its rows
+    /// removed) or joined (its rows to read, ``readJoinedShares()``).
+    func applySharing(of pulled: SyncPullResponse, device: String, coordinator: SyncCoordinator, in db: Database) throws {
+        guard !pulled.shared.isEmpty || !pulled.rows.isEmpty || !pulled.revoked.isEmpty || !pulled.granted.isEmpty else { return }
+        let sharing = try coordinator.sharing(in: db)
+        try sharing.tag(pulled.shared)
+        try sharing.replace(pulled.rows, device: device)
+        for share in pulled.revoked {
+            try sharing.remove(share: share)
+            try SyncStorage.setShareReading(share, server: server.absoluteString, reached: nil, in: db)
+        }
+        for share in pulled.granted { try SyncStorage.queueShareReading(share, server: server.absoluteString, in: db) }
+    }
+
+    /// Reads the rows of the shares joined and not read yet, a page per transaction, each page
+    /// noting how far the reading went. A share the account has left meanwhile is dropped: its
+    /// revocation comes with the next pulls.
+    func readJoinedShares() async throws {
+        let joined = try await store.read { [server] db in try SyncStorage.sharesBeingRead(from: server.absoluteString, in: db) }
+        for (share, start) in joined {
+            var position = start
+            while true {
+                try Task.checkCancellation()
+                let page: SyncSharedPage
+                do {
+                    page = try await endpoints.sharedPage(share, after: position, limit: batchSize)
+                } catch let error as SyncServerError where error.reason == .forbidden {
+                    try await store.write { [server] db in
+                        try SyncStorage.setShareReading(share, server: server.absoluteString, reached: nil, in: db)
+                    }
+                    break
+                }
+                try await store.write { [server] db in
+                    guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+                    try coordinator.sharing(in: db).merge(page)
+                    try SyncStorage.setShareReading(share, server: server.absoluteString, reached: page.next, in: db)
+                }
+                guard let next = page.next else { break }
+                position = next
+            }
+        }
+    }
+}
+
+extension StoreSync {
+    /// The changes made here that a server refused, oldest first: each names its row and the
+    /// reason. The rows hold the server's state since; the app may show what was refused.
+    public func refusedChanges() throws -> [SyncRefusal] {
+        guard store.configuration.sync != nil else { return [] }
+        return try store.read { db in try SyncStorage.refusals(in: db) }
+    }
+
+    /// Forgets the refusals recorded here, once the app has shown them.
+    public func clearRefusedChanges() throws {
+        guard store.configuration.sync != nil else { return }
+        try store.write { db in try db.execute(sql: "DELETE FROM store_sync_refused") }
+    }
+}
