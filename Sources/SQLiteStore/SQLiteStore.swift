@@ -4,4 +4,5 @@
 @_exported import SQLiteStoreCore
 @_exported import SQLiteStoreResults
 @_exported import SQLiteStoreSync
+@_exported import SQLiteStoreSyncProtocol
 @_exported import SQLiteStoreViewModels

@@ -107,6 +107,25 @@ public struct SyncPullResponse: Sendable, Hashable, Codable {
         self.more = more
         self.deviceSequence = deviceSequence
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, schemaVersion, changes, cursor, more, deviceSequence, shared, revoked, granted, rows
+    }
+
+    /// Reads an answer; one without sharing's members (a server without sharing) has none of them.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(Int.self, forKey: .format)
+        schemaVersion = try container.decode(Int64.self, forKey: .schemaVersion)
+        changes = try container.decode([SyncWireChange].self, forKey: .changes)
+        cursor = try container.decode(Int64.self, forKey: .cursor)
+        more = try container.decode(Bool.self, forKey: .more)
+        deviceSequence = try container.decodeIfPresent(Int64.self, forKey: .deviceSequence)
+        shared = try container.decodeIfPresent([SyncSharedRow].self, forKey: .shared) ?? []
+        revoked = try container.decodeIfPresent([String].self, forKey: .revoked) ?? []
+        granted = try container.decodeIfPresent([String].self, forKey: .granted) ?? []
+        rows = try container.decodeIfPresent([SyncRowState].self, forKey: .rows) ?? []
+    }
 }
 
 /// The body of every error the server answers: a stable code for programs and a message for people.

@@ -59,6 +59,9 @@ struct ChangeLog: Sendable {
             parent_tbl text, parent_pk text, root text,
             PRIMARY KEY (owner, tbl, pk))
         """,
+        // The parent key each of the row's paths names, in the order of its table's paths: a JSON
+        // array of texts and nulls.
+        "ALTER TABLE sync_rows ADD COLUMN IF NOT EXISTS links text",
         "CREATE INDEX IF NOT EXISTS sync_rows_by_parent ON sync_rows(owner, parent_tbl, parent_pk) WHERE parent_tbl IS NOT NULL",
         "CREATE INDEX IF NOT EXISTS sync_rows_by_root ON sync_rows(owner, root COLLATE \"C\", tbl COLLATE \"C\", pk COLLATE \"C\")",
         "CREATE INDEX IF NOT EXISTS sync_rows_by_key ON sync_rows(tbl, pk)",
@@ -70,6 +73,8 @@ struct ChangeLog: Sendable {
             PRIMARY KEY (owner, root, member))
         """,
         "CREATE INDEX IF NOT EXISTS sync_shares_by_member ON sync_shares(member)",
+        // A retried push finds its changes stored in other accounts' data through their devices.
+        "CREATE INDEX IF NOT EXISTS sync_devices_by_device ON sync_devices(device)",
         // Numbered from the changes' sequence, so that a pull meets them in order with the changes.
         """
         CREATE TABLE IF NOT EXISTS sync_share_events(
@@ -83,7 +88,7 @@ struct ChangeLog: Sendable {
         """
         CREATE TABLE IF NOT EXISTS sync_refusals(
             device text NOT NULL, device_seq bigint NOT NULL,
-            account bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE,
+            account bigint NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE, owner bigint NOT NULL,
             tbl text NOT NULL, pk text NOT NULL, reason text NOT NULL, message text NOT NULL,
             received timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (device, device_seq))

@@ -280,6 +280,7 @@ public struct SyncClient: Sendable {
                 try SyncStorage.setMeta(cursorKey, .integer(page.cursor), in: db)
                 try SyncStorage.setMeta(SyncStorage.syncedSchemaKeyPrefix + server.absoluteString, .integer(page.schemaVersion), in: db)
                 for share in shares { try SyncStorage.queueShareReading(share, server: server.absoluteString, in: db) }
+                try removeLeftShares(joined: shares, coordinator: coordinator, in: db)
             }
         }
         let ownDevice = page.devices.firstIndex(of: device)

@@ -63,6 +63,16 @@ extension SyncClient {
         }
     }
 
+    /// Removes the rows of the shares the store holds rows of and the account is no longer a
+    /// member of (`joined`): for a store that reads a snapshot again (a forgotten device, a new
+    /// device id, a migration), whose cursor passed their revocations.
+    func removeLeftShares(joined: [String], coordinator: SyncCoordinator, in db: Database) throws {
+        let left = try SyncStorage.sharesHeld(in: db).subtracting(joined)
+        guard !left.isEmpty else { return }
+        let sharing = try coordinator.sharing(in: db)
+        for share in left.sorted() { try sharing.remove(share: share) }
+    }
+
     /// Applies what a pull says of shares, after its changes: the shares of the rows they
     /// touch, the rows that moved into or out of the account's shares, a share left (its rows
     /// removed) or joined (its rows to read, ``readJoinedShares()``).
@@ -79,8 +89,9 @@ extension SyncClient {
     }
 
     /// Reads the rows of the shares joined and not read yet, a page per transaction, each page
-    /// noting how far the reading went. A share the account has left meanwhile is dropped: its
-    /// revocation comes with the next pulls.
+    /// noting how far the reading went; once a share is read whole, the rows held of it that it
+    /// did not bring again are removed (they left it). A share the account has left meanwhile is
+    /// removed.
     func readJoinedShares() async throws {
         let joined = try await store.read { [server] db in try SyncStorage.sharesBeingRead(from: server.absoluteString, in: db) }
         for (share, start) in joined {
@@ -92,13 +103,17 @@ extension SyncClient {
                     page = try await endpoints.sharedPage(share, after: position, limit: batchSize)
                 } catch let error as SyncServerError where error.reason == .forbidden {
                     try await store.write { [server] db in
+                        guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+                        try coordinator.sharing(in: db).remove(share: share)
                         try SyncStorage.setShareReading(share, server: server.absoluteString, reached: nil, in: db)
                     }
                     break
                 }
                 try await store.write { [server] db in
                     guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
-                    try coordinator.sharing(in: db).merge(page)
+                    let sharing = try coordinator.sharing(in: db)
+                    try sharing.merge(page)
+                    if page.next == nil { try sharing.removeStaleRows(of: share) }
                     try SyncStorage.setShareReading(share, server: server.absoluteString, reached: page.next, in: db)
                 }
                 guard let next = page.next else { break }

@@ -20,15 +20,26 @@ struct SyncShareApplier {
 
     /// Removes every row that came through `share`, with what the sync state holds of it.
     func remove(share: String) throws {
-        let rows = try SyncStorage.rows(of: share, in: db)
+        try remove(taggedWith: [share, SyncStorage.staleSharePrefix + share])
+    }
+
+    /// Removes the rows of `share` that its reading from the start did not bring again: they left it.
+    func removeStaleRows(of share: String) throws {
+        try remove(taggedWith: [SyncStorage.staleSharePrefix + share])
+    }
+
+    private func remove(taggedWith tags: [String]) throws {
+        let rows = try SyncStorage.rows(taggedWith: tags, in: db)
         try remove(rows.compactMap { row in tables.table(named: row.table).map { ($0, row.key) } })
     }
 
     /// Makes each row as `states` say: a state without changes removes the row; another
     /// replaces what the store held of it by the server's state, on which the row's changes
-    /// made here and not yet sent are merged again (they win where they are newer).
+    /// made here and not yet sent are merged again (they win where they are newer). A column
+    /// that neither sets takes its default, as on a device that never held the row.
     func replace(_ states: [SyncRowState], device: String) throws {
         var removed: [(SyncedTable, DatabaseValue)] = []
+        var replaced: [(SyncedTable, DatabaseValue)] = []
         var changes: [SyncChange] = []
         for state in states {
             guard let table = tables.table(named: state.table) else { continue }
@@ -40,11 +51,33 @@ struct SyncShareApplier {
             try SyncStorage.resetRow(table.name, key: key, share: state.share, in: db)
             changes += state.changes.map(SyncChange.init)
             changes += try SyncStorage.pendingChanges(of: table.name, key: key, device: device, in: db)
+            replaced.append((table, key))
         }
         try remove(removed)
         guard !changes.isEmpty else { return }
         try SyncApplier(tables: tables, db: db, clock: clock).apply(
             SyncBatch(schemaVersion: try SyncStorage.schemaVersion(in: db), changes: changes))
+        for (table, key) in replaced { try resetUnsetColumns(of: table, key: key) }
+    }
+
+    /// Gives the columns of the row that no cell sets their default: a value the store held
+    /// of a change the server refused, which the server's state does not hold.
+    private func resetUnsetColumns(of table: SyncedTable, key: DatabaseValue) throws {
+        let unset = Set(table.columns).subtracting(try SyncStorage.cells(of: table.name, key: key, in: db).keys)
+        guard !unset.isEmpty else { return }
+        let quotedTable = SQLIdentifier.quote(table.name)
+        let defaults = try db.fetchRows(sql: "SELECT name, dflt_value FROM pragma_table_info(?)", arguments: [table.name])
+        for row in defaults {
+            guard case .text(let column)? = row["name"], unset.contains(column) else { continue }
+            // The default as the schema declares it: an expression SQLite evaluates on an insert.
+            let value = if case .text(let expression)? = row["dflt_value"] { "(\(expression))" } else { "NULL" }
+            try db.execute(
+                sql: """
+                    UPDATE \(quotedTable) SET \(SQLIdentifier.quote(column)) = \(value)
+                    WHERE \(SQLIdentifier.quote(table.key)) = ? AND \(SQLIdentifier.quote(column)) IS NOT \(value)
+                    """,
+                arguments: [key])
+        }
     }
 
     /// Merges a page of a share's rows, each recorded as that share's.
@@ -59,13 +92,27 @@ struct SyncShareApplier {
 
     /// Deletes `rows` from their tables and forgets them, foreign keys checked at the end: the
     /// rows of a share refer to each other in any order.
+    ///
+    /// The changes made here to a removed row and not sent yet are not sent: the account may not
+    /// write the row, and sent after it left, they would make a row of their own in the account's
+    /// data, with some of its columns only. They are recorded as refused (``SyncRefusal/Reason/notShared``).
     private func remove(_ rows: [(table: SyncedTable, key: DatabaseValue)]) throws {
         guard !rows.isEmpty else { return }
+        let device = try SyncStorage.deviceID(in: db) ?? ""
         try db.withDeferredForeignKeys {
             for (table, key) in rows {
                 try db.execute(
                     sql: "DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.key)) = ?", arguments: [key])
                 try SyncStorage.forgetRow(table.name, key: key, in: db)
+                let unsent = try SyncStorage.pendingChanges(of: table.name, key: key, device: device, in: db)
+                guard !unsent.isEmpty else { continue }
+                try db.execute(sql: "DELETE FROM store_sync_outbox WHERE tbl = ? AND pk = ?", arguments: [table.name, key])
+                try SyncStorage.recordRefusals(
+                    unsent.map {
+                        SyncRefusal(
+                            device: device, sequence: $0.id.sequence, table: table.name, key: key.wireValue, reason: .notShared,
+                            message: "not sent: the row left this device, which may no longer hold it")
+                    }, in: db)
             }
         }
     }

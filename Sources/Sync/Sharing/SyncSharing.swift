@@ -5,9 +5,10 @@ import SQLiteStoreCore
 ///
 /// A *root* is a row of a root table (`lists`, `folders`) that its owner shares with other
 /// accounts as a whole. A row belongs to a root through *paths*, foreign key columns followed
-/// to the parent row: `items.list_id → lists`, `notes.parent_id → notes`. A table has one path.
-/// A row's root is the root row its path leads to, through any number of parents; a row whose
-/// parents end nowhere, or loop, belongs to no root and is shared with no one.
+/// to the parent row: `items.list_id → lists`, `notes.folder_id → folders`, `notes.parent_id →
+/// notes`. A row's parent is the one its first path with a value names, in the order of
+/// ``paths``; its root is the root row its parents lead to, through any number of them. A row
+/// whose parents end nowhere, or loop, belongs to no root and is shared with no one.
 ///
 /// ```swift
 /// let sharing = SyncSharing(roots: ["lists"], paths: [.init(table: "items", column: "list_id", parent: "lists")])
@@ -44,7 +45,7 @@ public struct SyncSharing: Sendable, Hashable {
 
     /// The root tables, their ASCII letters lowercased.
     public var roots: Set<String>
-    /// The paths, one per table at most.
+    /// The paths, in the order a row's are tried: its first with a value names its parent.
     public var paths: [Path]
 
     /// Sharing of the rows of `roots` and of the rows that `paths` place under them.
@@ -57,10 +58,10 @@ public struct SyncSharing: Sendable, Hashable {
     /// compares table names.
     public func canonicalName(of table: String) -> String { table.sqliteIdentifierFolded }
 
-    /// The path of `table`, if it has one.
-    public func path(of table: String) -> Path? {
+    /// The paths of `table`, in order.
+    public func paths(of table: String) -> [Path] {
         let folded = table.sqliteIdentifierFolded
-        return paths.first { $0.table == folded }
+        return paths.filter { $0.table == folded }
     }
 
     /// Whether rows of `table` can be shared: a root table or a table with paths.
@@ -73,7 +74,7 @@ public struct SyncSharing: Sendable, Hashable {
     ///
     /// - Throws: ``SyncSharingError`` naming a root or a path that is not a synced table or
     ///   column, a root table with a path (roots are not nested), a parent that is neither a
-    ///   root nor a table with paths, a table with two paths, or a root table's name holding `:`.
+    ///   root nor a table with paths, a column with two paths, or a root table's name holding `:`.
     public func check(against schema: SyncSchema) throws {
         guard !roots.isEmpty else { throw SyncSharingError("sharing needs at least one root table") }
         for root in roots.sorted() {
@@ -84,8 +85,8 @@ public struct SyncSharing: Sendable, Hashable {
             if let reason = schema.refusal(table: path.table, column: path.column) {
                 throw SyncSharingError("path \(path.table).\(path.column): \(reason)")
             }
-            guard paths.filter({ $0.table == path.table }).count == 1 else {
-                throw SyncSharingError("table \"\(path.table)\" has more than one path")
+            guard paths.filter({ $0.table == path.table && $0.column == path.column }).count == 1 else {
+                throw SyncSharingError("column \(path.table).\(path.column) has more than one path")
             }
             guard !roots.contains(path.table) else {
                 throw SyncSharingError("root table \"\(path.table)\" cannot have a path: roots are not nested")

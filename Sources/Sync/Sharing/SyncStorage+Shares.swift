@@ -36,6 +36,19 @@ extension SyncStorage {
             arguments: [table, key, share.map(DatabaseValue.text) ?? .null])
     }
 
+    /// What a row's share becomes while the share is read again from its start: the rows still
+    /// tagged so once it is read whole have left it.
+    static let staleSharePrefix = "stale "
+
+    /// The shares the store holds rows of.
+    static func sharesHeld(in db: Database) throws -> Set<String> {
+        Set(
+            try db.fetchRows(sql: "SELECT DISTINCT share FROM store_sync_rows WHERE share IS NOT NULL").compactMap { row in
+                guard case .text(let share) = row[0] else { return nil }
+                return share.hasPrefix(staleSharePrefix) ? String(share.dropFirst(staleSharePrefix.count)) : share
+            })
+    }
+
     /// The rows of `changes` that came through a share, each with its share.
     static func sharedRows(of changes: [SyncChange], in db: Database) throws -> [SyncSharedRow] {
         var seen: Set<SyncRowIdentity<DatabaseValue>> = []
@@ -43,15 +56,20 @@ extension SyncStorage {
         for change in changes where seen.insert(SyncRowIdentity(table: change.table, key: change.key)).inserted {
             let share = try db.fetchValue(
                 String.self, sql: "SELECT share FROM store_sync_rows WHERE tbl = ? AND pk = ?", arguments: [change.table, change.key])
-            if let share { shared.append(SyncSharedRow(table: change.table, key: change.key.wireValue, share: share)) }
+            if let share {
+                let named = share.hasPrefix(staleSharePrefix) ? String(share.dropFirst(staleSharePrefix.count)) : share
+                shared.append(SyncSharedRow(table: change.table, key: change.key.wireValue, share: named))
+            }
         }
         return shared
     }
 
-    /// The rows that came through `share`.
-    static func rows(of share: String, in db: Database) throws -> [(table: String, key: DatabaseValue)] {
-        try db.fetchRows(sql: "SELECT tbl, pk FROM store_sync_rows WHERE share = ? ORDER BY tbl, pk", arguments: [share]).map {
-            (try $0.decode(String.self, column: "tbl"), $0["pk"] ?? .null)
+    /// The rows tagged with one of `tags` (a share, or a share being read again).
+    static func rows(taggedWith tags: [String], in db: Database) throws -> [(table: String, key: DatabaseValue)] {
+        try tags.flatMap { tag in
+            try db.fetchRows(sql: "SELECT tbl, pk FROM store_sync_rows WHERE share = ? ORDER BY tbl, pk", arguments: [tag]).map {
+                (try $0.decode(String.self, column: "tbl"), $0["pk"] ?? .null)
+            }
         }
     }
 
@@ -116,9 +134,13 @@ extension SyncStorage {
 
     private static func shareKey(_ share: String, server: String) -> String { "share \(server) \(share)" }
 
-    /// Notes that the rows of `share` are to be read from `server`, from the start.
+    /// Notes that the rows of `share` are to be read from `server`, from the start, and marks
+    /// the rows held of it: those the reading does not bring again are removed once it ends.
     static func queueShareReading(_ share: String, server: String, in db: Database) throws {
         try setMeta(shareKey(share, server: server), .text(""), in: db)
+        try db.execute(
+            sql: "UPDATE store_sync_rows SET share = ? WHERE share = ?",
+            arguments: [DatabaseValue.text(staleSharePrefix + share), DatabaseValue.text(share)])
     }
 
     /// The shares whose rows are being read from `server`, each with the position reached

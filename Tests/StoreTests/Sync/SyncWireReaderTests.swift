@@ -190,15 +190,33 @@ struct SyncWireReaderTests {
 private enum RandomWire {
     /// A push of up to `maxChanges` changes.
     static func push(using random: inout SeededGenerator, maxChanges: Int) -> SyncPushRequest {
-        SyncPushRequest(schemaVersion: Int64.random(in: .min ... .max, using: &random), changes: changes(using: &random, max: maxChanges))
+        SyncPushRequest(
+            schemaVersion: Int64.random(in: .min ... .max, using: &random), changes: changes(using: &random, max: maxChanges),
+            shared: sharedRows(using: &random, max: maxChanges / 4))
+    }
+
+    /// Up to `max` rows of shares.
+    private static func sharedRows(using random: inout SeededGenerator, max: Int) -> [SyncSharedRow] {
+        (0..<Int.random(in: 0...max, using: &random)).map { _ in
+            SyncSharedRow(table: text(using: &random), key: value(using: &random), share: text(using: &random))
+        }
     }
 
     /// A pull answer of up to `maxChanges` changes.
     static func pull(using random: inout SeededGenerator, maxChanges: Int) -> SyncPullResponse {
-        SyncPullResponse(
+        var answer = SyncPullResponse(
             schemaVersion: Int64.random(in: .min ... .max, using: &random), changes: changes(using: &random, max: maxChanges),
             cursor: Int64.random(in: .min ... .max, using: &random), more: Bool.random(using: &random),
             deviceSequence: Bool.random(using: &random) ? Int64.random(in: .min ... .max, using: &random) : nil)
+        answer.shared = sharedRows(using: &random, max: maxChanges / 4)
+        answer.revoked = (0..<Int.random(in: 0...2, using: &random)).map { _ in text(using: &random) }
+        answer.granted = (0..<Int.random(in: 0...2, using: &random)).map { _ in text(using: &random) }
+        answer.rows = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+            SyncRowState(
+                table: text(using: &random), key: value(using: &random), share: Bool.random(using: &random) ? text(using: &random) : nil,
+                changes: changes(using: &random, max: 3))
+        }
+        return answer
     }
 
     /// Up to `max` changes, sets and deletes.

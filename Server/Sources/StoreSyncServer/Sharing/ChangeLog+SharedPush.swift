@@ -25,31 +25,25 @@ extension ChangeLog {
     /// writes that one account pulls are serialized by that account's lock, so that its pulls
     /// see the server's sequence numbers committed in order and a cursor never skips one.
     func storeShared(_ push: SyncPushRequest, account: Int64, sharing: SyncSharing) async throws -> SharedPushOutcome {
-        let (changes, schemaVersion) = (push.changes, push.schemaVersion)
-        let rows = try SharedPushPlan.rows(of: changes, sharing: sharing)
         let claims = try SharedPushPlan.claims(of: push, sharing: sharing)
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 var locked: Set<Int64> = []
-                var plan = try await self.plan(changes, account: account, rows: rows, claims: claims, sharing: sharing, on: connection)
+                var (prior, plan) = try await answer(push, account: account, claims: claims, sharing: sharing, on: connection)
                 // The locks the plan needs, then the plan again under them: it may need more.
                 while true {
                     let needed = try await locks(for: plan, account: account, on: connection).subtracting(locked)
                     if needed.isEmpty { break }
                     for lock in needed.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
                     locked.formUnion(needed)
-                    plan = try await self.plan(changes, account: account, rows: rows, claims: claims, sharing: sharing, on: connection)
+                    (prior, plan) = try await answer(push, account: account, claims: claims, sharing: sharing, on: connection)
                 }
                 var inserted = 0
                 for (owner, ownerChanges) in plan.stored.sorted(by: { $0.key < $1.key }) {
                     let pushed = try PushedChanges(ownerChanges)
-                    let count = try await pushed.insertNew(account: owner, schemaVersion: schemaVersion, on: connection, logger: logger)
-                    if count < pushed.count, let reused = try await pushed.firstReusedID(account: owner, on: connection, logger: logger) {
-                        throw SyncFailure(
-                            .forkedDevice,
-                            "change \(reused.sequence) of device \(reused.device) is stored with other contents: this database is a "
-                                + "copy of another device's, and both wrote under one device id")
-                    }
+                    let count = try await pushed.insertNew(
+                        account: owner, schemaVersion: push.schemaVersion, on: connection, logger: logger)
+                    if count < pushed.count { try await checkNotForked(pushed, owner: owner, on: connection) }
                     inserted += count
                 }
                 try await record(plan.refused, account: account, on: connection)
@@ -57,22 +51,99 @@ extension ChangeLog {
                     try await place(placements, owner: owner, roots: sharing.roots, on: connection)
                 }
                 try await announce(locked, on: connection)
-                return SharedPushOutcome(stored: inserted, refused: plan.refused, shared: plan.sharedRows)
+                return SharedPushOutcome(stored: inserted, refused: prior.refused + plan.refused, shared: plan.sharedRows)
             }
         } catch let error as PostgresTransactionError {
             throw (error.closureError as? SyncFailure) ?? error
         }
     }
 
+    /// Refuses the whole push with ``SyncWireError/Code/forkedDevice`` when one of `pushed` is
+    /// stored in `owner`'s data with other contents.
+    private func checkNotForked(_ pushed: PushedChanges, owner: Int64, on connection: PostgresConnection) async throws {
+        guard let reused = try await pushed.firstReusedID(account: owner, on: connection, logger: logger) else { return }
+        throw SyncFailure(
+            .forkedDevice,
+            "change \(reused.sequence) of device \(reused.device) is stored with other contents: this database is a copy of another "
+                + "device's, and both wrote under one device id")
+    }
+
+    /// What the server answered before to changes of `push` (a push retried after its answer
+    /// was lost), and the plan of the others. A change stored before is stored (checked to hold
+    /// the same contents) whatever the account's rights now; a change refused before is refused
+    /// again with the same reason.
+    private func answer(
+        _ push: SyncPushRequest, account: Int64, claims: [SharedRowRef: ShareName], sharing: SyncSharing,
+        on connection: PostgresConnection
+    ) async throws -> (prior: PriorAnswers, plan: SharedPushPlan) {
+        let prior = try await priorAnswers(to: push.changes, on: connection)
+        for (owner, changes) in prior.stored.sorted(by: { $0.key < $1.key }) {
+            try await checkNotForked(try PushedChanges(changes), owner: owner, on: connection)
+        }
+        let answered = Set(prior.stored.values.joined().map { "\($0.device)#\($0.sequence)" })
+            .union(prior.refused.map { "\($0.change.device)#\($0.change.sequence)" })
+        let fresh = push.changes.filter { !answered.contains("\($0.device)#\($0.sequence)") }
+        let rows = try SharedPushPlan.rows(of: fresh, sharing: sharing)
+        let plan = try await plan(
+            fresh, account: account, rows: rows, claims: claims, refusedBefore: prior.refused, sharing: sharing, on: connection)
+        return (prior, plan)
+    }
+
+    /// Changes of a push that the server answered before.
+    struct PriorAnswers {
+        /// Stored, by the account whose data holds them.
+        var stored: [Int64: [SyncWireChange]] = [:]
+        var refused: [SharedPushPlan.Refused] = []
+    }
+
+    private func priorAnswers(to changes: [SyncWireChange], on connection: PostgresConnection) async throws -> PriorAnswers {
+        guard !changes.isEmpty else { return PriorAnswers() }
+        let devices = Array(Set(changes.map(\.device)))
+        let (changeDevices, sequences) = (changes.map(\.device), changes.map(\.sequence))
+        var owners: [Int64] = []
+        let known = try await connection.query(
+            "SELECT DISTINCT account FROM sync_devices WHERE device = ANY(\(devices)::text[])", logger: logger)
+        for try await owner in known.decode(Int64.self) { owners.append(owner) }
+        var byID: [String: SyncWireChange] = [:]
+        for change in changes { byID["\(change.device)#\(change.sequence)"] = change }
+        var prior = PriorAnswers()
+        if !owners.isEmpty {
+            let stored = try await connection.query(
+                """
+                SELECT c.account, c.device, c.device_seq FROM unnest(\(changeDevices)::text[], \(sequences)::bigint[]) AS u(d, s)
+                JOIN sync_changes c ON c.account = ANY(\(owners)::bigint[]) AND c.device = u.d AND c.device_seq = u.s
+                """, logger: logger)
+            for try await (owner, device, sequence) in stored.decode((Int64, String, Int64).self) {
+                if let change = byID["\(device)#\(sequence)"] { prior.stored[owner, default: []].append(change) }
+            }
+        }
+        let refused = try await connection.query(
+            """
+            SELECT r.device, r.device_seq, r.owner, r.tbl, r.pk, r.reason, r.message
+            FROM unnest(\(changeDevices)::text[], \(sequences)::bigint[]) AS u(d, s)
+            JOIN sync_refusals r ON r.device = u.d AND r.device_seq = u.s
+            """, logger: logger)
+        for try await (device, sequence, owner, table, key, reason, message) in refused.decode(
+            (String, Int64, Int64, String, String, String, String).self)
+        {
+            guard let change = byID["\(device)#\(sequence)"], let reason = SyncRefusal.Reason(rawValue: reason) else { continue }
+            prior.refused.append(
+                SharedPushPlan.Refused(
+                    change: change, row: SharedRowRef(table: table, key: key), owner: owner, reason: reason, message: message))
+        }
+        return prior
+    }
+
     /// The plan of a push from the places and roles as the transaction reads them now.
     private func plan(
-        _ changes: [SyncWireChange], account: Int64, rows: Set<SharedRowRef>, claims: [SharedRowRef: ShareName], sharing: SyncSharing,
-        on connection: PostgresConnection
+        _ changes: [SyncWireChange], account: Int64, rows: Set<SharedRowRef>, claims: [SharedRowRef: ShareName],
+        refusedBefore: [SharedPushPlan.Refused], sharing: SyncSharing, on connection: PostgresConnection
     ) async throws -> SharedPushPlan {
         let roles = try await roles(of: account, on: connection)
         let owners = [account] + Set(roles.keys.map(\.owner)).union(claims.values.map(\.owner)).subtracting([account]).sorted()
         let places = try await places(of: rows, owners: owners, on: connection)
-        return try SharedPushPlan(changes, pusher: account, sharing: sharing, places: places, roles: roles, claims: claims)
+        return try SharedPushPlan(
+            changes, pusher: account, sharing: sharing, places: places, roles: roles, claims: claims, refusedBefore: refusedBefore)
     }
 
     /// The role of `account` in each share it is a member of.
@@ -85,7 +156,8 @@ extension ChangeLog {
         return roles
     }
 
-    /// The places of `rows` in the data of `owners`.
+    /// The places of `rows` in the data of `owners`, and of all their parents up their paths
+    /// (a row met twice, in a loop, once).
     func places(
         of rows: Set<SharedRowRef>, owners: [Int64], on connection: PostgresConnection
     ) async throws -> [SharedRowRef: [Int64: RowPlace]] {
@@ -93,16 +165,24 @@ extension ChangeLog {
         let (tables, keys) = (rows.map(\.table), rows.map(\.key))
         let found = try await connection.query(
             """
-            SELECT r.owner, r.tbl, r.pk, r.parent_tbl, r.parent_pk, r.root
-            FROM unnest(\(tables)::text[], \(keys)::text[]) AS u(t, k)
-            JOIN sync_rows r ON r.tbl = u.t AND r.pk = u.k AND r.owner = ANY(\(owners)::bigint[])
+            WITH RECURSIVE found AS (
+                SELECT r.owner, r.tbl, r.pk, r.parent_tbl, r.parent_pk, r.links
+                FROM unnest(\(tables)::text[], \(keys)::text[]) AS u(t, k)
+                JOIN sync_rows r ON r.tbl = u.t AND r.pk = u.k AND r.owner = ANY(\(owners)::bigint[])
+                UNION
+                SELECT p.owner, p.tbl, p.pk, p.parent_tbl, p.parent_pk, p.links
+                FROM found f JOIN sync_rows p ON p.owner = f.owner AND p.tbl = f.parent_tbl AND p.pk = f.parent_pk
+            )
+            SELECT owner, tbl, pk, parent_tbl, parent_pk, coalesce(links, '[]') FROM found
             """, logger: logger)
         var places: [SharedRowRef: [Int64: RowPlace]] = [:]
-        for try await (owner, table, key, parentTable, parentKey, root) in found.decode(
-            (Int64, String, String, String?, String?, String?).self)
+        let decoder = JSONDecoder()
+        for try await (owner, table, key, parentTable, parentKey, linksJSON) in found.decode(
+            (Int64, String, String, String?, String?, String).self)
         {
+            let links = (try? decoder.decode([RowLink?].self, from: Data(linksJSON.utf8))) ?? []
             let parent = parentTable.flatMap { table in parentKey.map { SharedRowRef(table: table, key: $0) } }
-            places[SharedRowRef(table: table, key: key), default: [:]][owner] = RowPlace(owner: owner, parent: parent, root: root)
+            places[SharedRowRef(table: table, key: key), default: [:]][owner] = RowPlace(owner: owner, links: links, parent: parent)
         }
         return places
     }
@@ -126,14 +206,15 @@ extension ChangeLog {
         let sequences = refused.map(\.change.sequence)
         let tables = refused.map(\.row.table)
         let keys = refused.map(\.row.key)
+        let owners = refused.map(\.owner)
         let reasons = refused.map(\.reason.rawValue)
         let messages = refused.map(\.message)
         try await connection.query(
             """
-            INSERT INTO sync_refusals(device, device_seq, account, tbl, pk, reason, message)
-            SELECT d, s, \(account), t, k, r, m
-            FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(tables)::text[], \(keys)::text[], \(reasons)::text[],
-                \(messages)::text[]) AS u(d, s, t, k, r, m)
+            INSERT INTO sync_refusals(device, device_seq, account, owner, tbl, pk, reason, message)
+            SELECT d, s, \(account), o, t, k, r, m
+            FROM unnest(\(devices)::text[], \(sequences)::bigint[], \(owners)::bigint[], \(tables)::text[], \(keys)::text[],
+                \(reasons)::text[], \(messages)::text[]) AS u(d, s, o, t, k, r, m)
             ON CONFLICT (device, device_seq) DO NOTHING
             """, logger: logger)
     }
@@ -153,13 +234,16 @@ extension ChangeLog {
         let parentTables = rows.map { placements[$0]?.parent?.table ?? "" }
         let parentKeys = rows.map { placements[$0]?.parent?.key ?? "" }
         let isNew = rows.map { placements[$0]?.isNew ?? false }
+        let links = try rows.map { String(decoding: try JSONEncoder().encode(placements[$0]?.links ?? []), as: UTF8.self) }
         let rootTables = roots.sorted()
         try await connection.query(
             """
-            INSERT INTO sync_rows(owner, tbl, pk, parent_tbl, parent_pk)
-            SELECT \(owner), t, k, NULLIF(pt, ''), CASE WHEN pt = '' THEN NULL ELSE pk END
-            FROM unnest(\(tables)::text[], \(keys)::text[], \(parentTables)::text[], \(parentKeys)::text[]) AS u(t, k, pt, pk)
-            ON CONFLICT (owner, tbl, pk) DO UPDATE SET parent_tbl = excluded.parent_tbl, parent_pk = excluded.parent_pk
+            INSERT INTO sync_rows(owner, tbl, pk, parent_tbl, parent_pk, links)
+            SELECT \(owner), t, k, NULLIF(pt, ''), CASE WHEN pt = '' THEN NULL ELSE pk END, l
+            FROM unnest(\(tables)::text[], \(keys)::text[], \(parentTables)::text[], \(parentKeys)::text[], \(links)::text[])
+                AS u(t, k, pt, pk, l)
+            ON CONFLICT (owner, tbl, pk) DO UPDATE
+            SET parent_tbl = excluded.parent_tbl, parent_pk = excluded.parent_pk, links = excluded.links
             """, logger: logger)
         try await connection.query(
             """

@@ -12,7 +12,7 @@ import SQLiteStoreSyncProtocol
 ///   in another account's data;
 /// - a change of a row of another account's data needs the `writer` role on the row's share,
 ///   and a move, the role on the share it moves to, in the same account's data;
-/// - a new row goes in the data of its parent's account (named by its path in the push), which
+/// - a new row goes in the data of its parent's account (named by its paths in the push), which
 ///   needs the `writer` role there, or in the pusher's data without a parent there.
 ///
 /// A refused change is stored nowhere, and so are the later changes of a new row it refused.
@@ -27,8 +27,9 @@ struct SharedPushPlan {
         let message: String
     }
 
-    /// A row the push places: new, or moved under another parent.
+    /// A row the push places: new, or with a path set again.
     struct Placement {
+        var links: [RowLink?]
         var parent: SharedRowRef?
         var isNew: Bool
     }
@@ -58,30 +59,36 @@ struct SharedPushPlan {
     ///   - roles: the pusher's role in each share it is a member of.
     ///   - claims: the rows the device holds through a share, each with the share: such a row
     ///     is looked for in that share's account's data only.
+    ///   - refusedBefore: the changes of the push that were refused before (a push retried):
+    ///     the later changes of a new row refused so are refused too.
     init(
         _ changes: [SyncWireChange], pusher: Int64, sharing: SyncSharing, places: [SharedRowRef: [Int64: RowPlace]],
-        roles: [ShareName: SyncShareRole], claims: [SharedRowRef: ShareName]
+        roles: [ShareName: SyncShareRole], claims: [SharedRowRef: ShareName], refusedBefore: [Refused] = []
     ) throws {
         self.pusher = pusher
         self.sharing = sharing
         self.places = places
         self.roles = roles
         self.claims = claims
+        for refused in refusedBefore where places[refused.row] == nil && claims[refused.row] == nil {
+            refusedNewRows[refused.row] = (refused.reason, refused.message)
+        }
         let encoder = JSONEncoder()
         let rows = try changes.map { try Self.row(of: $0, sharing: sharing, encoder: encoder) }
-        // A new row is placed by the first parent its path names anywhere in the push.
-        var firstParents: [SharedRowRef: SharedRowRef?] = [:]
+        // A new row is placed by the latest value the push gives each of its paths.
+        var pushedLinks: [SharedRowRef: [RowLink?]] = [:]
         for (change, row) in zip(changes, rows) {
-            guard let row, firstParents[row] == nil, let parent = try Self.parent(setBy: change, sharing: sharing, encoder: encoder)
-            else { continue }
-            firstParents[row] = parent
+            guard let row, let (index, link) = try Self.link(setBy: change, sharing: sharing, encoder: encoder) else { continue }
+            var links = pushedLinks[row] ?? Array(repeating: nil, count: sharing.paths(of: row.table).count)
+            links[index] = RowLink.latest(links[index], link)
+            pushedLinks[row] = links
         }
         for (change, row) in zip(changes, rows) {
             guard let row else {
                 stored[pusher, default: []].append(change)
                 continue
             }
-            try decide(change, row: row, firstParent: firstParents[row] ?? nil, encoder: encoder)
+            try decide(change, row: row, pushedLinks: pushedLinks[row], encoder: encoder)
         }
     }
 
@@ -105,7 +112,9 @@ struct SharedPushPlan {
         for change in changes {
             guard let row = try row(of: change, sharing: sharing, encoder: encoder) else { continue }
             rows.insert(row)
-            if case let parent?? = try parent(setBy: change, sharing: sharing, encoder: encoder) { rows.insert(parent) }
+            if let set = try link(setBy: change, sharing: sharing, encoder: encoder), let key = set.link.key {
+                rows.insert(SharedRowRef(table: sharing.paths(of: row.table)[set.index].parent, key: key))
+            }
         }
         return rows
     }
@@ -115,13 +124,24 @@ struct SharedPushPlan {
         return SharedRowRef(table: sharing.canonicalName(of: change.table), key: try StoredJSON.text(of: change.key, encoder: encoder))
     }
 
-    /// The parent a change sets its row's path to: `.some(nil)` for none (a `NULL`), `nil`
-    /// when the change does not set the path.
-    private static func parent(setBy change: SyncWireChange, sharing: SyncSharing, encoder: JSONEncoder) throws -> SharedRowRef?? {
-        guard case .set(let column, let value) = change.operation, let path = sharing.path(of: change.table), path.column == column
+    /// The path a change sets and the link it gives it; `nil` when the change sets no path.
+    private static func link(
+        setBy change: SyncWireChange, sharing: SyncSharing, encoder: JSONEncoder
+    ) throws -> (index: Int, link: RowLink)? {
+        guard case .set(let column, let value) = change.operation,
+            let index = sharing.paths(of: change.table).firstIndex(where: { $0.column == column })
         else { return nil }
-        if value == .null { return .some(nil) }
-        return .some(SharedRowRef(table: path.parent, key: try StoredJSON.text(of: value, encoder: encoder)))
+        let key = value == .null ? nil : try StoredJSON.text(of: value, encoder: encoder)
+        return (index, RowLink(key: key, hlc: change.hlc, device: change.device))
+    }
+
+    /// The parent that `links` name: the first path's with a key.
+    private func parent(of table: String, links: [RowLink?]) -> SharedRowRef? {
+        let paths = sharing.paths(of: table)
+        for (path, link) in zip(paths, links) {
+            if let key = link?.key { return SharedRowRef(table: path.parent, key: key) }
+        }
+        return nil
     }
 
     /// The place of `row` as the pusher sees it: in its own data first, else in the data of
@@ -130,6 +150,20 @@ struct SharedPushPlan {
         if let claim = claims[row] { return places[row]?[claim.owner] }
         guard let candidates = places[row] else { return nil }
         return candidates[pusher] ?? candidates.min { $0.key < $1.key }?.value
+    }
+
+    /// The root `row` has in `owner`'s data as the plan places rows now: the root row its
+    /// parents lead to, walked with a visited set (a loop has none), `nil` when the walk ends at
+    /// a row the account's data does not hold.
+    private func root(of row: SharedRowRef, in owner: Int64) -> String? {
+        var current = row
+        var seen: Set<SharedRowRef> = []
+        while seen.insert(current).inserted, let place = places[current]?[owner] {
+            if sharing.roots.contains(current.table) { return current.rootName }
+            guard let parent = place.parent else { return nil }
+            current = parent
+        }
+        return nil
     }
 
     private static let notSharedMessage = "the row belongs to another account's data, which is not shared with this account"
@@ -145,55 +179,69 @@ struct SharedPushPlan {
         return (.notShared, Self.notSharedMessage)
     }
 
-    private mutating func decide(_ change: SyncWireChange, row: SharedRowRef, firstParent: SharedRowRef?, encoder: JSONEncoder) throws {
-        let newParent = try Self.parent(setBy: change, sharing: sharing, encoder: encoder)
+    private mutating func decide(_ change: SyncWireChange, row: SharedRowRef, pushedLinks: [RowLink?]?, encoder: JSONEncoder) throws {
         if let first = refusedNewRows[row] { return refuse(change, row, pusher, first.reason, first.message) }
         guard let place = place(of: row) else {
             if let claim = claims[row] {
                 // The device holds the row through a share whose account's data has no such row.
                 return refuse(change, row, claim.owner, .notShared, Self.notSharedMessage)
             }
-            return placeNew(change, row: row, parent: firstParent)
+            return placeNew(change, row: row, links: pushedLinks ?? [])
         }
         let owner = place.owner
-        guard canWrite(owner, root: place.root) else {
-            let (reason, message) = refusal(owner: owner, root: place.root)
+        let currentRoot = root(of: row, in: owner)
+        guard canWrite(owner, root: currentRoot) else {
+            let (reason, message) = refusal(owner: owner, root: currentRoot)
             return refuse(change, row, owner, reason, message)
         }
-        if case .some(let parent) = newParent, parent != place.parent {
-            // A move: under a parent in the same account's data, writable there.
-            let parentPlace = parent.flatMap { places[$0]?[owner] }
-            if owner == pusher {
-                if let parent, parentPlace == nil, let elsewhere = self.place(of: parent), elsewhere.owner != pusher {
+        if let (index, link) = try Self.link(setBy: change, sharing: sharing, encoder: encoder) {
+            var links = place.links
+            if links.count < sharing.paths(of: row.table).count {
+                links += Array(repeating: nil, count: sharing.paths(of: row.table).count - links.count)
+            }
+            links[index] = RowLink.latest(links[index], link)
+            let parent = parent(of: row.table, links: links)
+            if parent != place.parent {
+                // A move: under a parent in the same account's data, to a root writable there.
+                if owner == pusher, let parent, places[parent]?[pusher] == nil, let elsewhere = self.place(of: parent),
+                    elsewhere.owner != pusher
+                {
                     return refuse(change, row, owner, .crossesAccounts, "the change moves the row into another account's data")
                 }
-            } else {
-                guard let parentPlace else {
-                    return refuse(change, row, owner, .crossesAccounts, "the change moves the row out of its account's data")
-                }
-                guard canWrite(owner, root: parentPlace.root) else {
-                    let (reason, message) = refusal(owner: owner, root: parentPlace.root)
-                    return refuse(change, row, owner, reason, message)
+                if owner != pusher {
+                    guard let parent, places[parent]?[owner] != nil else {
+                        return refuse(change, row, owner, .crossesAccounts, "the change moves the row out of its account's data")
+                    }
+                    places[row]?[owner]?.parent = parent
+                    let newRoot = root(of: row, in: owner)
+                    guard canWrite(owner, root: newRoot) else {
+                        places[row]?[owner] = place
+                        let (reason, message) = refusal(owner: owner, root: newRoot)
+                        return refuse(change, row, owner, reason, message)
+                    }
                 }
             }
-            places[row, default: [:]][owner] = RowPlace(owner: owner, parent: parent, root: parentPlace?.root)
-            placements[owner, default: [:]][row, default: Placement(parent: parent, isNew: false)].parent = parent
+            places[row, default: [:]][owner] = RowPlace(owner: owner, links: links, parent: parent)
+            let isNew = placements[owner]?[row]?.isNew ?? false
+            placements[owner, default: [:]][row] = Placement(links: links, parent: parent, isNew: isNew)
         }
         store(change, row: row, in: owner)
     }
 
     /// A row the server has not placed: in its parent's account's data, or the pusher's.
-    private mutating func placeNew(_ change: SyncWireChange, row: SharedRowRef, parent: SharedRowRef?) {
+    private mutating func placeNew(_ change: SyncWireChange, row: SharedRowRef, links: [RowLink?]) {
+        let parent = parent(of: row.table, links: links)
         let parentPlace = parent.flatMap { place(of: $0) }
         let owner = parentPlace?.owner ?? pusher
-        if let parentPlace, !canWrite(owner, root: parentPlace.root) {
-            let (reason, message) = refusal(owner: owner, root: parentPlace.root)
+        places[row, default: [:]][owner] = RowPlace(owner: owner, links: links, parent: parent)
+        let newRoot = root(of: row, in: owner)
+        if owner != pusher, !canWrite(owner, root: newRoot) {
+            places[row]?[owner] = nil
+            let (reason, message) = refusal(owner: owner, root: newRoot)
             refusedNewRows[row] = (reason, message)
             return refuse(change, row, pusher, reason, message)
         }
-        let root = sharing.roots.contains(row.table) ? row.rootName : parentPlace?.root
-        places[row, default: [:]][owner] = RowPlace(owner: owner, parent: parent, root: root)
-        placements[owner, default: [:]][row] = Placement(parent: parent, isNew: true)
+        placements[owner, default: [:]][row] = Placement(links: links, parent: parent, isNew: true)
         store(change, row: row, in: owner)
     }
 
@@ -204,7 +252,7 @@ struct SharedPushPlan {
         change.table = sharing.canonicalName(of: change.table)
         stored[owner, default: []].append(change)
         sharedOwners.insert(owner)
-        if owner != pusher, let root = places[row]?[owner]?.root { sharedRows[row] = ShareName(owner: owner, root: root) }
+        if owner != pusher, let root = root(of: row, in: owner) { sharedRows[row] = ShareName(owner: owner, root: root) }
     }
 
     private mutating func refuse(

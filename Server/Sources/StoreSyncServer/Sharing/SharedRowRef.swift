@@ -19,12 +19,33 @@ struct SharedRowRef: Hashable, Sendable {
     }
 }
 
-/// Where a shareable row is: whose data it is in, its parent, and the root its parents lead to
-/// (`nil`: none; then only its owner holds it).
+/// The parent key one path of a row names (`nil`: a `NULL`) and the stamp of the change that set
+/// it: a path holds the value of its latest change by the merge rule (greatest clock, then device
+/// id by bytes), however the changes arrive, as every device's cell does.
+struct RowLink: Codable, Sendable, Hashable {
+    var key: String?
+    var hlc: Int64
+    var device: String
+
+    /// Whether this link is the later of the two by the merge rule.
+    func supersedes(_ other: RowLink) -> Bool {
+        if hlc != other.hlc { return hlc > other.hlc }
+        return Array(other.device.utf8).lexicographicallyPrecedes(Array(device.utf8))
+    }
+
+    /// The later of `link` and `other` (`nil`: never set).
+    static func latest(_ link: RowLink?, _ other: RowLink) -> RowLink {
+        guard let link, !other.supersedes(link) else { return other }
+        return link
+    }
+}
+
+/// Where a shareable row is: whose data it is in, the link of each of its paths (in the order of
+/// its table's paths, `nil` for one never set), and its parent (its first path's with a key).
 struct RowPlace: Sendable {
     var owner: Int64
+    var links: [RowLink?]
     var parent: SharedRowRef?
-    var root: String?
 }
 
 /// A share's name, as the server gives it to devices: `owner/root`.

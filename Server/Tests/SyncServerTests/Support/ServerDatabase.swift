@@ -50,6 +50,76 @@ enum ServerDatabase {
         }
     }
 
+    /// The keys of the rows of `table` that the server placed in the data of the account named
+    /// `account` (`sync_rows`): the roots it may share, for a root table.
+    static func placedKeys(of table: String, account: String, in database: String) async throws -> [SyncWireValue] {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT r.pk FROM sync_rows r JOIN sync_accounts a ON a.id = r.owner
+                WHERE a.name = \(account) AND r.tbl = \(table) ORDER BY r.pk
+                """, logger: logger)
+            var keys: [SyncWireValue] = []
+            for try await key in rows.decode(String.self) {
+                keys.append(try JSONDecoder().decode(SyncWireValue.self, from: Data(key.utf8)))
+            }
+            return keys
+        }
+    }
+
+    /// Where the server placed the row `key` of `table` (`sync_rows`), in each account's data
+    /// that holds it: one line each, for diagnostics.
+    static func placements(of table: String, key: String, in database: String) async throws -> [String] {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT a.name || ': parent ' || coalesce(r.parent_pk, '-') || ' root ' || coalesce(r.root, '-') || ' links '
+                    || coalesce(r.links, '-')
+                FROM sync_rows r JOIN sync_accounts a ON a.id = r.owner
+                WHERE r.tbl = \(table) AND r.pk = \(#"{"text":""# + key + #""}"#)
+                """, logger: logger)
+            var lines: [String] = []
+            for try await line in rows.decode(String.self) { lines.append(line) }
+            return lines
+        }
+    }
+
+    /// The share events (`sync_share_events`), one line each in server order, for diagnostics.
+    static func shareEvents(in database: String) async throws -> [String] {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                """
+                SELECT seq || ' ' || kind || ' owner ' || owner || ' member ' || coalesce(member::text, '-') || ' root ' || coalesce(root, '-')
+                    || ' row ' || coalesce(pk, '-') || ' ' || coalesce(old_root, '-') || ' -> ' || coalesce(new_root, '-')
+                FROM sync_share_events ORDER BY seq
+                """, logger: logger)
+            var lines: [String] = []
+            for try await line in rows.decode(String.self) { lines.append(line) }
+            return lines
+        }
+    }
+
+    /// How many times each change (device, device sequence) is stored, in any account's data.
+    static func storedCounts(in database: String) async throws -> [String: Int] {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query(
+                "SELECT device || '#' || device_seq, count(*) FROM sync_changes GROUP BY device, device_seq", logger: logger)
+            var counts: [String: Int] = [:]
+            for try await (id, count) in rows.decode((String, Int64).self) { counts[id] = Int(count) }
+            return counts
+        }
+    }
+
+    /// The changes the server refused (`sync_refusals`), as `device#sequence`.
+    static func refusedChanges(in database: String) async throws -> Set<String> {
+        try await withConnection(to: database) { connection, logger in
+            let rows = try await connection.query("SELECT device || '#' || device_seq FROM sync_refusals", logger: logger)
+            var refused: Set<String> = []
+            for try await id in rows.decode(String.self) { refused.insert(id) }
+            return refused
+        }
+    }
+
     /// Runs `sql` as it is: a test's way to put into the log what no request would.
     static func execute(_ sql: String, in database: String) async throws {
         _ = try await withConnection(to: database) { connection, logger in

@@ -2,21 +2,24 @@ import Foundation
 import SQLiteStore
 import SyncServerHarness
 
-/// The schema of the sharing tests: lists (share roots), their items, and the tags of items,
-/// two hops under a list; a server that shares lists with them, and its accounts.
+/// The schema of the sharing tests: lists (share roots); their items, each in a list or under
+/// another item (a sub-item: its own parent, or in a loop, it is under no list); and the tags of
+/// items, two hops and more under a list; a server that shares lists with them.
 enum SharedLists {
     static let schema = """
         CREATE TABLE lists(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '');
-        CREATE TABLE items(id TEXT PRIMARY KEY, list TEXT REFERENCES lists(id) ON DELETE CASCADE, title TEXT NOT NULL DEFAULT '');
+        CREATE TABLE items(
+            id TEXT PRIMARY KEY, list TEXT REFERENCES lists(id) ON DELETE CASCADE, parent TEXT REFERENCES items(id) ON DELETE CASCADE,
+            title TEXT NOT NULL DEFAULT '');
         CREATE TABLE tags(id TEXT PRIMARY KEY, item TEXT REFERENCES items(id) ON DELETE CASCADE, label TEXT);
         """
     static let tables: Set<String> = ["lists", "items", "tags"]
     /// The server options that share lists with their items and tags.
-    static let serverOptions = ["--share-roots", "lists", "--share-paths", "items.list=lists,tags.item=items"]
+    static let serverOptions = ["--share-roots", "lists", "--share-paths", "items.list=lists,items.parent=items,tags.item=items"]
 
     /// The migrations folder that builds ``schema``, made once per cluster.
     static func migrations() throws -> URL {
-        let folder = try PostgresCluster.shared.get().folder.appendingPathComponent("migrations-shared-lists")
+        let folder = try PostgresCluster.shared.get().folder.appendingPathComponent("migrations-shared-lists-v2")
         guard !FileManager.default.fileExists(atPath: folder.path) else { return folder }
         let draft = folder.deletingLastPathComponent().appendingPathComponent("draft-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: draft, withIntermediateDirectories: true)
@@ -36,16 +39,18 @@ enum SharedLists {
         try SyncedStores(count: count, migrations: try migrations(), tables: tables)
     }
 
-    /// A table's rows as `quote()`d text, one line each in key order.
+    /// A table's rows as `quote()`d text, one line each in key order (`"items with parents"`:
+    /// the items with their parent column too).
     static func dump(_ store: Store, _ table: String) throws -> [String] {
         let columns =
             switch table {
             case "lists": "quote(id) || '|' || quote(title)"
             case "items": "quote(id) || '|' || quote(list) || '|' || quote(title)"
+            case "items with parents": "quote(id) || '|' || quote(list) || '|' || quote(parent) || '|' || quote(title)"
             default: "quote(id) || '|' || quote(item) || '|' || quote(label)"
             }
         return try store.read { db in
-            try db.fetchRows(sql: "SELECT \(columns) FROM \(table) ORDER BY id").map { row in
+            try db.fetchRows(sql: "SELECT \(columns) FROM \(table.prefix { $0 != " " }) ORDER BY id").map { row in
                 if case .text(let text) = row[0] { text } else { "\(row[0])" }
             }
         }
