@@ -228,33 +228,58 @@ struct StoreSyncCommandTests {
     }
 
     @Test(
-        "store demo's sync scene: two files share notes through the server, live and after offline edits, and end equal; a second run clears the first's notes",
+        "store demo's sync scene: A shares a list with B, both edit it live and offline, the server refuses B's edit as reader, and A's revocation takes the list off B's screen; a second run clears the first's list",
         .enabled(if: built))
     func demoSyncScene() async throws {
         let fixture = try ServerFixture()
         let migrations = Self.root.appendingPathComponent("Migrations")
-        let server = try await SyncServerProcess(database: fixture.database, migrations: migrations, tables: ["note"])
-        let token = try fixture.token(for: "demo")
+        let server = try await SyncServerProcess(
+            database: fixture.database, migrations: migrations, tables: ["note", "note_list"],
+            options: ["--share-roots", "note_list", "--share-paths", "note.list_id=note_list"])
+        let (ana, ben) = (try fixture.token(for: "ana"), try fixture.token(for: "ben"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = [
             "demo", "--database", folder.appendingPathComponent("demo.sqlite").path, "--migrations", migrations.path, "--server",
-            server.url.absoluteString, "--token", token,
+            server.url.absoluteString, "--token", ana,
         ]
         for run in 0..<2 {
-            let demo = try store(arguments)
+            let demo = try store(arguments + ["--second-account", "ben", "--second-token", ben])
             #expect(demo.status == 0, "\(demo.output)\(demo.error)")
             let lines = demo.output.split(separator: "\n").map(String.init)
-            let scene = Array(lines.drop { !$0.hasPrefix("sync: devices A (") })
-            #expect(scene.contains { $0.hasPrefix("▶ A clears the 2 notes of an earlier run") } == (run == 1), "\(demo.output)")
-            #expect(scene.filter { $0.contains(" arrived ") && $0.contains(" ms after ") }.count == (run == 0 ? 3 : 4), "\(demo.output)")
+            let scene = Array(lines.drop { !$0.hasPrefix("sync: A (") })
+            #expect(scene.contains { $0.hasPrefix("▶ A deletes the 1 list of an earlier run") } == (run == 1), "\(demo.output)")
+            #expect(
+                scene.contains {
+                    $0.hasPrefix("  B: ChangeSet(sectionInserts: [0]) arrived ") && $0.hasSuffix(" ms after A's share began")
+                },
+                "\(demo.output)")
+            #expect(scene.contains("  B's memberships: ana's note_list as writer"), "\(demo.output)")
+            #expect(
+                scene.contains { $0.hasPrefix("  A: ChangeSet(updates: ") && $0.hasSuffix(" ms after B's write began") }, "\(demo.output)")
             #expect(scene.contains { $0.hasPrefix("  B: ChangeSet(") && $0.contains("· A: ChangeSet(") }, "\(demo.output)")
-            #expect(scene.contains("    Buy oat milk · red"), "each device kept the other's column: \(demo.output)")
-            #expect(scene.contains("sync: A and B hold the same 2 notes, byte for byte."), "\(demo.output)")
+            #expect(scene.contains("      Buy oat milk · red"), "each person kept the other's column: \(demo.output)")
+            #expect(
+                scene.contains {
+                    $0.hasPrefix("  B: ChangeSet(updates: ") && $0.contains("when the server refused the change (readOnly: ")
+                },
+                "\(demo.output)")
+            #expect(scene.contains("      Water plants · green"), "B's refused edit gave way to the server's state: \(demo.output)")
+            #expect(scene.contains("sync: A and B hold the same list and 3 notes, byte for byte."), "\(demo.output)")
+            #expect(
+                scene.contains {
+                    $0.hasPrefix("  B: ChangeSet(sectionDeletes: [0]) arrived ") && $0.hasSuffix(" ms after A's revocation began")
+                },
+                "\(demo.output)")
+            #expect(scene.last { $0.hasPrefix("    ") } == "    (no notes)", "the list left B's screen: \(demo.output)")
+            #expect(scene.contains("sync: B holds nothing of the list; A still holds it and its 3 notes."), "\(demo.output)")
         }
-        for device in ["a", "b"] {
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("demo.device-\(device).sqlite").path))
+        for person in ["a", "b"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("demo.person-\(person).sqlite").path))
         }
+        let stranger = try store(arguments + ["--second-account", "nobody", "--second-token", ben])
+        #expect(stranger.status == 1 && stranger.error.contains("no account has the name --second-account gave"), "\(stranger)")
+        #expect(stranger.error.contains("HTTP 403"), "\(stranger)")
     }
 }
