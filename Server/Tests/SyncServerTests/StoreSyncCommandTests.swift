@@ -93,8 +93,13 @@ struct StoreSyncCommandTests {
         let run = { (index: Int, arguments: [String]) in
             try self.store(arguments, device: index, of: devices, server: server, tokens: tokens)
         }
-        let synced = try run(0, ["sync", "--tables", "lists,items,tags"])
+        let sync = ["sync", "--tables", "lists,items,tags"]
+        let synced = try run(0, sync)
         #expect(synced.status == 0 && synced.output == "pushed 3 changes, pulled 0\n", "\(synced)")
+        // Bob's device has synced its own list since alice's changes: his cursor is past them, so
+        // the list comes as a grant whose rows his device reads, not in his pull's changes.
+        try await devices.stores[1].write { db in try db.execute(sql: "INSERT INTO lists(id, title) VALUES ('bobs', 'Bob''s')") }
+        #expect(try run(1, sync).output == "pushed 1 changes, pulled 0\n")
 
         let shared = try run(0, ["sync", "share", "--table", "lists", "--key", "shared", "--with", "bob", "--as", "reader"])
         #expect(shared.status == 0, "\(shared.error)")
@@ -108,6 +113,8 @@ struct StoreSyncCommandTests {
         let memberships = try run(1, ["sync", "memberships"])
         #expect(
             memberships.status == 0 && memberships.output == "member of 1 share:\n  alice's lists 'shared' as reader\n", "\(memberships)")
+        #expect(try run(1, sync).status == 0)
+        #expect(try SharedLists.dump(devices.stores[1], "items") == ["'milk'|'shared'|'Milk'"], "one sync brings the shared list")
 
         // 403: a row the server does not hold, an account that does not exist, another account's root.
         let unsynced = try run(0, ["sync", "share", "--table", "lists", "--key", "nosuch", "--with", "bob", "--as", "writer"])
@@ -130,6 +137,9 @@ struct StoreSyncCommandTests {
         #expect(revoked.status == 0, "\(revoked.error)")
         #expect(revoked.output == "revoked the membership of bob in lists 'shared'\nmembers of lists 'shared': none\n")
         #expect(try run(1, ["sync", "memberships"]).output == "member of no shares\n")
+        #expect(try run(1, sync).status == 0)
+        #expect(try SharedLists.keys(devices.stores[1], "lists") == ["bobs"], "one sync removes the revoked list")
+        #expect(try SharedLists.keys(devices.stores[0], "items") == ["milk"])
 
         // A server without sharing.
         let plain = try await ServerFixture().startServer()
