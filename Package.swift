@@ -112,7 +112,8 @@ let package = Package(
         .executableTarget(
             name: "StoreCLI",
             dependencies: [
-                "SQLiteStore",
+                // The sync protocol's types (`SyncRefusal`, `SyncShareRole`), which the umbrella does not re-export.
+                "SQLiteStore", "SQLiteStoreSyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Demo/Migrations")]

@@ -16,11 +16,15 @@ struct DemoCommand: AsyncParsableCommand {
             shown sectioned by their list's name, and renaming a list moves its items live, \
             while a view model follows one of them and its list's name. Ends by itself with a summary.
 
-            With --server and --token, a sync scene follows: two devices, each its own database \
-            file beside the demo's (NAME.device-a.sqlite and NAME.device-b.sqlite), share the \
-            note table through that sync server (see sync-server in Server/): edits reach the \
-            other device live, and edits made offline merge column by column. Without them, \
-            the demo says how to start a server.
+            With --server, --token, --second-account and --second-token, a sync scene follows: \
+            two people, A (--token) and B (--second-account, --second-token), each on a device \
+            with its own database file beside the demo's (NAME.person-a.sqlite and \
+            NAME.person-b.sqlite), sync notes through that sync server (see sync-server in \
+            Server/), started with \(DemoSyncInstructions.serverOptions). A shares a list of \
+            notes with B; edits reach the other person live, and edits made offline merge \
+            column by column; the server refuses B's edit once B is a reader; A revokes B, \
+            and the list leaves B's screen. Without them, the demo says how to start a server \
+            and make both tokens.
 
             --interactive reads edits instead: add CATEGORY TITLE, edit ID TITLE, \
             move ID CATEGORY [POSITION], done ID, delete ID, list, quit.
@@ -41,11 +45,20 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A sync server's base URL, for the sync scene.", valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp("The bearer token `sync-server add-token` printed.", valueName: "token"))
+    @Option(help: ArgumentHelp("The bearer token `sync-server add-token` printed for A, who shares a list.", valueName: "token"))
     var token: String?
 
+    @Option(help: ArgumentHelp("The account A shares the list with: B's, the name `add-token --account` gave.", valueName: "account"))
+    var secondAccount: String?
+
+    @Option(help: ArgumentHelp("The bearer token `sync-server add-token` printed for B's account.", valueName: "token"))
+    var secondToken: String?
+
     func validate() throws {
-        guard (server == nil) == (token == nil) else { throw ValidationError("--server and --token go together") }
+        let given = [server, token, secondAccount, secondToken].filter { $0 != nil }.count
+        guard given == 0 || given == 4 else {
+            throw ValidationError("--server, --token, --second-account and --second-token go together (the sync scene shows two people)")
+        }
         if let server { _ = try URL(syncServer: server) }
     }
 
@@ -87,8 +100,10 @@ struct DemoCommand: AsyncParsableCommand {
             try await DemoRenameScene.run(in: store, besideList: seed.listID)
         }
         session.stop()
-        if let server, let token {
-            try await DemoSyncScene.run(database: database, migrator: migrator, server: try URL(syncServer: server), token: token)
+        if let server, let token, let secondAccount, let secondToken {
+            try await DemoSyncScene.run(
+                database: database, migrator: migrator, server: try URL(syncServer: server), token: token,
+                member: DemoSyncScene.Member(account: secondAccount, token: secondToken))
         } else {
             print(DemoSyncInstructions.text(migrations: hasFolder ? migrations : DemoMigrations.folder?.path ?? "Migrations"))
         }

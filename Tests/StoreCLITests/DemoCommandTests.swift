@@ -12,7 +12,7 @@ struct DemoCommandTests {
         let folder = try WatchTestFolder()
         let result = try await StoreBinary.start(["demo"], in: folder.url).finish()
         #expect(result.exitCode == 0, "\(result)")
-        #expect(result.output.contains("applied 5 migrations (built-in example schema)"), "\(result)")
+        #expect(result.output.contains("applied 6 migrations (built-in example schema)"), "\(result)")
         #expect(appliedChangeSets(in: result.output) == 10, "\(result)")
         #expect(result.output.contains("sectionInserts: [0]"))
         #expect(result.output.contains("moves: [2.0→1.0 changed]"), "a row moved by a change of its category is marked changed")
@@ -42,7 +42,9 @@ struct DemoCommandTests {
         #expect(after.contains("  view model: \"Stamps\" in Chores · open · 1 update"), "\(result)")
     }
 
-    @Test("without --server, the sync scene says whether PostgreSQL is installed and how to start a sync server on it")
+    @Test(
+        "without --server, the sync scene says whether PostgreSQL is installed, how to start a sync server that shares lists, and how to make both tokens"
+    )
     func syncInstructions() async throws {
         let folder = try WatchTestFolder()
         let result = try await StoreBinary.start(["demo"], in: folder.url).finish()
@@ -53,19 +55,30 @@ struct DemoCommandTests {
         #expect(
             lines[start + 1].contains(
                 DemoSyncInstructions.postgreSQLTools() == nil ? "PostgreSQL is not installed" : "PostgreSQL is installed"))
+        for (offset, account) in [(3, "ana"), (4, "ben")] {
+            #expect(
+                lines[start + offset].hasSuffix(
+                    "swift run --package-path Server sync-server add-token --postgres postgres://USER@127.0.0.1/store_demo --account \(account)"
+                ), "\(result)")
+        }
         #expect(
-            lines[start + 3].hasSuffix(
-                "swift run --package-path Server sync-server add-token --postgres postgres://USER@127.0.0.1/store_demo --account demo"))
-        #expect(lines[start + 4].hasSuffix("--port 8080 --migrations \(bundled) --tables note"), "\(result)")
-        #expect(lines[start + 5].contains("store demo --server http://127.0.0.1:8080 --token TOKEN"))
-        #expect(lines[start + 6].hasPrefix("done in "), "the summary follows")
-        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.device-a.sqlite").path))
+            lines[start + 5].hasSuffix(
+                "--port 8080 --migrations \(bundled) --tables note,note_list --share-roots note_list --share-paths note.list_id=note_list"),
+            "\(result)")
+        #expect(
+            lines[start + 6].contains(
+                "store demo --server http://127.0.0.1:8080 --token TOKEN_A --second-account ben --second-token TOKEN_B"))
+        #expect(lines[start + 8].hasPrefix("done in "), "the summary follows")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.person-a.sqlite").path))
     }
 
     @Test(
-        "--server and --token go together, and --server is an http URL: exit 2 before anything runs",
+        "--server, --token, --second-account and --second-token go together, and --server is an http URL: exit 2 before anything runs",
         arguments: [
-            ["--server", "http://127.0.0.1:8080"], ["--token", "t"], ["--server", "ftp://host", "--token", "t"],
+            ["--server", "http://127.0.0.1:8080"], ["--token", "t"],
+            ["--server", "http://127.0.0.1:8080", "--token", "t"],
+            ["--server", "http://127.0.0.1:8080", "--token", "t", "--second-token", "u"],
+            ["--server", "ftp://host", "--token", "t", "--second-account", "ben", "--second-token", "u"],
         ])
     func syncUsage(arguments: [String]) async throws {
         let folder = try WatchTestFolder()
@@ -116,7 +129,7 @@ struct DemoCommandTests {
         }
         let files = try names(CLIProject.examplesFolder)
         #expect(try names(bundled) == files)
-        #expect(files.count == 5)
+        #expect(files.count == 6)
         for name in files {
             let copy = try Data(contentsOf: bundled.appendingPathComponent(name))
             #expect(copy == (try Data(contentsOf: CLIProject.examplesFolder.appendingPathComponent(name))), "\(name)")

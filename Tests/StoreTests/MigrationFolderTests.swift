@@ -30,7 +30,7 @@ struct MigrationFolderTests {
     @Test("The example folder holds the to-do schema in version order, every migration reversible")
     func exampleFolder() throws {
         let migrator = try Migrator(folder: exampleMigrationsFolder)
-        #expect(migrator.migrations.map(\.version) == [1, 2, 3, 4, 5])
+        #expect(migrator.migrations.map(\.version) == [1, 2, 3, 4, 5, 6])
         #expect(migrator.migrations.allSatisfy { $0.isReversible && $0.usesTransaction && $0.warnings.isEmpty })
         #expect(migrator.migrations[2].name == "rebuild_list")
     }

@@ -200,7 +200,9 @@ public struct SyncClient: Sendable {
             try SyncStorage.setMeta(cursorKey, .integer(pulled.cursor), in: db)
             try SyncStorage.setMeta(schemaKey, .integer(pulled.schemaVersion), in: db)
         }
-        return (pulled.changes.count, pulled.more)
+        // A share joined: its rows are read at the start of the next pull, which one
+        // `synchronize()` must make too, or the member would see them only at its next sync.
+        return (pulled.changes.count, pulled.more || !pulled.granted.isEmpty)
     }
 
     /// Refuses a pull answer (``SyncServerError`` with reason `.forkedDevice`, nothing applied)

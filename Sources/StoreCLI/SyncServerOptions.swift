@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+
+/// The options of every `store sync` command: the sync server and the account's token.
+struct SyncServerOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The sync server's base URL.", valueName: "url"))
+    var server: String
+
+    @Option(help: ArgumentHelp("The bearer token `sync-server add-token` printed.", valueName: "token"))
+    var token: String
+
+    func validate() throws {
+        _ = try URL(syncServer: server)
+    }
+
+    /// The server's URL, checked by `validate()`.
+    func url() throws -> URL { try URL(syncServer: server) }
+}
