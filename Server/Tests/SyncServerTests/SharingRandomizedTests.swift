@@ -4,10 +4,6 @@ import SQLiteStoreSyncProtocol
 import SyncServerHarness
 import Testing
 
-#if os(Linux) || os(Android)
-import AsyncHTTPClient
-#endif
-
 /// Three accounts with two devices each, two server processes on one PostgreSQL, each behind a
 /// fault proxy: seeded random writes by every device (transactions of several statements, some
 /// failing and caught, rolled-back savepoints, `INSERT OR REPLACE`, cascading deletes, items
@@ -287,18 +283,12 @@ private final class SharingRun {
     private func sync(_ device: Int, step: Int, faulty: Bool) async throws {
         let server = Int.random(in: 0..<2, using: &random)
         // Connections of its own, so that a fault meets this sync's requests, none kept from an earlier one.
-        let transport = Self.ownTransport()
+        let transport = OwnTransport.make()
         var client = SyncClient(
             store: devices.stores[device], server: balancers[server].url, token: tokens[device / 2], transport: transport)
         client.batchSize = [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
         if faulty {
-            let fault: LoopbackBalancer.Fault =
-                switch Int.random(in: 0..<4, using: &random) {
-                case 0: .cutRequest(afterBytes: Int.random(in: 0..<600, using: &random))
-                case 1: .stallAnswer(milliseconds: Int64.random(in: 50...1_500, using: &random))
-                case 2: .cutAnswer(afterBytes: Int.random(in: 0..<5_000, using: &random))
-                default: .cutAnswer(afterBytes: Int.random(in: 0..<400, using: &random))
-                }
+            let fault = LoopbackBalancer.Fault.random(using: &random, answerBytes: 5_000)
             balancers[server].fault(connection: Int.random(in: 0..<3, using: &random), fault)
             client.requestTimeout = .seconds(1)
         }
@@ -313,7 +303,7 @@ private final class SharingRun {
             completed = false
             faults += 1
         }
-        await Self.shutDown(transport)
+        await OwnTransport.shutDown(transport)
         try trace(
             "step \(step): device \(device) synced through \(server)\(completed ? "" : ", failed"), holds lists \(try keys(device, "lists"))"
         )
@@ -337,22 +327,6 @@ private final class SharingRun {
         let oracle = try await self.oracle()
         try await checkWritesWereAllowed(newlyStored, device: device, oracle: oracle, step: step)
         if completed { try await checkHoldsOnlyReadable(device, oracle: oracle, step: step) }
-    }
-
-    /// The platform's transport on connections of its own: AsyncHTTPClient on Linux,
-    /// `URLSession` elsewhere.
-    private static func ownTransport() -> any SyncTransport {
-        #if os(Linux) || os(Android)
-        AsyncHTTPClientTransport(configuration: HTTPClient.Configuration())
-        #else
-        URLSessionTransport(session: URLSession(configuration: .ephemeral))
-        #endif
-    }
-
-    private static func shutDown(_ transport: any SyncTransport) async {
-        #if os(Linux) || os(Android)
-        try? await (transport as? AsyncHTTPClientTransport)?.shutdown()
-        #endif
     }
 
     /// A change the device's sync stored in another account's data must be to a row under a

@@ -7,10 +7,6 @@ import StoreSyncServer
 import SyncServerHarness
 import Testing
 
-#if os(Linux) || os(Android)
-import AsyncHTTPClient
-#endif
-
 /// Two accounts, each with three client stores and one more joining later through a snapshot,
 /// two copies of a client's file, and two server processes on one PostgreSQL behind one URL
 /// (``LoopbackBalancer``, a deployment's load balancer: a snapshot cut by a kill resumes on the
@@ -152,7 +148,7 @@ private final class ConvergenceRun {
     /// hold `batchSize` changes or rows (3, 50 or 1,000 when nil), so that a late client's snapshot takes several pages.
     private func syncClient(_ client: Int, _ server: Int, batchSize: Int? = nil) -> SyncClient {
         let server = balancerURL(routedTo: server)
-        let transport = Self.ownTransport()
+        let transport = OwnTransport.make()
         transports.append(transport)
         var syncer = SyncClient(store: clients.stores[client], server: server, token: token(of: client), transport: transport)
         syncer.batchSize = batchSize ?? [3, 50, 1_000][Int.random(in: 0..<3, using: &random)]
@@ -205,20 +201,8 @@ private final class ConvergenceRun {
 
     /// Shuts down the transports of the clients made since the last call.
     private func finishTransports() async {
-        #if os(Linux) || os(Android)
-        for case let transport as AsyncHTTPClientTransport in transports { try? await transport.shutdown() }
-        #endif
+        for transport in transports { await OwnTransport.shutDown(transport) }
         transports = []
-    }
-
-    /// The platform's transport on connections of its own: AsyncHTTPClient on Linux,
-    /// `URLSession` elsewhere.
-    private static func ownTransport() -> any SyncTransport {
-        #if os(Linux) || os(Android)
-        AsyncHTTPClientTransport(configuration: HTTPClient.Configuration())
-        #else
-        URLSessionTransport(session: URLSession(configuration: .ephemeral))
-        #endif
     }
 
     /// Copies a random client's store: the copy belongs to its original's account.
@@ -324,13 +308,7 @@ private final class ConvergenceRun {
     private func sync(_ client: Int, with server: Int, step: Int, droppingAConnection: Bool = false) async {
         var syncer = syncClient(client, server)
         if droppingAConnection {
-            let fault: LoopbackBalancer.Fault =
-                switch Int.random(in: 0..<8, using: &random) {
-                case 0: .cutRequest(afterBytes: Int.random(in: 0..<600, using: &random))
-                case 1: .stallAnswer(milliseconds: Int64.random(in: 50...2_000, using: &random))
-                case 2: .cutAnswer(afterBytes: Int.random(in: 0..<20_000, using: &random))
-                default: .cutAnswer(afterBytes: Int.random(in: 0..<400, using: &random))
-                }
+            let fault = LoopbackBalancer.Fault.random(using: &random, answerBytes: 20_000)
             balancer.fault(connection: Int.random(in: 0..<3, using: &random), fault)
             syncer.requestTimeout = .seconds(1)
         }
