@@ -95,6 +95,7 @@ struct SharingTests {
         let refusals = try devices.stores[1].sync.refusedChanges()
         #expect(Set(refusals.map(\.reason)) == [.readOnly])
         #expect(Set(refusals.map(\.key)) == [.text("milk"), .text("cake")])
+        #expect(refusals.filter { $0.key == .text("milk") }.map(\.column) == ["title"], "a refusal names the column its change set")
         #expect(try SharedLists.dump(devices.stores[1], "items") == ["'eggs'|'shared'|'Eggs'", "'milk'|'shared'|'Milk'"])
         #expect(try SharedLists.keys(devices.stores[1], "lists") == ["bobs", "shared"])
         try await sync(0)

@@ -110,7 +110,8 @@ struct SyncShareApplier {
                 try SyncStorage.recordRefusals(
                     unsent.map {
                         SyncRefusal(
-                            device: device, sequence: $0.id.sequence, table: table.name, key: key.wireValue, reason: .notShared,
+                            device: device, sequence: $0.id.sequence, table: table.name, key: key.wireValue, column: $0.wire.column,
+                            reason: .notShared,
                             message: "not sent: the row left this device, which may no longer hold it")
                     }, in: db)
             }

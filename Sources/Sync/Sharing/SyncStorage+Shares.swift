@@ -12,7 +12,7 @@ extension SyncStorage {
     static let sharesSchema = """
         CREATE TABLE IF NOT EXISTS store_sync_refused(
             position INTEGER PRIMARY KEY, device TEXT NOT NULL, sequence INTEGER NOT NULL, tbl TEXT NOT NULL, pk NOT NULL,
-            reason TEXT NOT NULL, message TEXT NOT NULL);
+            col TEXT, reason TEXT NOT NULL, message TEXT NOT NULL);
         """
 
     /// Brings `store_sync_rows` of a database made before sharing up to date: the share column.
@@ -111,21 +111,22 @@ extension SyncStorage {
     static func recordRefusals(_ refusals: [SyncRefusal], in db: Database) throws {
         for refusal in refusals {
             try db.execute(
-                sql: "INSERT INTO store_sync_refused(device, sequence, tbl, pk, reason, message) VALUES (?, ?, ?, ?, ?, ?)",
+                sql: "INSERT INTO store_sync_refused(device, sequence, tbl, pk, col, reason, message) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
                     .text(refusal.device), .integer(refusal.sequence), .text(refusal.table), DatabaseValue(refusal.key),
-                    .text(refusal.reason.rawValue), .text(refusal.message),
+                    refusal.column.map(DatabaseValue.text) ?? .null, .text(refusal.reason.rawValue), .text(refusal.message),
                 ])
         }
     }
 
     /// The refusals recorded here, oldest first.
     static func refusals(in db: Database) throws -> [SyncRefusal] {
-        try db.fetchRows(sql: "SELECT device, sequence, tbl, pk, reason, message FROM store_sync_refused ORDER BY position").compactMap {
+        try db.fetchRows(sql: "SELECT device, sequence, tbl, pk, col, reason, message FROM store_sync_refused ORDER BY position").compactMap {
             guard let reason = SyncRefusal.Reason(rawValue: try $0.decode(String.self, column: "reason")) else { return nil }
             return SyncRefusal(
                 device: try $0.decode(String.self, column: "device"), sequence: try $0.decode(Int64.self, column: "sequence"),
-                table: try $0.decode(String.self, column: "tbl"), key: ($0["pk"] ?? .null).wireValue, reason: reason,
+                table: try $0.decode(String.self, column: "tbl"), key: ($0["pk"] ?? .null).wireValue,
+                column: try $0.decode(String?.self, column: "col"), reason: reason,
                 message: try $0.decode(String.self, column: "message"))
         }
     }

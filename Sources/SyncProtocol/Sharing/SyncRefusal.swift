@@ -23,17 +23,22 @@ public struct SyncRefusal: Sendable, Hashable, Codable {
     public var table: String
     /// The row's key.
     public var key: SyncWireValue
+    /// The column the change set; `nil` for a delete.
+    public var column: String?
     /// Why it was refused.
     public var reason: Reason
     /// The reason, for people.
     public var message: String
 
     /// A refusal from its parts.
-    public init(device: String, sequence: Int64, table: String, key: SyncWireValue, reason: Reason, message: String) {
+    public init(
+        device: String, sequence: Int64, table: String, key: SyncWireValue, column: String?, reason: Reason, message: String
+    ) {
         self.device = device
         self.sequence = sequence
         self.table = table
         self.key = key
+        self.column = column
         self.reason = reason
         self.message = message
     }

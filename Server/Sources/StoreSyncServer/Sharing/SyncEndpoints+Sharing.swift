@@ -33,7 +33,8 @@ extension SyncEndpoints {
         metrics.changesStored.increment(by: outcome.stored)
         let refusals = outcome.refused.map {
             SyncRefusal(
-                device: $0.change.device, sequence: $0.change.sequence, table: $0.change.table, key: $0.change.key, reason: $0.reason,
+                device: $0.change.device, sequence: $0.change.sequence, table: $0.change.table, key: $0.change.key,
+                column: $0.change.column, reason: $0.reason,
                 message: $0.message)
         }
         var rows: [ChangeLog.OwnedRow] = []
