@@ -121,7 +121,8 @@ extension SyncStorage {
 
     /// The refusals recorded here, oldest first.
     static func refusals(in db: Database) throws -> [SyncRefusal] {
-        try db.fetchRows(sql: "SELECT device, sequence, tbl, pk, col, reason, message FROM store_sync_refused ORDER BY position").compactMap {
+        try db.fetchRows(sql: "SELECT device, sequence, tbl, pk, col, reason, message FROM store_sync_refused ORDER BY position").compactMap
+        {
             guard let reason = SyncRefusal.Reason(rawValue: try $0.decode(String.self, column: "reason")) else { return nil }
             return SyncRefusal(
                 device: try $0.decode(String.self, column: "device"), sequence: try $0.decode(Int64.self, column: "sequence"),
