@@ -9,7 +9,8 @@ import Testing
 /// failing and caught, rolled-back savepoints, `INSERT OR REPLACE`, cascading deletes, items
 /// moved between lists, under other items, under themselves and into loops), shares, role
 /// changes and revocations by owners, syncs through either server with connections cut at any
-/// byte or held back, devices offline for many steps.
+/// byte or held back, server processes killed in the middle of a sync and started again, devices
+/// offline for many steps.
 ///
 /// Checked against ``SharedDataOracle``, computed from what the server stored, not from the
 /// server's code:
@@ -39,7 +40,7 @@ private final class SharingRun {
     let seed: UInt64
     var random: SplitMix64
     let fixture: ServerFixture
-    let servers: [SyncServerProcess]
+    var servers: [SyncServerProcess]
     let balancers: [LoopbackBalancer]
     let tokens: [String]
     /// Device `i` belongs to account `i / 2`.
@@ -52,6 +53,7 @@ private final class SharingRun {
     var refusals = 0
     var faults = 0
     var failedTransactions = 0
+    var kills = 0
     /// Every change the server stored, as `device#sequence`, as of the last sync.
     var everStored: Set<String> = []
 
@@ -81,7 +83,8 @@ private final class SharingRun {
             switch Int.random(in: 0..<100, using: &random) {
             case 0..<45: try await write(device, step: step)
             case 45..<82: if !offline.contains(device) { try await sync(device, step: step, faulty: Bool.random(using: &random)) }
-            case 82..<94: try await changeShare(step: step)
+            case 82..<92: try await changeShare(step: step)
+            case 92..<95: if !offline.contains(device) { try await syncWhileAServerIsKilled(device, step: step) }
             default: if !offline.insert(device).inserted { offline.remove(device) }
             }
         }
@@ -112,7 +115,7 @@ private final class SharingRun {
         let shared = shares.values.map { $0.count }.reduce(0, +)
         #expect(syncs > 0 && refusals > 0 && shared > 0, "seed \(seed): the run synced (\(syncs)), shared and met refusals (\(refusals))")
         print(
-            "sharing, seed \(seed): \(steps) steps, \(syncs) syncs, \(faults) failed by \(cuts) cut connections, \(refusals) changes "
+            "sharing, seed \(seed): \(steps) steps, \(syncs) syncs, \(faults) failed by \(cuts) cut connections and \(kills) servers killed, \(refusals) changes "
                 + "refused, \(failedTransactions) transactions refused by the store, \(shared) memberships at the end, \(shown) rows shown on the six devices"
         )
     }
@@ -278,10 +281,27 @@ private final class SharingRun {
         }
     }
 
+    /// Syncs `device` through a random server while that server process is killed (SIGKILL, as a
+    /// crash) 0 to 40 ms into the sync: in a push's transaction, a pull, or after; then starts it
+    /// again on its port, behind its balancer.
+    private func syncWhileAServerIsKilled(_ device: Int, step: Int) async throws {
+        let server = Int.random(in: 0..<2, using: &random)
+        let delay = Int.random(in: 0..<40, using: &random)
+        let victim = servers[server]
+        let killer = Task {
+            try? await Task.sleep(for: .milliseconds(delay))
+            victim.kill()
+        }
+        try await sync(device, step: step, faulty: true, through: server)
+        _ = await killer.value
+        kills += 1
+        servers[server] = try await SharedLists.server(fixture, port: victim.port)
+    }
+
     /// Syncs `device` through a random server, its connection faulted when `faulty`; then
     /// checks what the sync sent, and, when it completed, what the device holds.
-    private func sync(_ device: Int, step: Int, faulty: Bool) async throws {
-        let server = Int.random(in: 0..<2, using: &random)
+    private func sync(_ device: Int, step: Int, faulty: Bool, through chosen: Int? = nil) async throws {
+        let server = chosen ?? Int.random(in: 0..<2, using: &random)
         // Connections of its own, so that a fault meets this sync's requests, none kept from an earlier one.
         let transport = OwnTransport.make()
         var client = SyncClient(
