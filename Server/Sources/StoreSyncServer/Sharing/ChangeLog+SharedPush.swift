@@ -225,6 +225,8 @@ extension ChangeLog {
     ///
     /// A row's root is found by walking its parents up to a root row that exists; the walk
     /// stops at a parent the server does not hold, and at a row met twice (a loop), with no root.
+    /// The roots are joined to the rows, not looked up a row at a time: the lookup made a push of
+    /// 1,700 new rows take 3.5 s in PostgreSQL, growing with the square of the push.
     private func place(
         _ placements: [SharedRowRef: SharedPushPlan.Placement], owner: Int64, roots: Set<String>, on connection: PostgresConnection
     ) async throws {
@@ -257,23 +259,27 @@ extension ChangeLog {
                 SELECT w.start_tbl, w.start_pk, r.parent_tbl, r.parent_pk
                 FROM walk w JOIN sync_rows r ON r.owner = \(owner) AND r.tbl = w.tbl AND r.pk = w.pk
                 WHERE r.parent_tbl IS NOT NULL
+            ), roots AS (
+                -- Each affected row's root: the root row its walk reached, if the owner's data holds it.
+                SELECT DISTINCT ON (w.start_tbl, w.start_pk) w.start_tbl, w.start_pk, w.tbl || ':' || w.pk AS root
+                FROM walk w JOIN sync_rows x ON x.owner = \(owner) AND x.tbl = w.tbl AND x.pk = w.pk
+                WHERE w.tbl = ANY(\(rootTables)::text[])
             ), placed AS (
-                SELECT a.tbl, a.pk,
-                    (SELECT root FROM sync_rows o WHERE o.owner = \(owner) AND o.tbl = a.tbl AND o.pk = a.pk) AS old_root,
-                    (SELECT w.tbl || ':' || w.pk FROM walk w
-                     JOIN sync_rows x ON x.owner = \(owner) AND x.tbl = w.tbl AND x.pk = w.pk
-                     WHERE w.start_tbl = a.tbl AND w.start_pk = a.pk AND w.tbl = ANY(\(rootTables)::text[]) LIMIT 1) AS new_root
+                SELECT a.tbl, a.pk, o.root AS old_root, r.root AS new_root
                 FROM affected a
+                JOIN sync_rows o ON o.owner = \(owner) AND o.tbl = a.tbl AND o.pk = a.pk
+                LEFT JOIN roots r ON r.start_tbl = a.tbl AND r.start_pk = a.pk
             ), changed AS (
                 UPDATE sync_rows r SET root = placed.new_root FROM placed
                 WHERE r.owner = \(owner) AND r.tbl = placed.tbl AND r.pk = placed.pk AND r.root IS DISTINCT FROM placed.new_root
                 RETURNING r.tbl, r.pk, placed.old_root, placed.new_root
+            ), fresh AS (
+                SELECT t, k FROM unnest(\(tables)::text[], \(keys)::text[], \(isNew)::bool[]) AS n(t, k, is_new) WHERE is_new
             )
             INSERT INTO sync_share_events(owner, kind, tbl, pk, old_root, new_root)
-            SELECT \(owner), 'row', c.tbl, c.pk, c.old_root, c.new_root FROM changed c
-            WHERE NOT EXISTS (
-                SELECT 1 FROM unnest(\(tables)::text[], \(keys)::text[], \(isNew)::bool[]) AS n(t, k, fresh)
-                WHERE n.fresh AND n.t = c.tbl AND n.k = c.pk)
+            SELECT \(owner), 'row', c.tbl, c.pk, c.old_root, c.new_root
+            FROM changed c LEFT JOIN fresh f ON f.t = c.tbl AND f.k = c.pk
+            WHERE f.t IS NULL
             ORDER BY c.tbl COLLATE "C", c.pk COLLATE "C"
             """, logger: logger)
     }
