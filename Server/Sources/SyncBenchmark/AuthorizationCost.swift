@@ -59,6 +59,8 @@ struct AuthorizationCost {
 
     /// One run of one case and shape.
     struct Run {
+        /// The rows the sharing server had placed (`sync_rows`) when the run started.
+        let placedBefore: Int
         let elapsed: Duration
         let changes: Int
         let pushTimes: [Duration]
@@ -91,10 +93,16 @@ struct AuthorizationCost {
         do {
             let accounts = try await prepare(off: off, on: on, http: http)
             var runs: [Shape: [Case: [Run]]] = [:]
+            // The sharing server's rows (`sync_rows`) grow with every run of new items, and
+            // placing new rows costs more in a bigger account: its cases run in the reverse
+            // order every other round, so that none always meets the biggest accounts.
+            var placed = accounts.count * (2 + 2 * changesPerPush)
             for round in 1...rounds {
                 for shape in Shape.allCases {
-                    for scenario in Case.allCases {
-                        let run = try await measure(scenario, shape, round: round, accounts: accounts, http: http)
+                    let sharing = Case.allCases.filter { $0 != .off }
+                    for scenario in [.off] + (round.isMultiple(of: 2) ? sharing.reversed() : sharing) {
+                        let run = try await measure(scenario, shape, round: round, placedBefore: placed, accounts: accounts, http: http)
+                        if scenario != .off && shape == .newItems { placed += run.changes / 2 }
                         runs[shape, default: [:]][scenario, default: []].append(run)
                     }
                 }
@@ -178,7 +186,9 @@ struct AuthorizationCost {
     }
 
     /// Runs `scenario` with pushes of `shape` from every client for `duration`.
-    private func measure(_ scenario: Case, _ shape: Shape, round: Int, accounts: [Accounts], http: BenchmarkHTTP) async throws -> Run {
+    private func measure(
+        _ scenario: Case, _ shape: Shape, round: Int, placedBefore: Int, accounts: [Accounts], http: BenchmarkHTTP
+    ) async throws -> Run {
         guard let first = accounts.first else { throw BenchmarkFailure(description: "no clients") }
         let postmaster = try PostgresCluster.shared.get().postmasterProcessID()
         let server = scenario == .off ? first.offProcess : first.onProcess
@@ -212,7 +222,8 @@ struct AuthorizationCost {
             return try await group.reduce(into: [Duration]()) { $0 += $1 }
         }
         let elapsed = ContinuousClock.now - start
-        return Run(elapsed: elapsed, changes: times.count * changesPerPush, pushTimes: times, cpu: cpu().since(before))
+        return Run(
+            placedBefore: placedBefore, elapsed: elapsed, changes: times.count * changesPerPush, pushTimes: times, cpu: cpu().since(before))
     }
 }
 
@@ -280,8 +291,9 @@ struct PushingListDevice: Sendable {
     }
 }
 
-/// The median of `values` (the lower middle one of an even count); NaN when empty.
+/// The median of `values` (the mean of the two middle ones of an even count); NaN when empty.
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
-    return sorted.isEmpty ? .nan : sorted[(sorted.count - 1) / 2]
+    guard !sorted.isEmpty else { return .nan }
+    return (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
 }

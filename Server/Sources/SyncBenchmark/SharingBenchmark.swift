@@ -91,12 +91,14 @@ enum SharingReport {
         for (index, round) in shares.enumerated() {
             var line =
                 "    share \(index + 1): the call \(milliseconds(round.call)), first rows committed \(seconds(round.firstRows)), "
-                + "all \(seconds(round.held)) in \(round.commits) commits, shown \(seconds(round.shown)); "
+                + "all \(seconds(round.held)), shown \(seconds(round.shown)); "
                 + "the share's pages alone (read, decoded, none applied) \(seconds(round.pagesAlone))"
             if let postgres = round.cpu.postgres, let servers = round.cpu.servers, let devices = round.cpu.clients {
                 line += "; CPU: PostgreSQL \(seconds(postgres)), servers \(seconds(servers)), devices \(seconds(devices))"
             }
             lines.append(line)
+            let commits = round.commits.map { "\(seconds($0.time)): \($0.rows) rows" }.joined(separator: ", ")
+            lines.append("        the member's commits meanwhile: \(commits)")
         }
         for (index, round) in revocations.enumerated() {
             lines.append(
@@ -131,10 +133,13 @@ enum SharingReport {
             }
         }
         lines.append("")
+        lines.append("    each run: changes/s (rows the sharing server had placed before it)")
         for shape in AuthorizationCost.Shape.allCases {
             for scenario in AuthorizationCost.Case.allCases {
-                let each = (result.runs[shape]?[scenario] ?? []).map { String(format: "%.0f", $0.perSecond) }.joined(separator: ", ")
-                lines.append("    \(shape.label), \(scenario.label): \(each) changes/s")
+                let each = (result.runs[shape]?[scenario] ?? []).map { run in
+                    String(format: "%.0f", run.perSecond) + (scenario == .off ? "" : " (\(run.placedBefore))")
+                }
+                lines.append("    \(shape.label), \(scenario.label): \(each.joined(separator: ", "))")
             }
         }
         return lines.joined(separator: "\n")

@@ -40,8 +40,9 @@ struct SharingLatencies {
         let held: Duration
         /// Until the change set after which the member's live list shows every item.
         let shown: Duration
-        /// The member's store's commits that brought the rows.
-        let commits: Int
+        /// The member's store's commits until it held the rows: each one's time from the call's
+        /// start and the rows the store held after it.
+        let commits: [(time: Duration, rows: Int)]
         /// The share's pages read alone afterwards, over HTTP, each decoded and none applied.
         let pagesAlone: Duration
         /// The CPU time used from the call until the rows were held; `clients` is this process.
@@ -93,10 +94,20 @@ struct SharingLatencies {
         }
         let servers = deployment.servers.map(\.url)
         let ownerClient = SyncClient(store: owner, server: servers[0], token: ownerToken)
+        // The first push of the list is setup, not measured: on a busy machine a batch of
+        // 5,000 changes to place took over the default 10 s request timeout.
+        var setupClient = ownerClient
+        setupClient.requestTimeout = .seconds(300)
         var pushed = 0
-        let push = try await ContinuousClock().measure { pushed = try await ownerClient.synchronize().pushed }
-        try await SyncClient(store: member, server: servers[1], token: memberToken).synchronize()
-        try await SyncClient(store: ownerSecond, server: servers[1], token: ownerToken).synchronize()
+        let push = try await ContinuousClock().measure {
+            pushed = try await failing("the owner's first push") { try await setupClient.synchronize().pushed }
+        }
+        try await failing("the member's first sync") {
+            try await SyncClient(store: member, server: servers[1], token: memberToken).synchronize()
+        }
+        try await failing("the owner's second device's first sync") {
+            try await SyncClient(store: ownerSecond, server: servers[1], token: ownerToken).synchronize()
+        }
         let held = try await ownerSecond.read { db in try SharedListsSchema.counts(in: db) }
         guard held.items == items, held.tags == tags else {
             throw BenchmarkFailure(description: "the owner's second device holds \(held.items) items and \(held.tags) tags")
@@ -187,7 +198,7 @@ struct SharingLatencies {
     private func share(on devices: Devices, lists: Lists, tags: Int) async throws -> ShareRound {
         let ownRows = 1 + Self.memberItems
         let sharedRows = 1 + items + tags
-        let commits = CommitWatch(store: devices.member, until: ownRows + sharedRows)
+        let commits = try CommitWatch(store: devices.member, until: ownRows + sharedRows)
         let before = devices.cpu()
         let start = ContinuousClock.now
         var share: SyncShareMembers?
@@ -205,7 +216,7 @@ struct SharingLatencies {
         guard read == sharedRows else { throw BenchmarkFailure(description: "the share's pages held \(read) of \(sharedRows) rows") }
         return ShareRound(
             call: call, firstRows: first.instant - start, held: last.instant - start, shown: shown,
-            commits: stamps.count(where: { $0.rows > ownRows }), pagesAlone: pagesAlone, cpu: used)
+            commits: stamps.map { ($0.instant - start, $0.rows) }, pagesAlone: pagesAlone, cpu: used)
     }
 
     /// The member and the owner's second device retitle items in turn (a pool of 50 each,
@@ -238,7 +249,7 @@ struct SharingLatencies {
     /// Revokes the member's membership and times the removal of the rows from its device.
     private func revoke(on devices: Devices, lists: Lists) async throws -> RevokeRound {
         let ownRows = 1 + Self.memberItems
-        let commits = CommitWatch(store: devices.member, until: ownRows)
+        let commits = try CommitWatch(store: devices.member, until: ownRows)
         let start = ContinuousClock.now
         let (shown, call) = try await lists.member.measure(until: { $0.count == Self.memberItems }) {
             try await devices.owner.revoke(table: "lists", key: .text(Self.list), from: "member")
@@ -254,8 +265,21 @@ struct SharingLatencies {
     }
 }
 
+/// What `step` returns; its error, if it throws, says which step of the setup failed.
+@MainActor @discardableResult
+private func failing<T>(_ step: String, _ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch {
+        throw BenchmarkFailure(description: "\(step) failed: \(error)")
+    }
+}
+
 /// The commits of a store from its creation on, each stamped on arrival with the rows
-/// (lists, items and tags) the store then holds, until it holds a given number.
+/// (lists, items and tags) the store holds after it, until it holds a given number. The rows
+/// are counted once at the start, then followed through each commit's inserted and deleted
+/// rows (read again only after a commit that changed a table wholly), so that each stamp
+/// counts its own commit, not later ones.
 struct CommitWatch {
     /// A commit's arrival.
     struct Stamp: Sendable {
@@ -265,16 +289,27 @@ struct CommitWatch {
 
     private let task: Task<[Stamp], any Error>
 
-    /// Starts watching `store` now, until it holds `rows` rows.
-    init(store: Store, until rows: Int) {
+    /// Starts watching `store` now, until it holds `rows` rows; the store is quiet meanwhile.
+    init(store: Store, until rows: Int) throws {
         let commits = store.changes(in: SharedListsSchema.tables)
+        let held = { (db: Database) in
+            let counts = try SharedListsSchema.counts(in: db)
+            return counts.lists + counts.items + counts.tags
+        }
+        let start = try store.read(held)
         task = Task {
             var stamps: [Stamp] = []
-            for await _ in commits {
+            var count = start
+            for await commit in commits {
                 let instant = ContinuousClock.now
-                let counts = try await store.read { db in try SharedListsSchema.counts(in: db) }
-                stamps.append(Stamp(instant: instant, rows: counts.lists + counts.items + counts.tags))
-                if stamps[stamps.count - 1].rows == rows { return stamps }
+                let tables = SharedListsSchema.tables.map { commit.changes(in: $0) }
+                if tables.contains(where: \.isWhollyChanged) {
+                    count = try await store.read(held)
+                } else {
+                    count += tables.reduce(0) { $0 + $1.inserted.count - $1.deleted.count }
+                }
+                stamps.append(Stamp(instant: instant, rows: count))
+                if count == rows { return stamps }
             }
             throw BenchmarkFailure(description: "the store did not hold \(rows) rows in time")
         }
