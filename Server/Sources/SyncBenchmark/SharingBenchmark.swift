@@ -7,13 +7,13 @@ struct SharingOptions: ParsableArguments {
     @Option(help: "sharing: one item in this many has a tag.") var tagEvery = 10
     @Option(help: "sharing: shares and revocations measured, one after the other.") var shareRounds = 3
     @Option(help: "sharing: writes measured of each kind (the member's, the owner's second device's), in turn.") var writes = 200
-    @Option(help: "sharing: devices pushing at once in the authorization runs, each of its own accounts.") var pushers = 16
+    @Option(help: "sharing: devices pushing at once in the authorization runs, each with accounts of its own.") var pushers = 16
     @Option(help: "sharing: seconds of each authorization run.") var pushSeconds = 10
     @Option(help: "sharing: changes a push in the authorization runs (even: a new item is two).") var pushChanges = 100
     @Option(help: "sharing: rounds of the authorization runs (each case and kind of push once a round).") var pushRounds = 2
     @Option(
         help: ArgumentHelp(
-            "sharing: what to measure: latencies (share, writes, revocation), authorization (pushes a second).",
+            "sharing: what to measure (both by default): latencies (share, writes, revocation), authorization (pushes a second).",
             valueName: "latencies,authorization"),
         transform: measurements)
     var sharingRuns: [SharingMeasurement] = SharingMeasurement.allCases
