@@ -304,7 +304,7 @@ struct CommitWatch {
                 let instant = ContinuousClock.now
                 let tables = SharedListsSchema.tables.map { commit.changes(in: $0) }
                 if tables.contains(where: \.isWhollyChanged) {
-                    count = try await store.read(held)
+                    count = try store.read(held)
                 } else {
                     count += tables.reduce(0) { $0 + $1.inserted.count - $1.deleted.count }
                 }
