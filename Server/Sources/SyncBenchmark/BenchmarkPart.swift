@@ -14,4 +14,6 @@ enum BenchmarkPart: String, CaseIterable, ExpressibleByArgument {
     case connections
     /// ``LogCompaction``.
     case compaction
+    /// ``SharingLatencies`` and ``AuthorizationCost``.
+    case sharing
 }

@@ -3,22 +3,26 @@ import SQLiteStoreCore
 import SQLiteStoreSync
 import SyncServerHarness
 
-/// The benchmark's database files: made in a temporary folder, migrated to ``Note``'s schema,
-/// and removed with the folder.
+/// The benchmark's database files: made in a temporary folder, migrated to ``Note``'s schema
+/// (or another one migration gives), and removed with the folder.
 final class BenchmarkStores {
     let folder: URL
-    /// The folder holding ``Note/migration``, which the servers read too.
+    /// The folder holding the migration (``Note/migration`` by default), which the servers read too.
     let migrations: URL
+    /// The tables the stores sync.
+    let tables: Set<String>
     private var opened: [Store] = []
 
-    init() throws {
+    /// Stores of the schema that `migration` (version 1) makes, syncing `tables`.
+    init(migration: String = Note.migration, tables: Set<String> = Note.syncedTables) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-benchmark-\(UUID().uuidString)")
         migrations = folder.appendingPathComponent("migrations")
+        self.tables = tables
         try FileManager.default.createDirectory(at: migrations, withIntermediateDirectories: true)
-        try Data(Note.migration.utf8).write(to: migrations.appendingPathComponent("0001_notes.sql"))
+        try Data(migration.utf8).write(to: migrations.appendingPathComponent("0001_schema.sql"))
     }
 
-    /// A new database file `name`, migrated, opened syncing ``Note/syncedTables`` when `syncs`;
+    /// A new database file `name`, migrated, opened syncing ``tables`` when `syncs`;
     /// its notes are `notes`, inserted before sync is turned on (rows a device had before it
     /// synced), in one transaction.
     func make(_ name: String, syncs: Bool, notes: [Note] = []) throws -> Store {
@@ -46,7 +50,7 @@ final class BenchmarkStores {
 
     private func open(_ path: String, syncs: Bool) throws -> Store {
         var configuration = StoreConfiguration()
-        if syncs { configuration.sync = SyncConfiguration(tables: Note.syncedTables) }
+        if syncs { configuration.sync = SyncConfiguration(tables: tables) }
         let store = try Store(path: path, configuration: configuration)
         opened.append(store)
         return store

@@ -6,19 +6,21 @@ import Foundation
 /// mode first, so that the sync-server beside this executable is a release build:
 ///
 ///     swift build -c release --package-path Server
-///     Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [connections] [compaction] [options]
+///     Server/.build/release/SyncBenchmark [latency] [initial] [load] [wire] [connections] [compaction] [sharing] [options]
 @main
 struct SyncBenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "SyncBenchmark",
         abstract: "Measure sync on a throwaway PostgreSQL cluster and sync-server processes.",
         discussion: """
-            Without a part named, all six run. `initial` measures --rounds pairs of a local insert and \
+            Without a part named, all seven run. `initial` measures --rounds pairs of a local insert and \
             an initial sync; `wire` decodes pages of --batch rows --iterations times; `connections` holds \
-            --devices long polls on one server process and pushes --changes changes to them.
+            --devices long polls on one server process and pushes --changes changes to them; `sharing` \
+            shares a list of --shared-items items between two accounts, times --writes writes of each \
+            kind and --share-rounds revocations, and compares pushes to servers with sharing on and off.
             """)
 
-    @Argument(help: "The parts to run: latency, initial, load, wire, connections, compaction (all when none is named).")
+    @Argument(help: "The parts to run: latency, initial, load, wire, connections, compaction, sharing (all when none is named).")
     var parts: [BenchmarkPart] = []
     @Option(
         help: ArgumentHelp("latency: the notes both devices hold, one measurement each (10000,1000000).", valueName: "n,n"),
@@ -43,6 +45,7 @@ struct SyncBenchmarkCommand: AsyncParsableCommand {
     @Option(help: "connections: milliseconds between two of those pushes.") var intervalMs = 20
     @Option(help: "compaction: the updates in the log before it is compacted.") var updates = 1_000_000
     @Option(help: "compaction: the rows those updates write (three columns each).") var compactedRows = 10_000
+    @OptionGroup(title: "Sharing") var sharing: SharingOptions
 
     func validate() throws {
         let positives: [(String, Int?)] = [
@@ -94,6 +97,8 @@ struct SyncBenchmarkCommand: AsyncParsableCommand {
                 print(try await connections.run())
             case .compaction:
                 print(try await LogCompaction(updates: updates, rows: compactedRows).run())
+            case .sharing:
+                try await sharing.run()
             }
         }
     }

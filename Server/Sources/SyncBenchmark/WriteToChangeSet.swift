@@ -58,7 +58,7 @@ struct WriteToChangeSet {
 
     /// Retitles each note of a pool of 50 on `a` once (unmeasured), then `iterations` times,
     /// each timed by `probe` until B's change set.
-    private func retitleNotes(on a: Store, among notes: [Note], probe: ChangeSetProbe) async throws -> [(
+    private func retitleNotes(on a: Store, among notes: [Note], probe: ChangeSetProbe<Note>) async throws -> [(
         receipt: Duration, write: Duration
     )] {
         var random = SplitMix64(seed: 2)
