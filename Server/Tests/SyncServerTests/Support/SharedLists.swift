@@ -2,20 +2,13 @@ import Foundation
 import SQLiteStore
 import SyncServerHarness
 
-/// The schema of the sharing tests: lists (share roots); their items, each in a list or under
-/// another item (a sub-item: its own parent, or in a loop, it is under no list); and the tags of
-/// items, two hops and more under a list; a server that shares lists with them.
+/// The sharing tests' schema (``SharedListsSchema``), their server that shares lists, devices
+/// on the schema, and their rows as text.
 enum SharedLists {
-    static let schema = """
-        CREATE TABLE lists(id TEXT PRIMARY KEY, title TEXT NOT NULL DEFAULT '');
-        CREATE TABLE items(
-            id TEXT PRIMARY KEY, list TEXT REFERENCES lists(id) ON DELETE CASCADE, parent TEXT REFERENCES items(id) ON DELETE CASCADE,
-            title TEXT NOT NULL DEFAULT '');
-        CREATE TABLE tags(id TEXT PRIMARY KEY, item TEXT REFERENCES items(id) ON DELETE CASCADE, label TEXT);
-        """
-    static let tables: Set<String> = ["lists", "items", "tags"]
-    /// The server options that share lists with their items and tags.
-    static let serverOptions = ["--share-roots", "lists", "--share-paths", "items.list=lists,items.parent=items,tags.item=items"]
+    static let schema = SharedListsSchema.tablesSQL
+    static let tables = SharedListsSchema.tables
+    /// The server options that share lists with their items and the items' tags.
+    static let serverOptions = SharedListsSchema.sharingOptions
 
     /// The migrations folder that builds ``schema``, made once per cluster.
     static func migrations() throws -> URL {
