@@ -28,9 +28,11 @@ extension ChangeLog {
         let claims = try SharedPushPlan.claims(of: push, sharing: sharing)
         do {
             return try await client.withTransaction(logger: logger) { connection in
-                var locked: Set<Int64> = []
+                // The locks the push may need, from its rows' owners, then the plan under them; a
+                // share granted meanwhile may make it need more, then taken and planned again.
+                var locked = try await expectedLocks(of: push, account: account, claims: claims, sharing: sharing, on: connection)
+                for lock in locked.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
                 var (prior, plan) = try await answer(push, account: account, claims: claims, sharing: sharing, on: connection)
-                // The locks the plan needs, then the plan again under them: it may need more.
                 while true {
                     let needed = try await locks(for: plan, account: account, on: connection).subtracting(locked)
                     if needed.isEmpty { break }
@@ -185,6 +187,35 @@ extension ChangeLog {
             places[SharedRowRef(table: table, key: key), default: [:]][owner] = RowPlace(owner: owner, links: links, parent: parent)
         }
         return places
+    }
+
+    /// The locks a push will need, read before any is taken from what the rows it names are
+    /// now: the pusher's, those of the accounts that hold its rows and the parents it names (or
+    /// will: the pusher's own), and those of their members. A plan made under them needs no
+    /// other unless shares or rows changed in between (``locks(for:account:on:)``), so that a
+    /// push is planned once, not before and again under its locks.
+    private func expectedLocks(
+        of push: SyncPushRequest, account: Int64, claims: [SharedRowRef: ShareName], sharing: SyncSharing,
+        on connection: PostgresConnection
+    ) async throws -> Set<Int64> {
+        let rows = try SharedPushPlan.rows(of: push.changes, sharing: sharing)
+        guard !rows.isEmpty else { return [account] }
+        let roles = try await roles(of: account, on: connection)
+        let candidates = Set(roles.keys.map(\.owner)).union(claims.values.map(\.owner)).subtracting([account]).sorted()
+        var owners: Set<Int64> = [account]
+        if !candidates.isEmpty {
+            let found = try await connection.query(
+                """
+                SELECT DISTINCT r.owner FROM unnest(\(rows.map(\.table))::text[], \(rows.map(\.key))::text[]) AS u(t, k)
+                JOIN sync_rows r ON r.tbl = u.t AND r.pk = u.k AND r.owner = ANY(\(candidates)::bigint[])
+                """, logger: logger)
+            for try await owner in found.decode(Int64.self) { owners.insert(owner) }
+        }
+        let members = try await connection.query(
+            "SELECT DISTINCT member FROM sync_shares WHERE owner = ANY(\(Array(owners))::bigint[])", logger: logger)
+        var locks = owners
+        for try await member in members.decode(Int64.self) { locks.insert(member) }
+        return locks
     }
 
     /// The accounts whose locks a push of `plan` takes: the pusher's, those of the accounts
