@@ -151,20 +151,27 @@ struct ChangeLog: Sendable {
     /// cursor never skips one.
     func store(_ changes: [SyncWireChange], schemaVersion: Int64, account: Int64) async throws -> Int {
         let pushed = try PushedChanges(changes)
-        do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger)
-                let inserted = try await pushed.insertNew(account: account, schemaVersion: schemaVersion, on: connection, logger: logger)
-                // Only a push with ids held before can give one to other contents: it is looked for
-                // then, and undoes the whole push (thrown: the transaction rolls back).
-                if inserted < pushed.count, let reused = try await pushed.firstReusedID(account: account, on: connection, logger: logger) {
-                    throw SyncFailure(
-                        .forkedDevice,
-                        "change \(reused.sequence) of device \(reused.device) is stored with other contents: this database is a "
-                            + "copy of another device's (a restored backup, a copied file), and both wrote under one device id")
-                }
-                return inserted
+        return try await transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(account))", logger: logger)
+            let inserted = try await pushed.insertNew(account: account, schemaVersion: schemaVersion, on: connection, logger: logger)
+            // Only a push with ids held before can give one to other contents: it is looked for
+            // then, and undoes the whole push (thrown: the transaction rolls back).
+            if inserted < pushed.count, let reused = try await pushed.firstReusedID(account: account, on: connection, logger: logger) {
+                throw SyncFailure(
+                    .forkedDevice,
+                    "change \(reused.sequence) of device \(reused.device) is stored with other contents: this database is a "
+                        + "copy of another device's (a restored backup, a copied file), and both wrote under one device id")
             }
+            return inserted
+        }
+    }
+
+    /// Runs `body` in a transaction of its own; a ``SyncFailure`` it throws, which rolls the
+    /// transaction back, is thrown as it is (not wrapped in a `PostgresTransactionError`), so
+    /// that the device gets its reason.
+    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
             throw (error.closureError as? SyncFailure) ?? error
         }

@@ -26,37 +26,33 @@ extension ChangeLog {
     /// see the server's sequence numbers committed in order and a cursor never skips one.
     func storeShared(_ push: SyncPushRequest, account: Int64, sharing: SyncSharing) async throws -> SharedPushOutcome {
         let claims = try SharedPushPlan.claims(of: push, sharing: sharing)
-        do {
-            return try await client.withTransaction(logger: logger) { connection in
-                // The locks the push may need, from its rows' owners, then the plan under them; a
-                // share granted meanwhile may make it need more, then taken and planned again.
-                var locked = try await expectedLocks(of: push, account: account, claims: claims, sharing: sharing, on: connection)
-                for lock in locked.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
-                var (prior, plan) = try await answer(push, account: account, claims: claims, sharing: sharing, on: connection)
-                while true {
-                    let needed = try await locks(for: plan, account: account, on: connection).subtracting(locked)
-                    if needed.isEmpty { break }
-                    for lock in needed.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
-                    locked.formUnion(needed)
-                    (prior, plan) = try await answer(push, account: account, claims: claims, sharing: sharing, on: connection)
-                }
-                var inserted = 0
-                for (owner, ownerChanges) in plan.stored.sorted(by: { $0.key < $1.key }) {
-                    let pushed = try PushedChanges(ownerChanges)
-                    let count = try await pushed.insertNew(
-                        account: owner, schemaVersion: push.schemaVersion, on: connection, logger: logger)
-                    if count < pushed.count { try await checkNotForked(pushed, owner: owner, on: connection) }
-                    inserted += count
-                }
-                try await record(plan.refused, account: account, on: connection)
-                for (owner, placements) in plan.placements.sorted(by: { $0.key < $1.key }) {
-                    try await place(placements, owner: owner, roots: sharing.roots, on: connection)
-                }
-                try await announce(locked, on: connection)
-                return SharedPushOutcome(stored: inserted, refused: prior.refused + plan.refused, shared: plan.sharedRows)
+        return try await transaction { connection in
+            // The locks the push may need, from its rows' owners, then the plan under them; a
+            // share granted meanwhile may make it need more, then taken and planned again.
+            var locked = try await expectedLocks(of: push, account: account, claims: claims, sharing: sharing, on: connection)
+            for lock in locked.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
+            var (prior, plan) = try await answer(push, account: account, claims: claims, sharing: sharing, on: connection)
+            while true {
+                let needed = try await locks(for: plan, account: account, on: connection).subtracting(locked)
+                if needed.isEmpty { break }
+                for lock in needed.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
+                locked.formUnion(needed)
+                (prior, plan) = try await answer(push, account: account, claims: claims, sharing: sharing, on: connection)
             }
-        } catch let error as PostgresTransactionError {
-            throw (error.closureError as? SyncFailure) ?? error
+            var inserted = 0
+            for (owner, ownerChanges) in plan.stored.sorted(by: { $0.key < $1.key }) {
+                let pushed = try PushedChanges(ownerChanges)
+                let count = try await pushed.insertNew(
+                    account: owner, schemaVersion: push.schemaVersion, on: connection, logger: logger)
+                if count < pushed.count { try await checkNotForked(pushed, owner: owner, on: connection) }
+                inserted += count
+            }
+            try await record(plan.refused, account: account, on: connection)
+            for (owner, placements) in plan.placements.sorted(by: { $0.key < $1.key }) {
+                try await place(placements, owner: owner, roots: sharing.roots, on: connection)
+            }
+            try await announce(locked, on: connection)
+            return SharedPushOutcome(stored: inserted, refused: prior.refused + plan.refused, shared: plan.sharedRows)
         }
     }
 

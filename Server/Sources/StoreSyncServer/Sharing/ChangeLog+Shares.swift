@@ -16,43 +16,39 @@ extension ChangeLog {
     /// - Throws: ``SyncFailure`` `.forbidden` when `root` is not a root row of `owner`'s data or
     ///   no account is named `memberName`; `.malformed` for the owner itself.
     func share(owner: Int64, root: SharedRowRef, memberName: String, role: SyncShareRole?) async throws -> SyncShareMembers {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in
-                guard let member = try await accountID(named: memberName, on: connection) else {
-                    throw SyncFailure(.forbidden, "no account named \(memberName) can be a member")
-                }
-                guard member != owner else { throw SyncFailure(.malformed, "an account does not share with itself") }
-                try await checkRoot(root, of: owner, on: connection)
-                var locks: Set<Int64> = [owner, member]
-                let members = try await connection.query("SELECT DISTINCT member FROM sync_shares WHERE owner = \(owner)", logger: logger)
-                for try await other in members.decode(Int64.self) { locks.insert(other) }
-                for lock in locks.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
-                let rootName = root.rootName
-                let was = try await connection.query(
-                    "SELECT role FROM sync_shares WHERE owner = \(owner) AND root = \(rootName) AND member = \(member)", logger: logger)
-                var wasMember = false
-                for try await _ in was.decode(String.self) { wasMember = true }
-                if let role {
-                    try await connection.query(
-                        """
-                        INSERT INTO sync_shares(owner, root, member, role) VALUES (\(owner), \(rootName), \(member), \(role.rawValue))
-                        ON CONFLICT (owner, root, member) DO UPDATE SET role = excluded.role
-                        """, logger: logger)
-                } else {
-                    try await connection.query(
-                        "DELETE FROM sync_shares WHERE owner = \(owner) AND root = \(rootName) AND member = \(member)", logger: logger)
-                }
-                if wasMember != (role != nil) {
-                    let kind = role == nil ? "revoke" : "grant"
-                    try await connection.query(
-                        "INSERT INTO sync_share_events(owner, kind, member, root) VALUES (\(owner), \(kind), \(member), \(rootName))",
-                        logger: logger)
-                    try await announce([member], on: connection)
-                }
-                return try await self.members(of: root, owner: owner, on: connection)
+        return try await transaction { connection in
+            guard let member = try await accountID(named: memberName, on: connection) else {
+                throw SyncFailure(.forbidden, "no account named \(memberName) can be a member")
             }
-        } catch let error as PostgresTransactionError {
-            throw (error.closureError as? SyncFailure) ?? error
+            guard member != owner else { throw SyncFailure(.malformed, "an account does not share with itself") }
+            try await checkRoot(root, of: owner, on: connection)
+            var locks: Set<Int64> = [owner, member]
+            let members = try await connection.query("SELECT DISTINCT member FROM sync_shares WHERE owner = \(owner)", logger: logger)
+            for try await other in members.decode(Int64.self) { locks.insert(other) }
+            for lock in locks.sorted() { try await connection.query("SELECT pg_advisory_xact_lock(\(lock))", logger: logger) }
+            let rootName = root.rootName
+            let was = try await connection.query(
+                "SELECT role FROM sync_shares WHERE owner = \(owner) AND root = \(rootName) AND member = \(member)", logger: logger)
+            var wasMember = false
+            for try await _ in was.decode(String.self) { wasMember = true }
+            if let role {
+                try await connection.query(
+                    """
+                    INSERT INTO sync_shares(owner, root, member, role) VALUES (\(owner), \(rootName), \(member), \(role.rawValue))
+                    ON CONFLICT (owner, root, member) DO UPDATE SET role = excluded.role
+                    """, logger: logger)
+            } else {
+                try await connection.query(
+                    "DELETE FROM sync_shares WHERE owner = \(owner) AND root = \(rootName) AND member = \(member)", logger: logger)
+            }
+            if wasMember != (role != nil) {
+                let kind = role == nil ? "revoke" : "grant"
+                try await connection.query(
+                    "INSERT INTO sync_share_events(owner, kind, member, root) VALUES (\(owner), \(kind), \(member), \(rootName))",
+                    logger: logger)
+                try await announce([member], on: connection)
+            }
+            return try await self.members(of: root, owner: owner, on: connection)
         }
     }
 
