@@ -23,6 +23,10 @@ public enum SyncWireFormat {
     /// `GET` with ``Query/share``: one page of a share's current rows, as a ``SyncSharedPage``.
     /// Query items: ``Query/limit``, ``Query/afterTable`` and ``Query/afterKey``.
     public static let sharedPath = "/v1/shared"
+    /// `GET` with ``Query/subscription``: one page of the rows a subscription covers, as a
+    /// ``SyncSharedPage``. Query items: ``Query/share`` (only that share's rows),
+    /// ``Query/limit``, ``Query/afterTable`` and ``Query/afterKey``.
+    public static let subscribedPath = "/v1/subscribed"
 
     /// The query items of a pull.
     public enum Query {
@@ -51,5 +55,11 @@ public enum SyncWireFormat {
         public static let table = "table"
         /// A root row's key, as the JSON of its ``SyncWireValue``.
         public static let key = "key"
+        /// A pull's subscriptions, as the JSON of an array of ``SyncSubscription``: the server
+        /// answers with the rows they cover, each as a ``SyncRowState``. Absent: the account's
+        /// whole data.
+        public static let subscriptions = "subscriptions"
+        /// One subscription, as the JSON of a ``SyncSubscription``.
+        public static let subscription = "subscription"
     }
 }

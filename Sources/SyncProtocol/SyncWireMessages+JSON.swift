@@ -106,6 +106,7 @@ extension SyncRowState {
         var share: String??
         var key: SyncWireValue?
         var changes: [SyncWireChange]?
+        var subscriptions: [Int64]??
         var object = try scanner.beginObject()
         while let member = try scanner.nextKey(in: &object) {
             switch member {
@@ -113,10 +114,12 @@ extension SyncRowState {
             case "key": try scanner.readMember(into: &key) { try SyncWireValue(readingObject: &$0) }
             case "share": try scanner.readMember(into: &share) { try $0.readNull() ? nil : try $0.readString() }
             case "changes": try scanner.readMember(into: &changes) { try $0.readArray { try SyncWireChange(reading: &$0) } }
+            case "subscriptions":
+                try scanner.readMember(into: &subscriptions) { try $0.readNull() ? nil : try $0.readArray { try $0.readInteger() } }
             default: try scanner.skipValue()
             }
         }
         guard let table, let key, let changes else { throw scanner.failure("a row's state has its table, key and changes") }
-        self.init(table: table, key: key, share: share ?? nil, changes: changes)
+        self.init(table: table, key: key, share: share ?? nil, changes: changes, subscriptions: subscriptions ?? nil)
     }
 }

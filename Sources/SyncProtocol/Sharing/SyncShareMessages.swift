@@ -91,20 +91,26 @@ public struct SyncMemberships: Sendable, Hashable, Codable {
     }
 }
 
-/// One page of a share's current rows, in (table, key) order by bytes: the answer to `GET`
-/// ``SyncWireFormat/sharedPath``, which a member's device reads when it joins the share.
+/// One page of a share's or a subscription's current rows, in (table, key) order by bytes: the
+/// answer to `GET` ``SyncWireFormat/sharedPath``, which a member's device reads when it joins
+/// the share, and to `GET` ``SyncWireFormat/subscribedPath``, which a device reads when it
+/// subscribes.
 public struct SyncSharedPage: Sendable, Hashable, Codable {
     /// The wire format.
     public var format: Int
-    /// The rows, each with the share named.
+    /// The rows, each with its share named (`nil`: the account's own).
     public var rows: [SyncRowState]
     /// Where the next page starts; `nil` on the last page.
     public var next: SyncSnapshotPosition?
+    /// On a subscription's page, the latest sequence of the account's changes when the page was
+    /// read: where the pulls of a device that holds nothing yet may start.
+    public var cursor: Int64?
 
     /// A page in this build's format.
-    public init(rows: [SyncRowState], next: SyncSnapshotPosition?) {
+    public init(rows: [SyncRowState], next: SyncSnapshotPosition?, cursor: Int64? = nil) {
         self.format = SyncWireFormat.version
         self.rows = rows
         self.next = next
+        self.cursor = cursor
     }
 }
