@@ -31,6 +31,7 @@ struct SyncEndpoints: Sendable {
             await respond(request, context) { account, log in try await snapshot(request, account: account, log: log) }
         }
         if let sharing = configuration.sharing { registerSharing(sharing, on: router) }
+        if !configuration.subscriptions.isEmpty { registerSubscriptions(on: router) }
     }
 
     /// Runs `handler` for the account the request's bearer token grants, with the change log
@@ -159,8 +160,10 @@ struct SyncEndpoints: Sendable {
             guard !device.isEmpty, device.utf8.count <= 256 else { throw SyncFailure(.malformed, "a device id is 1 to 256 bytes") }
             try await log.notePull(account: account, device: device, cursor: since)
         }
-        if configuration.sharing != nil {
-            return try await pullShared(since: since, limit: limit, wait: wait, device: device, schema: schema, account: account, log: log)
+        let coverage = try subscriptions(in: query)
+        if configuration.sharing != nil || coverage != nil {
+            return try await pullShared(
+                since: since, limit: limit, wait: wait, device: device, schema: schema, coverage: coverage, account: account, log: log)
         }
         let generation = await notifier.generation(of: account)
         var stored = try await log.changes(account: account, after: since, limit: limit)

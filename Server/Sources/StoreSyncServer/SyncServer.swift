@@ -25,10 +25,12 @@ public struct SyncServer: Sendable {
     /// (with no changes: their devices poll again, another server then), finishes the requests
     /// in flight, and returns.
     ///
-    /// - Throws: `SyncServerSetupError` when the sharing declaration does not fit the newest schema.
+    /// - Throws: `SyncServerSetupError` when the sharing declaration or the subscriptions do not
+    ///   fit the newest schema.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         do {
             try configuration.sharing?.check(against: configuration.schema)
+            try SyncSubset.check(configuration.subscriptions, against: configuration.schema, sharing: configuration.sharing)
         } catch let error as SyncSharingError {
             throw SyncServerSetupError("sharing: \(error)")
         }

@@ -21,6 +21,9 @@ public struct SyncServerConfiguration: Sendable {
     /// Which rows accounts can share with each other (`nil`: none; each account syncs its own
     /// data only). Checked against the newest schema when the server starts.
     public var sharing: SyncSharing?
+    /// The subsets devices may subscribe to (empty: none; each device syncs its account's
+    /// whole data). Checked against the newest schema and ``sharing`` when the server starts.
+    public var subscriptions: [SyncSubset] = []
     /// How far a change's clock may run ahead of the server's before the push is refused.
     public var maxClockSkew: Duration
     /// The largest push body, in bytes.

@@ -96,6 +96,11 @@ struct Serve: AsyncParsableCommand {
             "The foreign keys that place rows under a share root, each table.column=parent (one per table).",
             valueName: "t.c=p,…"))
     var sharePaths: String?
+    @Option(
+        help: ArgumentHelp(
+            "The subsets devices may subscribe to, each name=own-roots, name=root:table or name=rows:table.column.",
+            valueName: "n=k,…"))
+    var subscriptions: String?
     @Option(help: "Seconds a change's clock may run ahead of the server's before its push is refused.")
     var maxClockSkew: Int64 = 3600
     @Option(help: "Megabytes of snapshot pages computed ahead for the devices' next requests; 0 computes none ahead.")
@@ -124,6 +129,7 @@ struct Serve: AsyncParsableCommand {
         // The process's global metrics go to the server's registry: /metrics shows them too.
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: configuration.metrics))
         configuration.sharing = try sharing(of: configuration.schema)
+        configuration.subscriptions = try subsets(of: configuration.schema, sharing: configuration.sharing)
         configuration.maxClockSkew = .seconds(maxClockSkew)
         guard (0...(1 << 20)).contains(snapshotLookaheadMb) else {
             throw ValidationError("--snapshot-lookahead-mb is a number of megabytes from 0 to 1048576")
@@ -142,12 +148,26 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// The items of a comma-separated option.
+    private func list(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The subsets that `--subscriptions` declares; a usage error when they do not fit the
+    /// schema and the sharing.
+    private func subsets(of schema: SyncSchema, sharing: SyncSharing?) throws -> [SyncSubset] {
+        do {
+            let subsets = try list(subscriptions).map(SyncSubset.init(parsing:))
+            try SyncSubset.check(subsets, against: schema, sharing: sharing)
+            return subsets
+        } catch {
+            throw ValidationError("subscriptions: \(error)")
+        }
+    }
+
     /// The sharing that `--share-roots` and `--share-paths` declare (`nil`: none); a usage error
     /// when it does not fit the schema.
     private func sharing(of schema: SyncSchema) throws -> SyncSharing? {
-        func list(_ text: String?) -> [String] {
-            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
         guard shareRoots != nil else {
             guard sharePaths == nil else { throw ValidationError("--share-paths needs --share-roots") }
             return nil

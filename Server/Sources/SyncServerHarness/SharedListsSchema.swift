@@ -14,4 +14,7 @@ public enum SharedListsSchema {
     public static let tables: Set<String> = ["lists", "items", "tags"]
     /// The server options that share lists with their items and the items' tags.
     public static let sharingOptions = ["--share-roots", "lists", "--share-paths", "items.list=lists,items.parent=items,tags.item=items"]
+    /// The server options that let devices subscribe to their own lists (`mine`), to one list
+    /// with its items and tags (`list`, by key), and to the lists with a title (`titled`).
+    public static let subscriptionOptions = ["--subscriptions", "mine=own-roots,list=root:lists,titled=rows:lists.title"]
 }

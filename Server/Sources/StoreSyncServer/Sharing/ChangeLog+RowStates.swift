@@ -39,24 +39,38 @@ extension ChangeLog {
         return states
     }
 
-    /// The states of `rows` as `account` may hold them now: a row of its own data, or of a
-    /// share it is a member of (by `roles`), with its winning changes and the share named; any
-    /// other row with no changes, which the device removes.
-    func visibleStates(
-        of rows: [OwnedRow], account: Int64, roles: [ShareName: SyncShareRole], on connection: PostgresConnection
-    ) async throws -> [SyncRowState] {
-        guard !rows.isEmpty else { return [] }
+    /// The roots of those of `rows` that have one (`table:key`).
+    func roots(of rows: [OwnedRow], on connection: PostgresConnection) async throws -> [OwnedRow: String] {
+        guard !rows.isEmpty else { return [:] }
         let answer = try await connection.query(
             """
             SELECT r.owner, r.tbl, r.pk, r.root
             FROM unnest(\(rows.map(\.owner))::bigint[], \(rows.map(\.row.table))::text[], \(rows.map(\.row.key))::text[]) AS u(o, t, k)
             JOIN sync_rows r ON r.owner = u.o AND r.tbl = u.t AND r.pk = u.k
+            WHERE r.root IS NOT NULL
             """, logger: logger)
+        var roots: [OwnedRow: String] = [:]
+        for try await (owner, table, key, root) in answer.decode((Int64, String, String, String).self) {
+            roots[OwnedRow(owner: owner, row: SharedRowRef(table: table, key: key))] = root
+        }
+        return roots
+    }
+
+    /// The states of `rows` as `account` may hold them now: a row of its own data, or of a
+    /// share it is a member of (by `roles`), with its winning changes and the share named; any
+    /// other row with no changes, which the device removes.
+    ///
+    /// With `coverage`, for a device with subscriptions: a row the account may read also names
+    /// the subscriptions that cover it, and has no changes when none does.
+    func visibleStates(
+        of rows: [OwnedRow], account: Int64, roles: [ShareName: SyncShareRole], coverage: SubscriptionCoverage? = nil,
+        on connection: PostgresConnection
+    ) async throws -> [SyncRowState] {
+        guard !rows.isEmpty else { return [] }
+        let roots = try await roots(of: rows, on: connection)
         var shares: [OwnedRow: ShareName] = [:]
-        for try await (owner, table, key, root) in answer.decode((Int64, String, String, String?).self) {
-            if let root, roles[ShareName(owner: owner, root: root)] != nil {
-                shares[OwnedRow(owner: owner, row: SharedRowRef(table: table, key: key))] = ShareName(owner: owner, root: root)
-            }
+        for (row, root) in roots where row.owner != account && roles[ShareName(owner: row.owner, root: root)] != nil {
+            shares[row] = ShareName(owner: row.owner, root: root)
         }
         let readable = rows.filter { $0.owner == account || shares[$0] != nil }
         let states = try await rowStates(of: readable, on: connection)
@@ -65,7 +79,13 @@ extension ChangeLog {
             guard row.owner == account || shares[row] != nil else {
                 return SyncRowState(table: row.row.table, key: key, share: nil, changes: [])
             }
-            return SyncRowState(table: row.row.table, key: key, share: shares[row]?.text, changes: states[row] ?? [])
+            let changes = states[row] ?? []
+            guard let coverage else { return SyncRowState(table: row.row.table, key: key, share: shares[row]?.text, changes: changes) }
+            let covering = coverage.covering(
+                account: account, owner: row.owner, table: row.row.table, root: roots[row], changes: changes)
+            return SyncRowState(
+                table: row.row.table, key: key, share: shares[row]?.text, changes: covering.isEmpty ? [] : changes,
+                subscriptions: covering)
         }
     }
 

@@ -9,7 +9,8 @@ extension ChangeLog {
     struct SharedPulled {
         /// The changes, and for each of another account's data, the share it comes through.
         var changes: [(stored: StoredChange, share: ShareName?)] = []
-        /// Rows whose root changed, as the account may hold them now.
+        /// Rows whose root changed, as the account may hold them now; with subscriptions, every
+        /// row the changes and the moves touched.
         var rows: [SyncRowState] = []
         /// The grant or revocation that ends the batch, if one does.
         var membership: (share: ShareName, granted: Bool)?
@@ -24,16 +25,23 @@ extension ChangeLog {
     /// grants and revocations. A grant or a revocation ends the batch, so that a device applies
     /// the changes before it first.
     ///
+    /// With `coverage` (a device with subscriptions), every row the batch's changes and moves
+    /// touch is in ``SharedPulled/rows`` as the device may hold it now: with the subscriptions
+    /// that cover it, or none and no changes.
+    ///
     /// Every write that the account pulls holds the account's lock to its commit
     /// (``storeShared(_:schemaVersion:account:sharing:)``, ``share(owner:root:memberName:role:)``),
     /// so the snapshot holds them up to some sequence, with no gap a cursor could skip.
-    func sharedChanges(account: Int64, after cursor: Int64, limit: Int) async throws -> SharedPulled {
+    func sharedChanges(
+        account: Int64, after cursor: Int64, limit: Int, coverage: SubscriptionCoverage? = nil
+    ) async throws -> SharedPulled {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             let roles = try await roles(of: account, on: connection)
             let owners = [account] + Set(roles.keys.map(\.owner)).subtracting([account]).sorted()
             var (changes, moreChanges) = try await changes(for: account, owners: owners, after: cursor, limit: limit, on: connection)
-            var (events, moreEvents) = try await events(for: account, owners: owners, after: cursor, limit: limit, on: connection)
+            var (events, moreEvents) = try await events(
+                for: account, owners: owners, ownMoves: coverage != nil, after: cursor, limit: limit, on: connection)
             // Both lists in server order, up to `limit` items and the first grant or revocation.
             var taken = 0
             var (changeIndex, eventIndex) = (0, 0)
@@ -59,8 +67,18 @@ extension ChangeLog {
             changes.removeSubrange(changeIndex...)
             events.removeSubrange(eventIndex...)
             var pulled = SharedPulled(changes: changes, cursor: last, more: moreChanges || moreEvents)
-            let moved = events.filter { $0.kind == "row" }.compactMap(\.row)
-            pulled.rows = try await visibleStates(of: moved, account: account, roles: roles, on: connection)
+            var touched = events.filter { $0.kind == "row" }.compactMap(\.row)
+            if coverage != nil {
+                let encoder = JSONEncoder()
+                let changed = try changes.map { stored, share in
+                    OwnedRow(
+                        owner: share?.owner ?? account,
+                        row: SharedRowRef(table: stored.change.table, key: try StoredJSON.text(of: stored.change.key, encoder: encoder)))
+                }
+                var seen: Set<OwnedRow> = []
+                touched = (changed + touched).filter { seen.insert($0).inserted }
+            }
+            pulled.rows = try await visibleStates(of: touched, account: account, roles: roles, coverage: coverage, on: connection)
             if let event = events.last, event.kind != "row", let share = event.share {
                 pulled.membership = (share, event.kind == "grant")
             }
@@ -105,9 +123,10 @@ extension ChangeLog {
         let row: OwnedRow?
     }
 
-    /// The account's grants and revocations, and the moves of rows into or out of its shares.
+    /// The account's grants and revocations, and the moves of rows into or out of its shares;
+    /// with `ownMoves`, the moves of the rows of its own data too (for subscriptions by root).
     private func events(
-        for account: Int64, owners: [Int64], after cursor: Int64, limit: Int, on connection: PostgresConnection
+        for account: Int64, owners: [Int64], ownMoves: Bool, after cursor: Int64, limit: Int, on connection: PostgresConnection
     ) async throws -> (events: [PulledEvent], more: Bool) {
         let rows = try await connection.query(
             """
@@ -116,7 +135,8 @@ extension ChangeLog {
                 (e.member = \(account) AND e.kind IN ('grant', 'revoke'))
                 OR (e.kind = 'row' AND e.owner = ANY(\(owners)::bigint[]) AND e.owner <> \(account) AND EXISTS (
                     SELECT 1 FROM sync_shares s
-                    WHERE s.owner = e.owner AND s.member = \(account) AND (s.root = e.old_root OR s.root = e.new_root))))
+                    WHERE s.owner = e.owner AND s.member = \(account) AND (s.root = e.old_root OR s.root = e.new_root)))
+                OR (\(ownMoves) AND e.kind = 'row' AND e.owner = \(account)))
             ORDER BY e.seq LIMIT \(limit + 1)
             """, logger: logger)
         var events: [PulledEvent] = []

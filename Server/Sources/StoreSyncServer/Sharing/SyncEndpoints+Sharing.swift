@@ -51,15 +51,17 @@ extension SyncEndpoints {
     }
 
     /// A pull of the account's data and of its shares: changes, moved rows, and at most one
-    /// grant or revocation, last.
+    /// grant or revocation, last. With `coverage` (a device with subscriptions), rows instead of
+    /// changes: each row the batch touched, as the device may hold it now.
     func pullShared(
-        since: Int64, limit: Int, wait: Int, device: String?, schema: SyncSchema, account: Int64, log: ChangeLog
+        since: Int64, limit: Int, wait: Int, device: String?, schema: SyncSchema, coverage: SubscriptionCoverage?, account: Int64,
+        log: ChangeLog
     ) async throws -> Data {
         let generation = await notifier.generation(of: account)
-        var pulled = try await log.sharedChanges(account: account, after: since, limit: limit)
+        var pulled = try await log.sharedChanges(account: account, after: since, limit: limit, coverage: coverage)
         if pulled.cursor == since && wait > 0 {
             await waitForChanges(account: account, after: generation, seconds: wait)
-            pulled = try await log.sharedChanges(account: account, after: since, limit: limit)
+            pulled = try await log.sharedChanges(account: account, after: since, limit: limit, coverage: coverage)
         }
         let batch = PulledBatch(
             (pulled.changes.map(\.stored), more: pulled.more), since: since, for: schema, schemas: configuration.schemas)
@@ -81,6 +83,11 @@ extension SyncEndpoints {
             if tagged.insert(row).inserted { response.shared.append(row) }
         }
         response.rows = pulled.rows.map { synced($0, by: schema) }
+        if coverage != nil {
+            // The rows say it all, the device's own included.
+            response.changes = []
+            response.shared = []
+        }
         if let (share, granted) = pulled.membership {
             if granted { response.granted = [share.text] } else { response.revoked = [share.text] }
         }
@@ -88,7 +95,7 @@ extension SyncEndpoints {
     }
 
     /// `state` with only the changes that `schema` syncs.
-    private func synced(_ state: SyncRowState, by schema: SyncSchema) -> SyncRowState {
+    func synced(_ state: SyncRowState, by schema: SyncSchema) -> SyncRowState {
         var state = state
         state.changes.removeAll { schema.refusal(table: $0.table, column: $0.column) != nil }
         return state
