@@ -99,11 +99,11 @@ public struct StoreSync: Sendable {
         }
     }
 
-    private func checkConfigured() throws {
+    func checkConfigured() throws {
         guard store.configuration.sync != nil else { throw Self.notConfigured }
     }
 
-    private static var notConfigured: StoreError {
+    static var notConfigured: StoreError {
         StoreError.misuse("sync is not configured: set StoreConfiguration.sync when opening the store")
     }
 

@@ -21,6 +21,7 @@ final class SyncCoordinator: CommitParticipant {
             try SyncStorage.upgradeCells(in: db)
             try SyncStorage.upgradeRows(in: db)
             try SyncStorage.upgradeRowsForSharing(in: db)
+            try SyncStorage.upgradeRowsForSubscriptions(in: db)
             if try SyncStorage.deviceID(in: db) == nil { try SyncStorage.setMeta("device", .text(Self.newDeviceID()), in: db) }
             tables = try Self.load(tableNames, from: db)
             try SyncStorage.markLinks(of: tables, in: db)

@@ -170,8 +170,11 @@ public struct SyncClient: Sendable {
         let device = try store.sync.deviceID()
         let cursorKey = SyncStorage.cursorKeyPrefix + server.absoluteString
         let schemaKey = SyncStorage.syncedSchemaKeyPrefix + server.absoluteString
-        let (cursor, version, syncedVersion) = try await store.read { db in
-            (try SyncStorage.meta(cursorKey, in: db), try SyncStorage.schemaVersion(in: db), try SyncStorage.meta(schemaKey, in: db))
+        let (cursor, version, syncedVersion, subscriptions) = try await store.read { db in
+            (
+                try SyncStorage.meta(cursorKey, in: db), try SyncStorage.schemaVersion(in: db), try SyncStorage.meta(schemaKey, in: db),
+                try SyncStorage.wireSubscriptions(in: db)
+            )
         }
         if cursor != nil, case .integer(let synced)? = syncedVersion, synced != version {
             // A migration since the last pull: the server left out what the older version did
@@ -179,14 +182,26 @@ public struct SyncClient: Sendable {
             try await store.write { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
             return (0, true)
         }
-        guard let cursor else { return try await readSnapshot(device: device, cursorKey: cursorKey) }
+        guard let cursor else {
+            guard !subscriptions.isEmpty else { return try await readSnapshot(device: device, cursorKey: cursorKey) }
+            // Nothing known of what the store holds: every subscription read again, and what none covers leaves.
+            try await store.write { db in try SyncStorage.readSubscriptionsAgain(sweeping: true, in: db) }
+            return (try await readSubscriptions(cursorKey: cursorKey, schemaKey: schemaKey, schemaVersion: version), true)
+        }
         guard case .integer(let since) = cursor else {
             throw StoreError.syncChangeRefused("the stored cursor for \(server) is not an integer")
         }
-        try await readJoinedShares()
+        var read = 0
+        if subscriptions.isEmpty {
+            try await readJoinedShares()
+        } else {
+            read = try await readSubscriptions(cursorKey: cursorKey, schemaKey: schemaKey, schemaVersion: version)
+        }
         let pulled: SyncPullResponse
         do {
-            pulled = try await endpoints.pull(since: since, limit: batchSize, device: device, schemaVersion: version, wait: wait)
+            pulled = try await endpoints.pull(
+                since: since, limit: batchSize, device: device, schemaVersion: version, wait: read > 0 ? 0 : wait,
+                subscriptions: subscriptions)
         } catch let error as SyncServerError where error.reason == .deviceForgotten {
             // The next pull reads the snapshot again; the outbox stays, pushed after it.
             try await store.write { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
@@ -202,7 +217,8 @@ public struct SyncClient: Sendable {
         }
         // A share joined: its rows are read at the start of the next pull, which one
         // `synchronize()` must make too, or the member would see them only at its next sync.
-        return (pulled.changes.count, pulled.more || !pulled.granted.isEmpty)
+        let rows = subscriptions.isEmpty ? 0 : pulled.rows.count(where: { !$0.changes.isEmpty })
+        return (read + pulled.changes.count + rows, pulled.more || !pulled.granted.isEmpty)
     }
 
     /// Refuses a pull answer (``SyncServerError`` with reason `.forkedDevice`, nothing applied)

@@ -19,7 +19,9 @@ struct SyncServerEndpoints: Sendable {
         return try await send(request) { data in try JSONDecoder().decode(SyncPushResponse.self, from: data) }
     }
 
-    func pull(since cursor: Int64, limit: Int, device: String, schemaVersion: Int64, wait: Int) async throws -> SyncPullResponse {
+    func pull(
+        since cursor: Int64, limit: Int, device: String, schemaVersion: Int64, wait: Int, subscriptions: [SyncSubscription] = []
+    ) async throws -> SyncPullResponse {
         guard var components = URLComponents(url: server.appendingPathComponent(SyncWireFormat.pullPath), resolvingAgainstBaseURL: false)
         else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         typealias Query = SyncWireFormat.Query
@@ -29,6 +31,10 @@ struct SyncServerEndpoints: Sendable {
             URLQueryItem(name: Query.device, value: device), URLQueryItem(name: Query.wait, value: String(wait)),
             URLQueryItem(name: Query.schema, value: String(schemaVersion)),
         ]
+        if !subscriptions.isEmpty {
+            let json = String(decoding: try JSONEncoder().encode(subscriptions), as: UTF8.self)
+            components.queryItems?.append(URLQueryItem(name: Query.subscriptions, value: json))
+        }
         guard let url = components.url else { throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)") }
         let request = SyncTransportRequest(method: .get, url: url, timeout: .seconds(max(0, wait)) + timeout)
         let pulled = try await send(request) { data in try SyncPullResponse(json: data) }

@@ -73,19 +73,26 @@ extension SyncClient {
         for share in left.sorted() { try sharing.remove(share: share) }
     }
 
-    /// Applies what a pull says of shares, after its changes: the shares of the rows they
-    /// touch, the rows that moved into or out of the account's shares, a share left (its rows
-    /// removed) or joined (its rows to read, ``readJoinedShares()``).
+    /// Applies what a pull says of shares and subscriptions, after its changes: the shares of
+    /// the rows they touch, the rows that moved into or out of the account's shares or its
+    /// subscriptions, a share left (its rows removed) or joined (its rows to read,
+    /// ``readJoinedShares()``, or the subscriptions read again).
     func applySharing(of pulled: SyncPullResponse, device: String, coordinator: SyncCoordinator, in db: Database) throws {
         guard !pulled.shared.isEmpty || !pulled.rows.isEmpty || !pulled.revoked.isEmpty || !pulled.granted.isEmpty else { return }
         let sharing = try coordinator.sharing(in: db)
         try sharing.tag(pulled.shared)
-        try sharing.replace(pulled.rows, device: device)
+        try sharing.place(pulled.rows, device: device)
         for share in pulled.revoked {
             try sharing.remove(share: share)
             try SyncStorage.setShareReading(share, server: server.absoluteString, reached: nil, in: db)
         }
-        for share in pulled.granted { try SyncStorage.queueShareReading(share, server: server.absoluteString, in: db) }
+        guard !pulled.granted.isEmpty else { return }
+        if try SyncStorage.subscriptions(in: db).isEmpty {
+            for share in pulled.granted { try SyncStorage.queueShareReading(share, server: server.absoluteString, in: db) }
+        } else {
+            // The subscriptions may cover rows of the share joined: read again, they bring them.
+            try SyncStorage.readSubscriptionsAgain(sweeping: false, in: db)
+        }
     }
 
     /// Reads the rows of the shares joined and not read yet, a page per transaction, each page

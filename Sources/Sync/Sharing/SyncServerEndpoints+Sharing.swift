@@ -48,7 +48,7 @@ extension SyncServerEndpoints {
     }
 
     /// The URL of `path` on the server with the format and `items` as its query.
-    private func url(_ path: String, _ items: [String: String]) throws -> URL {
+    func url(_ path: String, _ items: [String: String]) throws -> URL {
         guard var components = URLComponents(url: server.appendingPathComponent(path), resolvingAgainstBaseURL: false) else {
             throw SyncServerError(reason: .malformed, message: "not a server URL: \(server)")
         }

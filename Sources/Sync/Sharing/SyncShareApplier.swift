@@ -96,7 +96,7 @@ struct SyncShareApplier {
     /// The changes made here to a removed row and not sent yet are not sent: the account may not
     /// write the row, and sent after it left, they would make a row of their own in the account's
     /// data, with some of its columns only. They are recorded as refused (``SyncRefusal/Reason/notShared``).
-    private func remove(_ rows: [(table: SyncedTable, key: DatabaseValue)]) throws {
+    func remove(_ rows: [(table: SyncedTable, key: DatabaseValue)]) throws {
         guard !rows.isEmpty else { return }
         let device = try SyncStorage.deviceID(in: db) ?? ""
         try db.withDeferredForeignKeys {
