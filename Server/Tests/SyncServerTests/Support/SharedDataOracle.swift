@@ -33,6 +33,16 @@ struct SharedDataOracle {
         let list: String
     }
 
+    /// A subscription of a device, as ``SharedListsSchema/subscriptionOptions`` declares them.
+    enum Subscription: Hashable {
+        /// The lists of the account's own data, with everything under them.
+        case mine
+        /// The list with this key, with everything under it, in any data the account reads.
+        case list(String)
+        /// The lists with this title, without what is under them.
+        case titled(String)
+    }
+
     /// Each account's rows, by account name.
     let data: [String: [RowID: Row]]
     /// The changes stored in each account's data, by account name.
@@ -121,9 +131,33 @@ struct SharedDataOracle {
         return readable
     }
 
-    /// What a device of `account` must show, table by table, as ``SharedLists/dump(_:_:)`` writes it.
-    func expectedDumps(for account: String, shares: [Share: [String: SyncShareRole]]) -> [String: [String]] {
-        var shown = readable(by: account, shares: shares).filter { $0.value.row.isAlive }.mapValues(\.row)
+    /// Whether `subscription` of a device of `account` covers `row` of `owner`'s data.
+    func covers(_ subscription: Subscription, _ id: RowID, of owner: String, _ row: Row, account: String) -> Bool {
+        switch subscription {
+        case .mine: owner == account && root(of: id, in: owner) != nil
+        case .list(let key): root(of: id, in: owner) == key
+        case .titled(let title): id.table == "lists" && row.cells["title"] == .text(title)
+        }
+    }
+
+    /// The rows a device of `account` with `subscriptions` may hold: those its account may
+    /// read, and of them, when it has subscriptions, those one covers.
+    func held(by account: String, shares: [Share: [String: SyncShareRole]], subscriptions: Set<Subscription>) -> [RowID: (
+        owner: String, row: Row
+    )] {
+        let readable = readable(by: account, shares: shares)
+        guard !subscriptions.isEmpty else { return readable }
+        return readable.filter { id, held in
+            subscriptions.contains { covers($0, id, of: held.owner, held.row, account: account) }
+        }
+    }
+
+    /// What a device of `account` with `subscriptions` must show, table by table, as
+    /// ``SharedLists/dump(_:_:)`` writes it.
+    func expectedDumps(
+        for account: String, shares: [Share: [String: SyncShareRole]], subscriptions: Set<Subscription> = []
+    ) -> [String: [String]] {
+        var shown = held(by: account, shares: shares, subscriptions: subscriptions).filter { $0.value.row.isAlive }.mapValues(\.row)
         var struckOut = true
         while struckOut {
             struckOut = false
