@@ -7,6 +7,8 @@ import SQLiteStoreSyncProtocol
 /// applies remote batches.
 final class SyncCoordinator: CommitParticipant {
     let clock: HybridClock
+    /// The refusals recorded in the open write transaction (``SyncClient/applying(_:)``).
+    var recordedRefusals: [SyncRefusal] = []
     private let tableNames: Set<String>
     private var tables: [String: SyncedTable] = [:]
     private var tablesGeneration: Int64 = -1

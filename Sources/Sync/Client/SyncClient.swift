@@ -123,6 +123,18 @@ public struct SyncClient: Sendable {
         }
     }
 
+    /// Runs `body` in a write transaction of the store; once it has committed, hands the
+    /// refusals it recorded to the streams of ``StoreSync/refusals()``.
+    func applying<Result: Sendable>(_ body: @escaping @Sendable (Database) throws -> Result) async throws -> Result {
+        let (result, refusals) = try await store.write { db in
+            db.syncCoordinator?.recordedRefusals = []
+            let result = try body(db)
+            return (result, db.syncCoordinator?.recordedRefusals ?? [])
+        }
+        store.configuration.sync?.refusalFeed.post(refusals)
+        return result
+    }
+
     // MARK: Push
 
     /// Sends the outbox in batches, acknowledging each after the server stored it (or refused
@@ -179,13 +191,13 @@ public struct SyncClient: Sendable {
         if cursor != nil, case .integer(let synced)? = syncedVersion, synced != version {
             // A migration since the last pull: the server left out what the older version did
             // not sync, which the snapshot brings now.
-            try await store.write { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
+            try await applying { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
             return (0, true)
         }
         guard let cursor else {
             guard !subscriptions.isEmpty else { return try await readSnapshot(device: device, cursorKey: cursorKey) }
             // Nothing known of what the store holds: every subscription read again, and what none covers leaves.
-            try await store.write { db in try SyncStorage.readSubscriptionsAgain(sweeping: true, in: db) }
+            try await applying { db in try SyncStorage.readSubscriptionsAgain(sweeping: true, in: db) }
             return (try await readSubscriptions(cursorKey: cursorKey, schemaKey: schemaKey, schemaVersion: version), true)
         }
         guard case .integer(let since) = cursor else {
@@ -204,10 +216,10 @@ public struct SyncClient: Sendable {
                 subscriptions: subscriptions)
         } catch let error as SyncServerError where error.reason == .deviceForgotten {
             // The next pull reads the snapshot again; the outbox stays, pushed after it.
-            try await store.write { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
+            try await applying { db in try SyncStorage.deleteMeta(cursorKey, in: db) }
             return (0, true)
         }
-        try await store.write { db in
+        try await applying { db in
             try Self.checkNotCopied(device: device, passedOver: pulled.deviceSequence, in: db)
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
             try coordinator.apply(SyncBatch(pulled), in: db)  // with no change, tries the held ones again
@@ -259,7 +271,7 @@ public struct SyncClient: Sendable {
         do {
             first = try await endpoints.snapshot(schemaVersion: version, progress: progress, limit: batchSize)
         } catch let error as SyncServerError where error.reason == .malformed && progress != nil {
-            try await store.write { db in try SyncSnapshotProgress.clear(for: server, in: db) }
+            try await applying { db in try SyncSnapshotProgress.clear(for: server, in: db) }
             return try await readSnapshot(device: device, cursorKey: cursorKey)
         }
         return try await withThrowingTaskGroup(of: (SyncSnapshotPage, SyncSnapshotStaging?).self) { pages in
@@ -288,7 +300,7 @@ public struct SyncClient: Sendable {
     private func apply(
         _ page: SyncSnapshotPage, stagedAhead: SyncSnapshotStaging?, cursorKey: String, device: String, joining shares: [String]
     ) async throws -> Int {
-        try await store.write { db in
+        try await applying { db in
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
             try coordinator.apply(page, stagedAhead: stagedAhead, in: db)
             if let next = page.next {

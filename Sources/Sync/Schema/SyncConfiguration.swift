@@ -13,6 +13,8 @@ public struct SyncConfiguration: Sendable {
     public var tables: Set<String>
     /// The physical clock the hybrid logical clock reads, in milliseconds since 1970.
     var physicalClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    /// Where the refusals the store records go once committed (``StoreSync/refusals()``).
+    let refusalFeed = SyncRefusalFeed()
 
     /// Sync for the given tables.
     public init(tables: Set<String>) {

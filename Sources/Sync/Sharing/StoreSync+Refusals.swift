@@ -11,6 +11,20 @@ extension StoreSync {
         return try store.read { db in try SyncStorage.refusals(in: db) }
     }
 
+    /// The changes made here that a server refuses from now on, each once the transaction that
+    /// recorded it (and gave its row the server's state) has committed: for an app that shows
+    /// them as they happen. ``refusedChanges()`` lists those recorded before.
+    ///
+    /// ```swift
+    /// for await refusal in store.sync.refusals() {
+    ///     print("not saved: \(refusal.table) \(refusal.key): \(refusal.message)")
+    /// }
+    /// ```
+    public func refusals() -> AsyncStream<SyncRefusal> {
+        guard let sync = store.configuration.sync else { return AsyncStream { $0.finish() } }
+        return sync.refusalFeed.stream()
+    }
+
     /// Forgets the refusals recorded here, once the app has shown them.
     public func clearRefusedChanges() throws {
         guard store.configuration.sync != nil else { return }

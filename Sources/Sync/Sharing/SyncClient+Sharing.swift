@@ -50,7 +50,7 @@ extension SyncClient {
     /// refused rows the server's state, and records the share of each row the push added to
     /// one, in one transaction.
     func acknowledge(upTo last: SyncChange.ID, refusing answer: SyncPushResponse) async throws {
-        try await store.write { db in
+        try await applying { db in
             guard let coordinator = db.syncCoordinator, let device = try SyncStorage.deviceID(in: db) else {
                 throw StoreError.misuse("sync is not configured")
             }
@@ -109,14 +109,14 @@ extension SyncClient {
                 do {
                     page = try await endpoints.sharedPage(share, after: position, limit: batchSize)
                 } catch let error as SyncServerError where error.reason == .forbidden {
-                    try await store.write { [server] db in
+                    try await applying { [server] db in
                         guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
                         try coordinator.sharing(in: db).remove(share: share)
                         try SyncStorage.setShareReading(share, server: server.absoluteString, reached: nil, in: db)
                     }
                     break
                 }
-                try await store.write { [server] db in
+                try await applying { [server] db in
                     guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
                     let sharing = try coordinator.sharing(in: db)
                     try sharing.merge(page)

@@ -107,8 +107,10 @@ extension SyncStorage {
 
     // MARK: Refusals
 
-    /// Records changes the server refused.
+    /// Records changes the server refused, and notes them for the streams of refusals, which
+    /// get them once the transaction commits.
     static func recordRefusals(_ refusals: [SyncRefusal], in db: Database) throws {
+        db.syncCoordinator?.recordedRefusals += refusals
         for refusal in refusals {
             try db.execute(
                 sql: "INSERT INTO store_sync_refused(device, sequence, tbl, pk, col, reason, message) VALUES (?, ?, ?, ?, ?, ?, ?)",

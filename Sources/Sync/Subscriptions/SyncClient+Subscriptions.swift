@@ -26,7 +26,7 @@ extension SyncClient {
                 } catch let error as SyncServerError where error.reason == .forbidden {
                     page = nil
                 }
-                let done = try await store.write { [page] db in
+                let done = try await applying { [page] db in
                     guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
                     // Ended meanwhile: nothing of it is read.
                     guard try SyncStorage.subscriptions(in: db).contains(where: { $0.id == subscription.id }) else { return true }
@@ -47,7 +47,7 @@ extension SyncClient {
                 position = next
             }
         }
-        try await store.write { db in
+        try await applying { db in
             guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
             // One subscribed to meanwhile is read at the next pull, before anything leaves.
             guard try SyncStorage.subscriptionsBeingRead(in: db).isEmpty else { return }
