@@ -274,6 +274,10 @@ extension ChangeLog {
             ON CONFLICT (owner, tbl, pk) DO UPDATE
             SET parent_tbl = excluded.parent_tbl, parent_pk = excluded.parent_pk, links = excluded.links
             """, logger: logger)
+        // The rows this statement walks join each other as common table expressions, whose sizes
+        // PostgreSQL guesses from their first term: it joined them in nested loops, comparing every
+        // pair, so that placing a new list of 10,000 items took 17 s (0.3 s with hash joins).
+        try await connection.query("SET LOCAL enable_nestloop = off", logger: logger)
         try await connection.query(
             """
             WITH RECURSIVE affected(tbl, pk) AS (
@@ -309,6 +313,7 @@ extension ChangeLog {
             WHERE f.t IS NULL
             ORDER BY c.tbl COLLATE "C", c.pk COLLATE "C"
             """, logger: logger)
+        try await connection.query("SET LOCAL enable_nestloop = DEFAULT", logger: logger)
     }
 
     /// Wakes the long polls of `accounts` when the transaction commits.
