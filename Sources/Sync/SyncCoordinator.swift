@@ -106,14 +106,19 @@ final class SyncCoordinator: CommitParticipant {
 
     /// Rows that SQLite deleted while a batch was applied (foreign key actions, triggers) are
     /// no longer at their rowids.
+    /// One statement a table, not two a row: a share's revocation or an ended subscription
+    /// deletes a hundred thousand rows.
     private func forgetRowsDeletedByCascade(_ changes: StoreChanges, tables: [String: SyncedTable], in db: Database) throws {
         for table in tables.values where changes.touches(table.name) {
-            for rowID in changes.changes(in: table.name).deleted.sorted() {
-                let sql = "SELECT 1 FROM \(SQLIdentifier.quote(table.name)) WHERE rowid = ?"
-                if try db.fetchValue(Int64.self, sql: sql, arguments: [rowID]) == nil {
-                    try SyncStorage.forgetRowID(table.name, rowID, in: db)
-                }
-            }
+            let deleted = changes.changes(in: table.name).deleted.sorted()
+            guard !deleted.isEmpty else { continue }
+            try db.execute(
+                sql: """
+                    UPDATE store_sync_rows SET rid = NULL
+                    WHERE tbl = ?1 AND rid IN (SELECT value FROM json_each(?2))
+                        AND NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quote(table.name)) AS t WHERE t.rowid = store_sync_rows.rid)
+                    """,
+                arguments: [DatabaseValue.text(table.name), try BoundKeys(deleted.map { .integer($0) }).argument])
         }
     }
 }

@@ -96,25 +96,80 @@ struct SyncShareApplier {
     /// The changes made here to a removed row and not sent yet are not sent: the account may not
     /// write the row, and sent after it left, they would make a row of their own in the account's
     /// data, with some of its columns only. They are recorded as refused (``SyncRefusal/Reason/notShared``).
-    func remove(_ rows: [(table: SyncedTable, key: DatabaseValue)]) throws {
+    /// With `keepingUnsent` (a row no subscription covers, which the account may still write),
+    /// such a row stays instead, with its changes, until they are sent.
+    func remove(_ rows: [(table: SyncedTable, key: DatabaseValue)], keepingUnsent: Bool = false) throws {
         guard !rows.isEmpty else { return }
-        let device = try SyncStorage.deviceID(in: db) ?? ""
-        try db.withDeferredForeignKeys {
+        try gatherLeavingRows { db in
             for (table, key) in rows {
-                try db.execute(
-                    sql: "DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.key)) = ?", arguments: [key])
-                try SyncStorage.forgetRow(table.name, key: key, in: db)
-                let unsent = try SyncStorage.pendingChanges(of: table.name, key: key, device: device, in: db)
-                guard !unsent.isEmpty else { continue }
-                try db.execute(sql: "DELETE FROM store_sync_outbox WHERE tbl = ? AND pk = ?", arguments: [table.name, key])
-                try SyncStorage.recordRefusals(
-                    unsent.map {
-                        SyncRefusal(
-                            device: device, sequence: $0.id.sequence, table: table.name, key: key.wireValue, column: $0.wire.column,
-                            reason: .notShared,
-                            message: "not sent: the row left this device, which may no longer hold it")
-                    }, in: db)
+                try db.execute(sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk) VALUES (?, ?)", arguments: [table.name, key])
             }
         }
+        try removeLeavingRows(keepingUnsent: keepingUnsent)
+    }
+
+    /// Removes as ``remove(_:keepingUnsent:)`` does the rows that `selection` (SQL that selects
+    /// a table's name and a key) selects with `arguments`.
+    func remove(selecting selection: String, arguments: [any DatabaseValueConvertible], keepingUnsent: Bool) throws {
+        try gatherLeavingRows { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk) " + selection, arguments: arguments)
+        }
+        try removeLeavingRows(keepingUnsent: keepingUnsent)
+    }
+
+    /// Fills `temp.store_sync_leaving`, the rows about to be removed, with `gather`: the rows
+    /// are deleted a table at a time, not one by one, since a revocation or an ended
+    /// subscription may remove a hundred thousand of them.
+    private func gatherLeavingRows(_ gather: (Database) throws -> Void) throws {
+        try db.execute(
+            sql: "CREATE TEMP TABLE IF NOT EXISTS store_sync_leaving(tbl TEXT NOT NULL, pk NOT NULL, PRIMARY KEY (tbl, pk)) WITHOUT ROWID")
+        try db.execute(sql: "DELETE FROM temp.store_sync_leaving")
+        try gather(db)
+    }
+
+    private func removeLeavingRows(keepingUnsent: Bool) throws {
+        let leaving = "SELECT tbl, pk FROM temp.store_sync_leaving"
+        if keepingUnsent {
+            try db.execute(sql: "DELETE FROM temp.store_sync_leaving WHERE (tbl, pk) IN (SELECT tbl, pk FROM store_sync_outbox)")
+        } else {
+            try refuseUnsentChanges(of: leaving)
+        }
+        let names = try db.fetchRows(sql: "SELECT DISTINCT tbl FROM temp.store_sync_leaving ORDER BY tbl").compactMap { row in
+            if case .text(let name)? = row["tbl"] { name } else { nil }
+        }
+        try db.withDeferredForeignKeys {
+            for name in names {
+                let keys = "SELECT pk FROM temp.store_sync_leaving WHERE tbl = ?1"
+                if let table = tables.table(named: name) {
+                    try db.execute(
+                        sql: "DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.key)) IN (\(keys))",
+                        arguments: [name])
+                }
+                for bookkeeping in ["store_sync_cells", "store_sync_rows"] {
+                    try db.execute(sql: "DELETE FROM \(bookkeeping) WHERE tbl = ?1 AND pk IN (\(keys))", arguments: [name])
+                }
+            }
+            try db.execute(sql: "DELETE FROM store_sync_held WHERE (tbl, pk) IN (\(leaving))")
+        }
+        try db.execute(sql: "DELETE FROM temp.store_sync_leaving")
+    }
+
+    /// Records as refused, and takes out of the outbox, the changes not sent yet of the rows
+    /// `leaving` selects.
+    private func refuseUnsentChanges(of leaving: String) throws {
+        let device = try SyncStorage.deviceID(in: db) ?? ""
+        let unsent = try db.fetchRows(
+            sql: """
+                SELECT sequence, tbl, pk, col, value, clock FROM store_sync_outbox WHERE (tbl, pk) IN (\(leaving)) ORDER BY sequence
+                """
+        ).map { try SyncChange(stored: $0, device: device) }
+        guard !unsent.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM store_sync_outbox WHERE (tbl, pk) IN (\(leaving))")
+        try SyncStorage.recordRefusals(
+            unsent.map {
+                SyncRefusal(
+                    device: device, sequence: $0.id.sequence, table: $0.table, key: $0.key.wireValue, column: $0.wire.column,
+                    reason: .notShared, message: "not sent: the row left this device, which may no longer hold it")
+            }, in: db)
     }
 }

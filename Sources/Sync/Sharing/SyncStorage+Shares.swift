@@ -73,17 +73,6 @@ extension SyncStorage {
         }
     }
 
-    /// Forgets everything the sync state holds of a row: its cells, its tombstone, its image,
-    /// its share and the remote changes held for it.
-    static func forgetRow(_ table: String, key: DatabaseValue, in db: Database) throws {
-        for sql in [
-            "DELETE FROM store_sync_cells WHERE tbl = ? AND pk = ?", "DELETE FROM store_sync_rows WHERE tbl = ? AND pk = ?",
-            "DELETE FROM store_sync_held WHERE tbl = ? AND pk = ?",
-        ] {
-            try db.execute(sql: sql, arguments: [table, key])
-        }
-    }
-
     /// Forgets a row's cells, tombstone and image, keeping where it is here, and records its share.
     static func resetRow(_ table: String, key: DatabaseValue, share: String?, in db: Database) throws {
         try db.execute(sql: "DELETE FROM store_sync_cells WHERE tbl = ? AND pk = ?", arguments: [table, key])

@@ -70,12 +70,11 @@ extension StoreSync {
         try store.write { db in
             guard let coordinator = db.syncCoordinator else { throw Self.notConfigured }
             try db.execute(sql: "DELETE FROM store_sync_subscriptions WHERE id = ?", arguments: [subscription])
-            let left = try SyncStorage.removeCoverage(subscription, in: db)
             if try SyncStorage.subscriptions(in: db).isEmpty {
                 try SyncStorage.forgetCoverage(in: db)
                 try SyncStorage.forgetServerProgress(in: db)
             } else {
-                try coordinator.sharing(in: db).evict(left)
+                try coordinator.sharing(in: db).endSubscription(subscription)
             }
         }
     }

@@ -57,7 +57,7 @@ extension SyncClient {
                 try SyncStorage.setMeta(schemaKey, .integer(schemaVersion), in: db)
             }
             guard try SyncStorage.isSweepPending(in: db) else { return }
-            try coordinator.sharing(in: db).evict(try SyncStorage.uncoveredRows(in: db))
+            try coordinator.sharing(in: db).removeUncoveredRows()
             try SyncStorage.clearSweep(in: db)
         }
         return received

@@ -24,11 +24,9 @@ extension SyncShareApplier {
             guard let table = tables.table(named: state.table) else { continue }
             let key = DatabaseValue(state.key)
             if covering.isEmpty {
-                if try SyncStorage.hasPendingChanges(table.name, key: key, in: db) {
-                    try SyncStorage.setCoverage([], of: table.name, key: key, in: db)
-                } else {
-                    leaving.append((table, key))
-                }
+                // Covered by none; with changes not sent yet, it stays so until they are.
+                try SyncStorage.setCoverage([], of: table.name, key: key, in: db)
+                leaving.append((table, key))
                 continue
             }
             changes += state.changes.map(SyncChange.init)
@@ -39,7 +37,7 @@ extension SyncShareApplier {
             try SyncApplier(tables: tables, db: db, clock: clock).apply(
                 SyncBatch(schemaVersion: try SyncStorage.schemaVersion(in: db), changes: changes))
         }
-        try remove(leaving)
+        try remove(leaving, keepingUnsent: true)
         try replace(replaced, device: device)
     }
 
@@ -52,14 +50,21 @@ extension SyncShareApplier {
         }
     }
 
-    /// Removes `rows`, which no subscription covers any longer, except those with changes made
-    /// here and not sent yet: they stay until they are.
-    func evict(_ rows: [(table: String, key: DatabaseValue)]) throws {
-        var leaving: [(SyncedTable, DatabaseValue)] = []
-        for (name, key) in rows {
-            guard let table = tables.table(named: name), try !SyncStorage.hasPendingChanges(table.name, key: key, in: db) else { continue }
-            leaving.append((table, key))
-        }
-        try remove(leaving)
+    /// Ends subscription `id` in the rows it covers: those it alone covers leave the store,
+    /// except those with changes made here and not sent yet (they stay until they are).
+    func endSubscription(_ id: Int64) throws {
+        let tag = " \(id) "
+        try remove(
+            selecting: "SELECT tbl, pk FROM store_sync_rows WHERE instr(subscriptions, ?1) > 0 AND replace(subscriptions, ?1, '') = ''",
+            arguments: [tag], keepingUnsent: true)
+        try db.execute(
+            sql: "UPDATE store_sync_rows SET subscriptions = replace(subscriptions, ?1, '') WHERE instr(subscriptions, ?1) > 0",
+            arguments: [tag])
+    }
+
+    /// Removes the rows no subscription covers, except those with changes made here and not sent
+    /// yet (they stay until they are).
+    func removeUncoveredRows() throws {
+        try remove(selecting: "SELECT tbl, pk FROM store_sync_rows WHERE subscriptions = ''", arguments: [], keepingUnsent: true)
     }
 }

@@ -111,38 +111,9 @@ extension SyncStorage {
             arguments: [.text(table), key, .text(" \(id) ")])
     }
 
-    /// Removes subscription `id` from the rows it covers; returns those no other covers.
-    static func removeCoverage(_ id: Int64, in db: Database) throws -> [(table: String, key: DatabaseValue)] {
-        let tag = DatabaseValue.text(" \(id) ")
-        let left = try db.fetchRows(
-            sql: """
-                SELECT tbl, pk FROM store_sync_rows WHERE instr(subscriptions, ?1) > 0 AND replace(subscriptions, ?1, '') = ''
-                ORDER BY tbl, pk
-                """,
-            arguments: [tag]
-        ).map { (try $0.decode(String.self, column: "tbl"), $0["pk"] ?? .null) }
-        try db.execute(
-            sql: "UPDATE store_sync_rows SET subscriptions = replace(subscriptions, ?1, '') WHERE instr(subscriptions, ?1) > 0",
-            arguments: [tag])
-        return left
-    }
-
-    /// The rows of the store that no subscription covers.
-    static func uncoveredRows(in db: Database) throws -> [(table: String, key: DatabaseValue)] {
-        try db.fetchRows(sql: "SELECT tbl, pk FROM store_sync_rows WHERE subscriptions = '' ORDER BY tbl, pk").map {
-            (try $0.decode(String.self, column: "tbl"), $0["pk"] ?? .null)
-        }
-    }
-
     /// Forgets the subscriptions of every row: the store has none left.
     static func forgetCoverage(in db: Database) throws {
         try db.execute(sql: "UPDATE store_sync_rows SET subscriptions = NULL WHERE subscriptions IS NOT NULL")
         try clearSweep(in: db)
-    }
-
-    /// Whether the row has changes made here that are not sent yet.
-    static func hasPendingChanges(_ table: String, key: DatabaseValue, in db: Database) throws -> Bool {
-        try db.fetchValue(Bool.self, sql: "SELECT 1 FROM store_sync_outbox WHERE tbl = ? AND pk = ? LIMIT 1", arguments: [table, key])
-            != nil
     }
 }
