@@ -11,9 +11,12 @@ struct SyncCommand: AsyncParsableCommand {
             --tables, once or --live, and lists the changes the server refused. A server started \
             with --share-roots and --share-paths shares root rows (a list and the rows under it) \
             between accounts: share, revoke and members manage the members of a root row of \
-            this account's data, memberships lists the roots other accounts share with it. Every \
-            subcommand takes --server and --token, and --database (a sharing subcommand reads \
-            it only to tell a text key from a BLOB one).
+            this account's data, memberships lists the roots other accounts share with it. A \
+            server started with --subscriptions lets a database sync only the subsets it \
+            subscribes to: subscribe, unsubscribe and subscriptions manage them, in the \
+            database only. The sharing subcommands take --server and --token, and --database \
+            (read only to tell a text key from a BLOB one); the subscription ones --database \
+            and --tables.
 
             Examples (each with --server URL --token TOKEN as well):
               store sync --database app.sqlite --tables lists,items
@@ -21,9 +24,11 @@ struct SyncCommand: AsyncParsableCommand {
               store sync members --table lists --key groceries
               store sync revoke --table lists --key groceries --from bob
               store sync memberships
+              store sync subscribe --database app.sqlite --tables lists,items --to list --parameter groceries
             """,
         subcommands: [
             SyncRunCommand.self, SyncShareCommand.self, SyncRevokeCommand.self, SyncMembersCommand.self, SyncMembershipsCommand.self,
+            SyncSubscribeCommand.self, SyncUnsubscribeCommand.self, SyncSubscriptionsCommand.self,
         ],
         defaultSubcommand: SyncRunCommand.self
     )

@@ -36,26 +36,17 @@ struct SyncRunCommand: AsyncParsableCommand {
 
     @OptionGroup var serverOptions: SyncServerOptions
 
-    @Option(help: ArgumentHelp("The tables to sync.", valueName: "a,b"))
-    var tables: String
+    @OptionGroup var tables: SyncTablesOption
 
     @Flag(help: "Keep syncing until SIGINT or SIGTERM.")
     var live = false
-
-    func validate() throws {
-        guard !tableNames.isEmpty else { throw ValidationError("--tables names at least one table") }
-    }
-
-    private var tableNames: Set<String> {
-        Set(tables.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-    }
 
     func run() async throws {
         let output = CommandOutput(options)
         var report = SyncReport()
         var failure: CommandFailure?
         do {
-            let store = try open()
+            let store = try tables.openStore(options)
             defer { try? store.close() }
             let client = SyncClient(store: store, server: try serverOptions.url(), token: serverOptions.token)
             let progress = try await client.synchronize()
@@ -92,23 +83,6 @@ struct SyncRunCommand: AsyncParsableCommand {
             failure = CommandFailure(error)
         }
         try output.finish("sync", body: report, failure: failure)
-    }
-
-    private func open() throws -> Store {
-        let file = try DatabaseFile(path: options.database)
-        guard file.exists else {
-            throw CommandFailure(status: .databaseUnavailable, kind: "database", message: "no database at \(options.database)")
-        }
-        var configuration = StoreConfiguration()
-        configuration.busyTimeout = .seconds(60)
-        configuration.sync = SyncConfiguration(tables: tableNames)
-        do {
-            return try Store(path: options.database, configuration: configuration)
-        } catch let error as StoreError where error.code == .misuse {
-            throw CommandFailure(status: .usage, kind: "sync", message: error.message, storeError: error)
-        } catch {
-            return try file.openStore(at: options.database, configuration: configuration)
-        }
     }
 
     /// Syncs until SIGINT or SIGTERM.

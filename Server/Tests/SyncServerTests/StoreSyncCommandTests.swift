@@ -60,13 +60,13 @@ struct StoreSyncCommandTests {
         #expect(rowid.status == 2, "\(rowid.error)")
     }
 
-    /// Runs `store arguments` on device `index`'s file of `devices` against `server`, with
-    /// alice's token for device 0 and bob's for the others.
-    /// A server that shares lists, alice's and bob's tokens, and a device of each: alice's holds
-    /// the list "shared" with the item "milk", not synced yet.
-    private func sharedList() async throws -> (server: SyncServerProcess, tokens: (alice: String, bob: String), devices: SyncedStores) {
+    /// A server that shares lists (started with `options` too), alice's and bob's tokens, and a
+    /// device of each: alice's holds the list "shared" with the item "milk", not synced yet.
+    private func sharedList(
+        options: [String] = []
+    ) async throws -> (server: SyncServerProcess, tokens: (alice: String, bob: String), devices: SyncedStores) {
         let fixture = try ServerFixture()
-        let server = try await SharedLists.server(fixture)
+        let server = try await SharedLists.server(fixture, options: options)
         let tokens = (alice: try fixture.token(for: "alice"), bob: try fixture.token(for: "bob"))
         let devices = try SharedLists.devices(2)
         try await devices.stores[0].write { db in
@@ -79,6 +79,8 @@ struct StoreSyncCommandTests {
         return (server, tokens, devices)
     }
 
+    /// Runs `store arguments` on device `index`'s file of `devices` against `server`, with
+    /// alice's token for device 0 and bob's for the others.
     private func store(
         _ arguments: [String], device index: Int, of devices: SyncedStores, server: SyncServerProcess, tokens: (alice: String, bob: String)
     ) throws -> (status: Int32, output: String, error: String) {
@@ -155,6 +157,35 @@ struct StoreSyncCommandTests {
             "lists", "--key", "shared", "--with", "bob", "--as", "reader",
         ])
         #expect(unshared.status == 1 && unshared.error.contains("does not share rows between accounts"), "\(unshared)")
+    }
+
+    @Test(
+        "store sync subscribe, subscriptions and unsubscribe: the database holds what its subscriptions cover, then all again",
+        .enabled(if: built))
+    func subscriptionCommands() async throws {
+        let (server, tokens, devices) = try await sharedList(options: SharedListsSchema.subscriptionOptions)
+        let sync = ["sync", "--tables", "lists,items,tags"]
+        let local = ["--database", devices.path(0), "--tables", "lists,items,tags"]
+        #expect(try store(sync, device: 0, of: devices, server: server, tokens: tokens).status == 0)
+        try await devices.stores[0].write { db in try db.execute(sql: "INSERT INTO lists(id, title) VALUES ('other', 'Other')") }
+
+        let subscribed = try store(["sync", "subscribe", "--to", "list", "--parameter", "shared", "--priority", "2"] + local)
+        #expect(subscribed.status == 0, "\(subscribed.error)")
+        #expect(subscribed.output == "subscription 1: list 'shared', priority 2: 0 rows read, to read at the next sync\n")
+        #expect(try store(sync, device: 0, of: devices, server: server, tokens: tokens).status == 0)
+        #expect(try SharedLists.keys(devices.stores[0], "lists") == ["shared"], "the other list, sent, leaves")
+        let listed = try store(["sync", "subscriptions", "--json"] + local)
+        #expect(listed.status == 0, "\(listed.error)")
+        let entries = try json(listed.output)["subscriptions"] as? [[String: Any]]
+        #expect(entries?.first?["rowsRead"] as? Int == 2 && entries?.first?["complete"] as? Bool == true, "\(listed.output)")
+        let integer = try store(["sync", "subscribe", "--to", "titled", "--parameter", "x", "--integer"] + local)
+        #expect(integer.status == 2, "\(integer)")
+
+        let ended = try store(["sync", "unsubscribe", "--id", "1"] + local)
+        #expect(ended.status == 0 && ended.output == "ended subscription 1; the next sync reads the whole data\n", "\(ended)")
+        #expect(try store(["sync", "unsubscribe", "--id", "1"] + local).status == 2, "no such subscription")
+        #expect(try store(sync, device: 0, of: devices, server: server, tokens: tokens).status == 0)
+        #expect(try SharedLists.keys(devices.stores[0], "lists") == ["other", "shared"])
     }
 
     @Test(

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import SQLiteStore
+
+/// The `--tables` a `store sync` subcommand opens its database with, recording them for sync.
+struct SyncTablesOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The tables to sync.", valueName: "a,b"))
+    var tables: String
+
+    func validate() throws {
+        guard !tableNames.isEmpty else { throw ValidationError("--tables names at least one table") }
+    }
+
+    /// The table names, trimmed.
+    var tableNames: Set<String> {
+        Set(tables.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    /// The database of `options`, which must exist, opened with sync of the tables: a usage
+    /// failure for a table that cannot sync.
+    func openStore(_ options: StoreOptions) throws -> Store {
+        let file = try DatabaseFile(path: options.database)
+        guard file.exists else {
+            throw CommandFailure(status: .databaseUnavailable, kind: "database", message: "no database at \(options.database)")
+        }
+        var configuration = StoreConfiguration()
+        configuration.busyTimeout = .seconds(60)
+        configuration.sync = SyncConfiguration(tables: tableNames)
+        do {
+            return try Store(path: options.database, configuration: configuration)
+        } catch let error as StoreError where error.code == .misuse {
+            throw CommandFailure(status: .usage, kind: "sync", message: error.message, storeError: error)
+        } catch {
+            return try file.openStore(at: options.database, configuration: configuration)
+        }
+    }
+}
