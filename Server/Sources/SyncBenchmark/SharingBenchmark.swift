@@ -11,10 +11,13 @@ struct SharingOptions: ParsableArguments {
     @Option(help: "sharing: seconds of each authorization run.") var pushSeconds = 10
     @Option(help: "sharing: changes a push in the authorization runs (even: a new item is two).") var pushChanges = 100
     @Option(help: "sharing: rounds of the authorization runs (each case and kind of push once a round).") var pushRounds = 2
+    @Option(help: "sharing: the items of the list whose subscription is ended in the eviction runs.") var subscribedItems = 100_000
+    @Option(help: "sharing: eviction runs (each reads the list again, then ends its subscription).") var evictionRounds = 3
     @Option(
         help: ArgumentHelp(
-            "sharing: what to measure (both by default): latencies (share, writes, revocation), authorization (pushes a second).",
-            valueName: "latencies,authorization"),
+            "sharing: what to measure (all by default): latencies (share, writes, revocation), authorization (pushes a second), "
+                + "eviction (ending a large subscription).",
+            valueName: "latencies,authorization,eviction"),
         transform: measurements)
     var sharingRuns: [SharingMeasurement] = SharingMeasurement.allCases
 
@@ -22,6 +25,7 @@ struct SharingOptions: ParsableArguments {
         let positives = [
             ("--shared-items", sharedItems), ("--tag-every", tagEvery), ("--share-rounds", shareRounds), ("--writes", writes),
             ("--pushers", pushers), ("--push-seconds", pushSeconds), ("--push-changes", pushChanges), ("--push-rounds", pushRounds),
+            ("--subscribed-items", subscribedItems), ("--eviction-rounds", evictionRounds),
         ]
         for (option, value) in positives where value <= 0 { throw ValidationError("\(option) takes a positive integer") }
         guard sharedItems >= 100 else { throw ValidationError("--shared-items takes at least 100 (two pools of 50 are edited)") }
@@ -41,6 +45,9 @@ struct SharingOptions: ParsableArguments {
             let cost = AuthorizationCost(clients: pushers, duration: .seconds(pushSeconds), changesPerPush: pushChanges, rounds: pushRounds)
             print(SharingReport.describe(try await cost.run()))
         }
+        if sharingRuns.contains(.eviction) {
+            print(SharingReport.describe(try await SubscriptionEviction(items: subscribedItems, rounds: evictionRounds).run()))
+        }
     }
 }
 
@@ -50,13 +57,15 @@ enum SharingMeasurement: String, CaseIterable {
     case latencies
     /// ``AuthorizationCost``.
     case authorization
+    /// ``SubscriptionEviction``.
+    case eviction
 }
 
 /// A comma-separated list of ``SharingMeasurement`` names.
 private func measurements(_ value: String) throws -> [SharingMeasurement] {
     try value.split(separator: ",").map { name in
         guard let measurement = SharingMeasurement(rawValue: String(name)) else {
-            throw ValidationError("\(name) is not one of latencies, authorization")
+            throw ValidationError("\(name) is not one of latencies, authorization, eviction")
         }
         return measurement
     }
@@ -103,6 +112,29 @@ enum SharingReport {
         for (index, round) in revocations.enumerated() {
             lines.append(
                 "    revoke \(index + 1): the call \(milliseconds(round.call)), removal committed \(milliseconds(round.removed)), "
+                    + "shown \(milliseconds(round.shown))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The eviction's table, then each round.
+    static func describe(_ result: SubscriptionEviction.Result) -> String {
+        var lines = [
+            "eviction: a device subscribed to a list of \(result.items) items and to a list of 10 ends the first subscription, "
+                + "with a live list of every item open; 1 server process, loopback",
+            "    the owner's first push of the lists (setup): \(seconds(result.push))",
+            "",
+            "| measurement | measured | target | |",
+            "|---|---|---|---|",
+            row(
+                "unsubscribe → the rows have left the store (committed)", result.rounds.map(\.evicted), target: "≤ 1 s", limit: .seconds(1)),
+            row("unsubscribe → change set in the live list", result.rounds.map(\.shown), target: "", limit: nil),
+            "| requests to the server | 0: `unsubscribe` is a call on the store | none | met |",
+            "",
+        ]
+        for (index, round) in result.rounds.enumerated() {
+            lines.append(
+                "    round \(index + 1): subscribe and read the list \(seconds(round.read)), evicted \(milliseconds(round.evicted)), "
                     + "shown \(milliseconds(round.shown))")
         }
         return lines.joined(separator: "\n")
