@@ -122,6 +122,22 @@ struct SubscriptionTests {
         #expect(try keys(1, "items") == ["eggs", "memo", "milk", "oat"])
     }
 
+    @Test("The sync article's subscriptions, as it shows them")
+    func articleSnippet() async throws {
+        try await annWritesLists()
+        let store = devices.stores[1]
+        let client = client(1)
+        let list = try store.sync.subscribe(to: "list", parameter: .text("groceries"), priority: 1)
+        try store.sync.subscribe(to: "titled", parameter: .text("Home"))
+        try await client.synchronize()
+        let read = try store.sync.subscriptions()  // each with rowsRead and isComplete
+        #expect(read.map(\.isComplete) == [true, true])
+        #expect(read.map(\.rowsRead) == [0, 2], "no list groceries; two titled Home")
+        #expect(try keys(1, "lists") == ["home", "trip"])
+        try store.sync.unsubscribe(list.id)
+        #expect(try store.sync.subscriptions().map(\.name) == ["titled"])
+    }
+
     @Test("Own roots and a shared list, a root the account may not read, and a name the server does not declare")
     func ownRootsSharesAndRefusals() async throws {
         try await annWritesLists()

@@ -16,7 +16,8 @@ extension StoreSync {
     /// them as they happen. ``refusedChanges()`` lists those recorded before.
     ///
     /// ```swift
-    /// for await refusal in store.sync.refusals() {
+    /// let refusals = store.sync.refusals()
+    /// for await refusal in refusals {
     ///     print("not saved: \(refusal.table) \(refusal.key): \(refusal.message)")
     /// }
     /// ```
