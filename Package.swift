@@ -34,6 +34,10 @@ let package = Package(
         // The @StoreModel macro, separate so that apps that do not use it never build swift-syntax.
         .library(name: "SQLiteStoreMacros", targets: ["SQLiteStoreMacros"]),
         .executable(name: "store", targets: ["StoreCLI"]),
+        // A seeded random generator for the tests and benchmarks of this repository's packages
+        // (Benchmarks/ and Server/ reach another package's targets only through its products).
+        // No library target depends on it, so apps never build it.
+        .library(name: "SQLiteStoreSeededRandom", targets: ["SQLiteStoreSeededRandom"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -118,7 +122,8 @@ let package = Package(
             ],
             resources: [.copy("Demo/Migrations")]
         ),
-        .target(name: "TestSupport", dependencies: ["SQLiteStoreCore"], path: "Tests/TestSupport"),
+        .target(name: "SQLiteStoreSeededRandom", path: "Tests/SeededRandom"),
+        .target(name: "TestSupport", dependencies: ["SQLiteStoreCore", "SQLiteStoreSeededRandom"], path: "Tests/TestSupport"),
         .testTarget(
             name: "StoreTests",
             dependencies: [

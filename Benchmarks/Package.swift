@@ -23,7 +23,7 @@ let package = Package(
         ),
         .target(
             name: "BenchmarkKit",
-            dependencies: ["CSQLiteBench"],
+            dependencies: ["CSQLiteBench", .product(name: "SQLiteStoreSeededRandom", package: "SQLiteStore")],
             swiftSettings: strictSettings
         ),
         .target(

@@ -53,8 +53,12 @@ let package = Package(
             ]
         ),
         // What the tests and the benchmark start: a throwaway PostgreSQL cluster, sync-server
-        // processes. Not a product: apps never see it.
-        .target(name: "SyncServerHarness"),
+        // processes, and the seeded generator of their random operations. Not a product: apps
+        // never see it.
+        .target(
+            name: "SyncServerHarness",
+            dependencies: [.product(name: "SQLiteStoreSeededRandom", package: "SQLiteStore")]
+        ),
         // The sync benchmarks (Benchmarks/README.md, "Sync"): build in release mode with the
         // whole package, so that the sync-server beside it is a release build too.
         .executableTarget(

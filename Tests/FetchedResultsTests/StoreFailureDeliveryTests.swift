@@ -78,23 +78,4 @@ import Testing
         #expect(await later.next() == nil)
         withExtendedLifetime(other) {}
     }
-
-    @Test(arguments: FileDamage.allCases)
-    func aDeleteWatcherEndsWithTheFailureAsItsLastEvent(_ damage: FileDamage) async throws {
-        let handled = Locked<[DeleteWatcher.Event]>([])
-        let handlerQueue = DispatchQueue(label: "handler")
-        let watcher = DeleteWatcher(
-            store: store, table: "note", watching: [Note.id(2)],
-            handler: .queue(handlerQueue) { event in handled.withLock { $0.append(event) } })
-        let events = watcher.events()
-        let other = try self.damage(damage)
-
-        var last: DeleteWatcher.Event?
-        for await event in events { last = event }
-        #expect(damage.matches(last?.error))
-        #expect(last?.deleted.isEmpty == true)
-        handlerQueue.sync {}
-        #expect(damage.matches(handled.withLock { $0.last?.error }))
-        withExtendedLifetime(other) {}
-    }
 }

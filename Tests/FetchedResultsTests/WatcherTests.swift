@@ -4,7 +4,7 @@ import Testing
 
 @testable import SQLiteStoreResults
 
-/// ChangeWatcher and DeleteWatcher against a real store file.
+/// ChangeWatcher against a real store file.
 @Suite(.timeLimit(.minutes(10))) struct WatcherTests {
     let directory: TemporaryDirectory
     let store: Store
@@ -79,30 +79,28 @@ import Testing
         _ = watcher
     }
 
-    @Test func deleteWatcherReportsDeletionsAndIgnoresUpdates() async throws {
-        let watcher = DeleteWatcher(store: store, table: "note", watching: [Note.id(1), Note.id(3)])
+    @Test func deletionsAreReportedWithoutReadingTheStore() async throws {
+        let watcher = ChangeWatcher<Note>(store: store, watching: [Note.id(1), Note.id(3)])
         var events = watcher.events().makeAsyncIterator()
-        try await store.write { db in try db.execute(sql: "UPDATE note SET title = 'x'") }
         try await store.write { db in try db.execute(sql: "DELETE FROM note WHERE id IN (2, 3)") }
         let event = try #require(await events.next())
         #expect(event.deleted == [Note.id(3)])
+        #expect(event.updated.isEmpty && event.error == nil)
         #expect(watcher.watchedIDs == [Note.id(1)])
     }
 
     @Test func deleteByAnotherConnectionIsFoundAfterExternalChangeCheck() async throws {
-        let watcher = DeleteWatcher(store: store, table: "note", watching: [Note.id(1), Note.id(2)])
-        let changeWatcher = ChangeWatcher<Note>(store: store, watching: [Note.id(1), Note.id(2)])
-        var deletions = watcher.events().makeAsyncIterator()
-        var changes = changeWatcher.events().makeAsyncIterator()
+        let watcher = ChangeWatcher<Note>(store: store, watching: [Note.id(1), Note.id(2)])
+        var changes = watcher.events().makeAsyncIterator()
         let other = try Store(path: directory.path("test.sqlite"))
         try await other.write { db in
             try db.execute(sql: "DELETE FROM note WHERE id = 2")
             try db.execute(sql: "UPDATE note SET title = 'from elsewhere' WHERE id = 1")
         }
         try store.checkForExternalChanges()
-        #expect(await deletions.next()?.deleted == [Note.id(2)])
         let change = try #require(await changes.next())
         #expect(change.deleted == [Note.id(2)])
         #expect(change.updated[Note.id(1)]?.title == "from elsewhere")
+        #expect(watcher.watchedIDs == [Note.id(1)])
     }
 }

@@ -1,26 +1,23 @@
 import Foundation
+import SQLiteStoreSeededRandom
 
-/// A reproducible random number generator (SplitMix64).
+/// A reproducible random number generator: `SplitMix64`, seeded from the environment.
 ///
 /// Each run draws a fresh seed unless `STORE_TEST_SEED` is set; tests print the seed in
 /// their failure messages so that `STORE_TEST_SEED=<seed> swift test …` replays a failure.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// The seed this generator started from.
     public let seed: UInt64
-    private var state: UInt64
+    private var generator: SplitMix64
 
+    /// A generator that starts from `seed`: `STORE_TEST_SEED`, or a random one, by default.
     public init(seed: UInt64 = SeededGenerator.seedFromEnvironment()) {
         self.seed = seed
-        self.state = seed
+        generator = SplitMix64(seed: seed)
     }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 { generator.next() }
 
     /// `STORE_TEST_SEED` if set, a random seed otherwise.
     public static func seedFromEnvironment() -> UInt64 {

@@ -1,3 +1,5 @@
+import SQLiteStoreSeededRandom
+
 /// Produces the benchmark's rows from a seed: the same seed gives the same items everywhere.
 public struct ItemGenerator: Sendable {
     /// The seed of every fixture, so that all contenders see the same data.

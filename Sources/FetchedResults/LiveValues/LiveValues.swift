@@ -33,8 +33,8 @@ import SQLiteStoreCore
 /// in the same change set as the rest of its transaction.
 ///
 /// The request's batch size is ignored: every object is kept. For a list that shows a
-/// screenful of a large table, use ``LiveResults`` or ``FetchedResultsController``, which
-/// read objects as they are shown.
+/// screenful of a large table, use a ``FetchedResultsController``, which reads objects as
+/// they are shown.
 public struct LiveValues<M: StoreModel>: AsyncSequence, Sendable {
     public typealias Element = FetchedValuesChange<M>
     public typealias Failure = FetchedResultsError

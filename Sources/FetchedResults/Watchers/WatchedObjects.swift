@@ -26,12 +26,11 @@ struct WatchedObjects: Sendable {
 
     /// The watched objects a transaction touched.
     struct Touched: Sendable {
-        /// Objects inserted or updated, to re-read; every watched object when the table changed wholly.
+        /// Objects inserted or updated, to re-read; every watched object when the table changed wholly
+        /// (those gone are then found deleted by the read).
         var written: [Int64: ObjectID] = [:]
         /// Objects deleted.
         var deleted: [Int64: ObjectID] = [:]
-        /// Whether the table changed in ways not listed row by row, so `written` may hold deleted objects too.
-        var isWholeTable = false
 
         var isEmpty: Bool { written.isEmpty && deleted.isEmpty }
     }
@@ -41,7 +40,7 @@ struct WatchedObjects: Sendable {
     func touched(by changes: StoreChanges) -> Touched {
         guard !byRowID.isEmpty else { return Touched() }
         let rows = changes.changes(in: table)
-        if rows.isWhollyChanged { return Touched(written: byRowID, isWholeTable: true) }
+        if rows.isWhollyChanged { return Touched(written: byRowID) }
         var written = watched(among: rows.updated)
         written.merge(watched(among: rows.inserted)) { first, _ in first }
         return Touched(written: written, deleted: watched(among: rows.deleted))

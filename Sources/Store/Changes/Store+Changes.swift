@@ -1,62 +1,57 @@
 import Dispatch
 
 extension Store {
-    /// The changes of every transaction committed after this call, in commit order, as an
-    /// asynchronous sequence. `tables` limits it to changes touching those tables (`nil`: all).
+    /// The changes of every transaction committed after this call that touches `tables`
+    /// (`nil`: all), in commit order, as an asynchronous sequence.
     ///
     /// ```swift
     /// for await changes in store.changes(in: ["item"]) {
     ///     print(changes.changes(in: "item").inserted)
     /// }
     /// ```
-    /// The sequence keeps every transaction's changes until the consumer takes them, so a
-    /// slow consumer never slows writers but costs memory in proportion to the transactions
-    /// it is behind (a few hundred bytes each, plus 8 bytes a row). A consumer that may fall
-    /// behind and only needs to know what changed should use `coalescedChanges(in:)`. The
-    /// sequence ends when the consuming task is cancelled, and when the store fails, after the
-    /// changes published before: ``failure`` then tells why.
-    public func changes(in tables: Set<String>? = nil) -> AsyncStream<StoreChanges> {
-        let (stream, continuation) = AsyncStream<StoreChanges>.makeStream(bufferingPolicy: .unbounded)
-        let id = broadcaster.subscribe(tables: tables, deliver: { continuation.yield($0) }, fail: { _ in continuation.finish() })
-        continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribeSoon(id) }
-        return stream
-    }
-
-    /// The changes of the transactions committed after this call that touch `tables` (`nil`:
-    /// all), in commit order, with everything committed while the consumer was busy merged
-    /// into one `StoreChanges`.
+    /// By default each transaction is one element, and the sequence keeps every transaction's
+    /// changes until the consumer takes them, so a slow consumer never slows writers but costs
+    /// memory in proportion to the transactions it is behind (a few hundred bytes each, plus
+    /// 8 bytes a row). With `coalescing`, everything committed while the consumer was busy is
+    /// merged into its next element, so memory stays in proportion to the distinct rows changed
+    /// since it last took one, whatever the number of transactions; no row is lost (see
+    /// `PendingChanges` for how the changes of one row across transactions merge), but the
+    /// consumer can no longer tell which transaction made which change:
     ///
     /// ```swift
-    /// for await changes in store.coalescedChanges(in: ["item"]) {
+    /// for await changes in store.changes(in: ["item"], coalescing: true) {
     ///     await refresh(changes.changes(in: "item"))  // however slow, nothing piles up
     /// }
     /// ```
-    /// Memory stays in proportion to the distinct rows changed since the consumer last took
-    /// an element, whatever the number of transactions; no row is lost (see `PendingChanges`
-    /// for how the changes of one row across transactions merge), but the consumer can no
-    /// longer tell which transaction made which change. Each commit pays for merging its own
-    /// rows into the pending ones. The sequence ends when the consuming task is cancelled, and
-    /// when the store fails, after the changes published before: ``failure`` then tells why.
-    public func coalescedChanges(in tables: Set<String>? = nil) -> CoalescedStoreChanges {
+    /// The sequence ends when the consuming task is cancelled, and when the store fails, after
+    /// the changes published before: ``failure`` then tells why.
+    public func changes(in tables: Set<String>? = nil, coalescing: Bool = false) -> StoreChangeSequence {
         let (doorbell, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let pending = PendingChanges()
+        let pending = PendingChanges(coalescing: coalescing)
         let deliver: @Sendable (StoreChanges) -> Void = { changes in
             pending.add(changes)
             continuation.yield()
         }
         let id = broadcaster.subscribe(tables: tables, deliver: deliver, fail: { _ in continuation.finish() })
         continuation.onTermination = { [broadcaster] _ in broadcaster.unsubscribeSoon(id) }
-        return CoalescedStoreChanges(doorbell: doorbell, pending: pending)
+        return StoreChangeSequence(doorbell: doorbell, pending: pending)
+    }
+
+    /// ``changes(in:coalescing:)`` with `coalescing`, for `SyncClient`, which still calls it by
+    /// its former public name: remove it once `SyncClient` calls `changes(in:coalescing:)`.
+    package func coalescedChanges(in tables: Set<String>? = nil) -> StoreChangeSequence {
+        changes(in: tables, coalescing: true)
     }
 
     /// Calls `handler` with the changes of every transaction committed after this call that
     /// touches `tables` (`nil`: all), in commit order, on `queue` (a private serial queue by
-    /// default), never on the writer and never while a write transaction is open.
+    /// default), never on the writer and never while a write transaction is open: the form of
+    /// ``changes(in:coalescing:)`` for code that is not asynchronous.
     ///
     /// By default each transaction gets its own call, and the calls waiting on a busy `queue`
     /// cost memory in proportion to the transactions behind. With `coalescing`, the changes
     /// committed while a call is waiting or running are merged into the next call, as in
-    /// `coalescedChanges(in:)`: at most one call waits, whatever the handler's speed.
+    /// ``changes(in:coalescing:)``: at most one call waits, whatever the handler's speed.
     ///
     /// When the store fails (see ``failure``), `didFail` is called once on `queue`, after the
     /// calls for the changes published before, and the calls end; an observation begun after
@@ -68,15 +63,13 @@ extension Store {
         _ handler: @escaping @Sendable (StoreChanges) -> Void
     ) -> ChangeObservation {
         let queue = queue ?? DispatchQueue(label: "SQLiteStore.observer")
-        let deliver: @Sendable (StoreChanges) -> Void
-        if coalescing {
-            let pending = PendingChanges()
-            deliver = { changes in
-                guard pending.add(changes) else { return }  // a call is already waiting
-                queue.async { pending.take().map(handler) }
+        let pending = PendingChanges(coalescing: coalescing)
+        let deliver: @Sendable (StoreChanges) -> Void = { changes in
+            // Changes added while a call is scheduled are taken by that call's loop.
+            guard pending.add(changes) else { return }
+            queue.async {
+                while let changes = pending.take() { handler(changes) }
             }
-        } else {
-            deliver = { changes in queue.async { handler(changes) } }
         }
         let fail: @Sendable (StoreError) -> Void = { error in queue.async { didFail?(error) } }
         let id = broadcaster.subscribe(tables: tables, deliver: deliver, fail: fail)

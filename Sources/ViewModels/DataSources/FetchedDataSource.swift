@@ -27,8 +27,8 @@ import SQLiteStoreResults
 /// view models of every row read since its last change (evict them all with
 /// ``removeCachedViewModels()``).
 ///
-/// The data source subscribes to the controller (`subscribe(didFail:didChange:)`), leaving
-/// its `didChange` and `changes()` free for you. It holds the controller, and the controller
+/// The data source takes each change along with the controller, leaving its `didChange` and
+/// `changes()` free for you. It holds the controller, and the controller
 /// holds it weakly: releasing the data source releases the controller (unless you keep it)
 /// and ends every subscription.
 @MainActor

@@ -40,7 +40,7 @@ import Testing
         let writer = insertUntilCancelled()
         defer { writer.cancel() }
         var inserted: [Set<Int64>] = []
-        // --- Store.changes(in:)
+        // --- Store.changes(in:coalescing:)
         for await changes in store.changes(in: ["item"]) {
             print(changes.changes(in: "item").inserted)
             // --- end
@@ -50,13 +50,13 @@ import Testing
         #expect(inserted.first?.count == 1)
     }
 
-    @Test func coalescedChangesSnippetRuns() async throws {
+    @Test func coalescingChangesSnippetRuns() async throws {
         let writer = insertUntilCancelled()
         defer { writer.cancel() }
         var refreshed: [TableChanges] = []
         func refresh(_ changes: TableChanges) async { refreshed.append(changes) }
-        // --- Store.coalescedChanges(in:)
-        for await changes in store.coalescedChanges(in: ["item"]) {
+        // --- Store.changes(in:coalescing:), coalescing
+        for await changes in store.changes(in: ["item"], coalescing: true) {
             await refresh(changes.changes(in: "item"))  // however slow, nothing piles up
             // --- end
             break

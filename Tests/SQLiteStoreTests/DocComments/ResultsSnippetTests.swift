@@ -45,14 +45,6 @@ actor Exporter {
     var text: String?
 }
 
-/// The editors `DeleteWatcher`'s snippet closes.
-@MainActor enum OpenEditors {
-    static var closed: Set<ObjectID> = []
-}
-
-/// Closes the editors of deleted objects.
-@MainActor func close(_ ids: Set<ObjectID>) { OpenEditors.closed.formUnion(ids) }
-
 /// What `DiffableSnapshot`'s snippet hands its snapshots to: a diffable data source in an app.
 @MainActor final class SnapshotRecorder {
     var applied = 0
@@ -141,21 +133,6 @@ extension DiffableSnapshot {
         try await store.write { db in try db.execute(sql: "UPDATE item SET title = 'Rye bread' WHERE id = 1") }
         while label.text == nil { try await Task.sleep(for: .milliseconds(1)) }
         #expect(label.text == "Rye bread")
-        withExtendedLifetime(watcher) {}
-    }
-
-    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-    @Test func deleteWatcherSnippetRuns() async throws {
-        let ids = [ObjectID(table: "item", rowID: 2)]
-        // --- DeleteWatcher
-        let watcher = DeleteWatcher(
-            store: store, table: "item", watching: ids,
-            handler: .mainActor { event in
-                close(event.deleted)
-            })
-        // --- end
-        try await store.write { db in try db.execute(sql: "DELETE FROM item WHERE id = 2") }
-        while !OpenEditors.closed.contains(ids[0]) { try await Task.sleep(for: .milliseconds(1)) }
         withExtendedLifetime(watcher) {}
     }
 

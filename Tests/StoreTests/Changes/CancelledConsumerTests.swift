@@ -2,7 +2,7 @@ import Foundation
 import SQLiteStoreCore
 import Testing
 
-/// Consumers of `changes()` and `coalescedChanges()` cancelled while transactions are being
+/// Consumers of `changes()`, one by one and coalescing, cancelled while transactions are being
 /// published to them: a cancelled task ends its stream while holding its own lock, and the
 /// publication must not wait for it while holding the subscribers' lock (a lock-order
 /// inversion that hung the sync server's tests). A deadlock fails the test by its time limit.
@@ -24,7 +24,7 @@ import Testing
                 if round.isMultiple(of: 2) {
                     for await _ in store.changes(in: ["t"]) {}
                 } else {
-                    for await _ in store.coalescedChanges(in: ["t"]) {}
+                    for await _ in store.changes(in: ["t"], coalescing: true) {}
                 }
             }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...300)))

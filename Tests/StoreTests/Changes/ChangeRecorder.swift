@@ -5,7 +5,7 @@ import SQLiteStoreCore
 /// Every transaction the tests commit also bumps the `tick` table, so each commit yields
 /// exactly one `StoreChanges`, and a test can tell "nothing was published" from "not yet".
 final class ChangeRecorder {
-    private var iterator: AsyncStream<StoreChanges>.Iterator
+    private var iterator: StoreChangeSequence.AsyncIterator
     let store: Store
 
     init(store: Store, tables: Set<String>? = nil) throws {

@@ -50,7 +50,7 @@ import Testing
 
     @Test func aSlowSequenceConsumerGetsEveryMissedTransactionMergedIntoOne() async throws {
         var random = SeededGenerator()
-        var changes = store.coalescedChanges(in: ["a", "b"]).makeAsyncIterator()
+        var changes = store.changes(in: ["a", "b"], coalescing: true).makeAsyncIterator()
         for round in 0..<20 {
             let expected = try writeRandomTransactions(Int.random(in: 1...30, using: &random), using: &random)
             let merged = await changes.next()
@@ -90,7 +90,7 @@ import Testing
             ([changes([1]), changes([], [], [1]), changes([1])], TableChanges(inserted: [1])),
         ]
         for (sequence, expected) in cases {
-            let pending = PendingChanges()
+            let pending = PendingChanges(coalescing: true)
             for item in sequence { pending.add(item) }
             #expect(pending.take()?.changes(in: "a") == expected, "\(sequence)")
         }

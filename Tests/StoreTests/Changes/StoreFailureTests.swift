@@ -23,7 +23,7 @@ import Testing
     func thePollEndsEveryObservationWithTheFailure(_ damage: FileDamage) async throws {
         let store = try makeStore()
         let changes = store.changes(in: ["t"])
-        let coalesced = store.coalescedChanges()
+        let coalesced = store.changes(coalescing: true)
         let failed = DispatchSemaphore(value: 0)
         let failure = Locked<StoreError?>(nil)
         let observation = store.observeChanges(didFail: { error in

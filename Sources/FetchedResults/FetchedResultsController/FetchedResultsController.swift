@@ -14,9 +14,10 @@ import SQLiteStoreCore
 /// let first = try controller.object(at: IndexPath(row: 0, section: 0))
 /// ```
 ///
-/// Changes reach their consumers three ways: `didChange` (one handler, for the controller's
-/// owner) and `subscribe(didFail:didChange:)` (any number) on the main actor, and
-/// `changes(initial:)`, an asynchronous sequence consumed on any actor. After
+/// Changes reach their consumers two ways: ``didChange`` (with ``willChange`` and
+/// ``didFail``), the handlers of the controller's owner, called on the main actor as each
+/// change is applied; and ``changes(initial:)``, an asynchronous sequence consumed on any
+/// actor, of which there may be any number. After
 /// `try await store.write { … }`, `try await controller.waitUntilCurrent()` returns once the
 /// controller has delivered that commit (`catchUp()` is the synchronous form). When the
 /// controller cannot follow the store (the table was dropped, the schema no longer fits the
@@ -56,7 +57,7 @@ public final class FetchedResultsController<M: StoreModel> {
     /// Called before a change is applied to the controller's results.
     public var willChange: (@MainActor () -> Void)?
     /// Called after a change was applied, with its change set and the new results. One
-    /// handler, for the controller's owner; others use `subscribe(didFail:didChange:)`.
+    /// handler, for the controller's owner; other consumers take ``changes(initial:)``.
     public var didChange: (@MainActor (FetchedResultsChange) -> Void)?
     /// Called when the controller stops following the store, with why.
     public var didFail: (@MainActor (FetchedResultsError) -> Void)?
@@ -335,9 +336,10 @@ public final class FetchedResultsController<M: StoreModel> {
     // MARK: Changes
 
     /// Calls `didChange` after each change and `didFail` when the controller stops following
-    /// the store, on the main actor, until the returned subscription is cancelled or released.
-    /// Any number of subscribers may coexist with `didChange`; capture objects weakly.
-    public func subscribe(
+    /// the store, on the main actor, until the returned subscription is cancelled or released:
+    /// for `FetchedDataSource`, which takes each change synchronously with the controller and
+    /// leaves ``didChange`` to the app. Any number of subscribers may coexist with `didChange`.
+    package func subscribe(
         didFail: (@MainActor (FetchedResultsError) -> Void)? = nil,
         didChange: @escaping @MainActor (FetchedResultsChange) -> Void
     ) -> FetchedResultsSubscription {

@@ -1,15 +1,15 @@
-/// Keeps handlers given to ``FetchedResultsController/subscribe(didFail:didChange:)`` called.
+/// Keeps handlers given to `FetchedResultsController.subscribe(didFail:didChange:)` called.
 ///
 /// The subscription lasts until ``cancel()`` or until the token is released; a released
 /// token's handlers are never called again. The token does not keep the controller alive.
 @MainActor
-public final class FetchedResultsSubscription {
+package final class FetchedResultsSubscription {
     private(set) var isActive = true
 
     init() {}
 
     /// Ends the subscription now; calling it again does nothing.
-    public func cancel() { isActive = false }
+    package func cancel() { isActive = false }
 }
 
 /// The handlers of one subscription, held by the controller.
