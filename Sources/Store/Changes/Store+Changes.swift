@@ -37,12 +37,6 @@ extension Store {
         return StoreChangeSequence(doorbell: doorbell, pending: pending)
     }
 
-    /// ``changes(in:coalescing:)`` with `coalescing`, for `SyncClient`, which still calls it by
-    /// its former public name: remove it once `SyncClient` calls `changes(in:coalescing:)`.
-    package func coalescedChanges(in tables: Set<String>? = nil) -> StoreChangeSequence {
-        changes(in: tables, coalescing: true)
-    }
-
     /// Calls `handler` with the changes of every transaction committed after this call that
     /// touches `tables` (`nil`: all), in commit order, on `queue` (a private serial queue by
     /// default), never on the writer and never while a write transaction is open: the form of

@@ -161,7 +161,7 @@ public struct SyncClient: Sendable {
 
     private func keepPushing() async throws {
         let tables = store.configuration.sync?.tables
-        var commits = store.coalescedChanges(in: tables).makeAsyncIterator()
+        var commits = store.changes(in: tables, coalescing: true).makeAsyncIterator()
         var backoff = SyncBackoff()
         while true {
             do {
