@@ -80,12 +80,12 @@ struct SyncShareApplier {
         }
     }
 
-    /// Merges a page of a share's rows, each recorded as that share's.
+    /// Merges a page of a share's or a subscription's rows, set-based as a snapshot page, each
+    /// recorded with its share.
     func merge(_ page: SyncSharedPage) throws {
-        let changes = page.rows.flatMap { $0.changes.map(SyncChange.init) }
-        if !changes.isEmpty {
-            try SyncApplier(tables: tables, db: db, clock: clock).apply(
-                SyncBatch(schemaVersion: try SyncStorage.schemaVersion(in: db), changes: changes))
+        if !page.rows.isEmpty {
+            guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+            try coordinator.apply(page.snapshotPage(schemaVersion: try SyncStorage.schemaVersion(in: db)), in: db)
         }
         try tag(page.rows.compactMap { row in row.share.map { SyncSharedRow(table: row.table, key: row.key, share: $0) } })
     }
