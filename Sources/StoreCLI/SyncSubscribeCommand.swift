@@ -41,19 +41,10 @@ struct SyncSubscribeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let output = CommandOutput(options)
-        var report = SyncSubscriptionsReport()
-        var failure: CommandFailure?
-        do {
-            let store = try tables.openStore(options)
-            defer { try? store.close() }
+        try tables.runOnSubscriptions("sync subscribe", options: options) { store, output in
             let value: DatabaseValue? = parameter.map { integer ? .integer(Int64($0) ?? 0) : .text($0) }
             let subscription = try store.sync.subscribe(to: to, parameter: value, priority: priority)
-            report = SyncSubscriptionsReport(try store.sync.subscriptions())
             output.say("subscription \(subscription.id): \(SyncSubscriptionsReport.line(subscription))")
-        } catch {
-            failure = CommandFailure(error)
         }
-        try output.finish("sync subscribe", body: report, failure: failure)
     }
 }

@@ -18,22 +18,11 @@ struct SyncSubscriptionsCommand: AsyncParsableCommand {
     @OptionGroup var tables: SyncTablesOption
 
     func run() async throws {
-        let output = CommandOutput(options)
-        var report = SyncSubscriptionsReport()
-        var failure: CommandFailure?
-        do {
-            let store = try tables.openStore(options)
-            defer { try? store.close() }
-            report = SyncSubscriptionsReport(try store.sync.subscriptions())
-            output.say(
-                report.subscriptions.isEmpty ? "no subscriptions: the whole data syncs" : "\(report.subscriptions.count) subscriptions:")
-            for subscription in try store.sync.subscriptions() {
-                output.say("  \(subscription.id): \(SyncSubscriptionsReport.line(subscription))")
-            }
-        } catch {
-            failure = CommandFailure(error)
+        try tables.runOnSubscriptions("sync subscriptions", options: options) { store, output in
+            let subscriptions = try store.sync.subscriptions()
+            output.say(subscriptions.isEmpty ? "no subscriptions: the whole data syncs" : "\(subscriptions.count) subscriptions:")
+            for subscription in subscriptions { output.say("  \(subscription.id): \(SyncSubscriptionsReport.line(subscription))") }
         }
-        try output.finish("sync subscriptions", body: report, failure: failure)
     }
 }
 

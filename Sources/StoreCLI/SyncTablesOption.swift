@@ -34,4 +34,23 @@ struct SyncTablesOption: ParsableArguments {
             return try file.openStore(at: options.database, configuration: configuration)
         }
     }
+
+    /// Opens the database of `options` with sync of the tables, runs `body` on it, and prints
+    /// the database's subscriptions after it as the JSON document of `command`, or the failure.
+    func runOnSubscriptions(
+        _ command: String, options: StoreOptions, _ body: (Store, CommandOutput) throws -> Void
+    ) throws {
+        let output = CommandOutput(options)
+        var report = SyncSubscriptionsReport()
+        var failure: CommandFailure?
+        do {
+            let store = try openStore(options)
+            defer { try? store.close() }
+            try body(store, output)
+            report = SyncSubscriptionsReport(try store.sync.subscriptions())
+        } catch {
+            failure = CommandFailure(error)
+        }
+        try output.finish(command, body: report, failure: failure)
+    }
 }

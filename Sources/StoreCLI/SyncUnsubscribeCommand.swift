@@ -23,23 +23,13 @@ struct SyncUnsubscribeCommand: AsyncParsableCommand {
     var id: Int64
 
     func run() async throws {
-        let output = CommandOutput(options)
-        var report = SyncSubscriptionsReport()
-        var failure: CommandFailure?
-        do {
-            let store = try tables.openStore(options)
-            defer { try? store.close() }
+        try tables.runOnSubscriptions("sync unsubscribe", options: options) { store, output in
             guard try store.sync.subscriptions().contains(where: { $0.id == id }) else {
                 throw CommandFailure(status: .usage, kind: "subscription", message: "no subscription \(id) in \(options.database)")
             }
             try store.sync.unsubscribe(id)
-            report = SyncSubscriptionsReport(try store.sync.subscriptions())
-            output.say(
-                "ended subscription \(id); \(report.subscriptions.isEmpty ? "the next sync reads the whole data" : "\(report.subscriptions.count) left")"
-            )
-        } catch {
-            failure = CommandFailure(error)
+            let left = try store.sync.subscriptions().count
+            output.say("ended subscription \(id); \(left == 0 ? "the next sync reads the whole data" : "\(left) left")")
         }
-        try output.finish("sync unsubscribe", body: report, failure: failure)
     }
 }
