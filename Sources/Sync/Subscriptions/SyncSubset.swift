@@ -8,7 +8,7 @@ import SQLiteStoreCore
 /// let subsets = [
 ///     SyncSubset(name: "mine", kind: .ownRoots),
 ///     SyncSubset(name: "list", kind: .root(table: "lists")),
-///     SyncSubset(name: "items_in", kind: .rows(table: "items", column: "list")),
+///     SyncSubset(name: "items_in", kind: .rows(table: "items", column: "list_id")),
 /// ]
 /// ```
 public struct SyncSubset: Sendable, Hashable {

@@ -8,7 +8,8 @@ import Testing
 /// the synced schema, refused with a reason when it does not fit.
 @Suite("Sync sharing declaration")
 struct SyncSharingDeclarationTests {
-    private static func schema() throws -> SyncSchema {
+    /// Lists, items in a list (`list_id`) or under another item (`parent`), and notes.
+    static func schema() throws -> SyncSchema {
         var migrator = Migrator()
         try migrator.add(
             Migration(version: 1, name: "lists") { db in

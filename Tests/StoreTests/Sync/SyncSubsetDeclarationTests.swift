@@ -8,33 +8,20 @@ import Testing
 /// against the synced schema and the sharing, refused with a reason when they do not fit.
 @Suite("Sync subscription declaration")
 struct SyncSubsetDeclarationTests {
-    private static func schema() throws -> SyncSchema {
-        var migrator = Migrator()
-        try migrator.add(
-            Migration(version: 1, name: "lists") { db in
-                try db.execute(
-                    script: """
-                        CREATE TABLE lists(id TEXT PRIMARY KEY, title TEXT);
-                        CREATE TABLE items(id TEXT PRIMARY KEY, list TEXT REFERENCES lists(id));
-                        """)
-            })
-        return try SyncSchema(tables: ["lists", "items"], migrator: migrator)
-    }
-
-    private static let sharing = SyncSharing(roots: ["lists"], paths: [.init(table: "items", column: "list", parent: "lists")])
+    private static let sharing = SyncSharing(roots: ["lists"], paths: [.init(table: "items", column: "list_id", parent: "lists")])
 
     @Test("Subsets as code and as the command line spells them, checked against the schema and the sharing")
     func declaration() throws {
         let subsets = [
             SyncSubset(name: "mine", kind: .ownRoots),
             SyncSubset(name: "list", kind: .root(table: "lists")),
-            SyncSubset(name: "items_in", kind: .rows(table: "items", column: "list")),
+            SyncSubset(name: "items_in", kind: .rows(table: "items", column: "list_id")),
         ]
-        try SyncSubset.check(subsets, against: Self.schema(), sharing: Self.sharing)
-        let spelled = try ["mine=own-roots", "list=root:Lists", "items_in=rows:items.list"].map(SyncSubset.init(parsing:))
+        try SyncSubset.check(subsets, against: SyncSharingDeclarationTests.schema(), sharing: Self.sharing)
+        let spelled = try ["mine=own-roots", "list=root:Lists", "items_in=rows:items.list_id"].map(SyncSubset.init(parsing:))
         #expect(spelled == subsets, "table names folded as SQLite folds them")
         #expect(spelled.map(\.takesParameter) == [false, true, true])
-        #expect(spelled[2].looksAt(table: "ITEMS", column: "List") && !spelled[2].looksAt(table: "lists", column: "list"))
+        #expect(spelled[2].looksAt(table: "ITEMS", column: "List_ID") && !spelled[2].looksAt(table: "lists", column: "list_id"))
     }
 
     @Test("A subset spelled otherwise, or that does not fit, is refused with the reason")
@@ -42,7 +29,7 @@ struct SyncSubsetDeclarationTests {
         for spelled in ["mine", "=own-roots", "x=roots", "x=root:", "x=rows:items", "x=rows:.list", "x=rows:items."] {
             #expect(throws: SyncSharingError.self, "\(spelled)") { try SyncSubset(parsing: spelled) }
         }
-        let schema = try Self.schema()
+        let schema = try SyncSharingDeclarationTests.schema()
         let unfit: [([SyncSubset], SyncSharing?, String)] = [
             ([SyncSubset(name: "mine", kind: .ownRoots)], nil, "own-roots needs share roots"),
             ([SyncSubset(name: "x", kind: .root(table: "items"))], Self.sharing, "\"items\" is not a share root"),
