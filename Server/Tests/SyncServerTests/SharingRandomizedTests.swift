@@ -10,7 +10,8 @@ import Testing
 /// moved between lists, under other items, under themselves and into loops), shares, role
 /// changes and revocations by owners, syncs through either server with connections cut at any
 /// byte or held back, server processes killed in the middle of a sync and started again, devices
-/// offline for many steps, subscriptions added and ended (each device's own lists, one list by
+/// offline for many steps, one device of each account on an older app version (without the
+/// items' `note` column, which the newer devices write), subscriptions added and ended (each device's own lists, one list by
 /// key, the lists with a title), some to lists the account may not read.
 ///
 /// Checked against ``SharedDataOracle``, computed from what the server stored, not from the
@@ -21,7 +22,8 @@ import Testing
 ///   and stored nowhere; a change stored in another account's data was one the pusher could
 ///   write (its row's list is shared with it as writer);
 /// - at quiescence each device shows exactly what the oracle says its account may read (of it,
-///   what its subscriptions cover), with the merged values.
+///   what its subscriptions cover), with the merged values: the newer devices their notes too,
+///   which no edit of an older device erased.
 ///
 /// `SYNC_SHARING_SEED` and `SYNC_SHARING_STEPS` replay or lengthen a run.
 @Suite("Sharing, randomized", .serialized, .timeLimit(.minutes(10)))
@@ -47,8 +49,8 @@ private final class SharingRun {
     var servers: [SyncServerProcess]
     let balancers: [LoopbackBalancer]
     let tokens: [String]
-    /// Device `i` belongs to account `i / 2`.
-    let devices: SyncedStores
+    /// Device `i` belongs to account `i / 2`; the even ones are on the newer schema.
+    let devices: MixedVersionDevices
     var offline: Set<Int> = []
     /// Each device's subscriptions, by the id the store gave each.
     var subscriptions: [Int: [Int64: SharedDataOracle.Subscription]] = [:]
@@ -69,12 +71,12 @@ private final class SharingRun {
         random = SplitMix64(seed: seed)
         let fixture = try ServerFixture()
         self.fixture = fixture
-        let first = try await SharedLists.server(fixture, options: SharedListsSchema.subscriptionOptions)
-        let second = try await SharedLists.server(fixture, options: SharedListsSchema.subscriptionOptions)
+        let first = try await Self.server(fixture)
+        let second = try await Self.server(fixture)
         servers = [first, second]
         balancers = [try await LoopbackBalancer(routingTo: first.port), try await LoopbackBalancer(routingTo: second.port)]
         tokens = try Self.accounts.map { try fixture.token(for: $0) }
-        devices = try SharedLists.devices(6)
+        devices = try MixedVersionDevices()
     }
 
     deinit {
@@ -83,6 +85,12 @@ private final class SharingRun {
     }
 
     func account(of device: Int) -> String { Self.accounts[device / 2] }
+
+    /// A server process on the newer schema, with subscriptions.
+    static func server(_ fixture: ServerFixture, port: Int = 0) async throws -> SyncServerProcess {
+        try await SharedLists.server(
+            fixture, port: port, migrations: try SharedLists.migrationsWithNotes(), options: SharedListsSchema.subscriptionOptions)
+    }
 
     func play(steps: Int) async throws {
         for step in 0..<steps {
@@ -103,12 +111,16 @@ private final class SharingRun {
         }
         let oracle = try await self.oracle()
         var shown = 0
+        var notes = 0
         for device in 0..<6 {
+            let newer = devices.isNewer(device)
             let expected = oracle.expectedDumps(
-                for: account(of: device), shares: shares, subscriptions: Set((subscriptions[device] ?? [:]).values))
+                for: account(of: device), shares: shares, subscriptions: Set((subscriptions[device] ?? [:]).values), withNotes: newer)
             shown += expected.values.map(\.count).reduce(0, +)
             for table in ["lists", "items", "tags"] {
-                let shown = try SharedLists.dump(devices.stores[device], table == "items" ? "items with parents" : table)
+                let items = newer ? "items with notes" : "items with parents"
+                let shown = try SharedLists.dump(devices.stores[device], table == "items" ? items : table)
+                if table == "items" && newer { notes += shown.count { !$0.hasSuffix("|NULL") } }
                 let wanted = expected[table] ?? []
                 if shown != wanted {
                     Issue.record(
@@ -122,6 +134,11 @@ private final class SharingRun {
         }
         let cuts = balancers.map(\.cuts).reduce(0, +)
         let shared = shares.values.map { $0.count }.reduce(0, +)
+        #expect(notes > 0, "seed \(seed): the newer devices show notes, which the older ones never had")
+        // No change an older device made, in any account's data, names the column it lacks.
+        let olderDevices = Set(try (0..<6).filter { !devices.isNewer($0) }.map { try devices.stores[$0].sync.deviceID() })
+        let erasing = oracle.changes.values.joined().filter { olderDevices.contains($0.device) && $0.column == "note" }
+        #expect(erasing.isEmpty, "seed \(seed): older devices' changes set notes: \(erasing.prefix(3))")
         #expect(
             syncs > 0 && shared > 0 && subscriptionChanges > 0,
             "seed \(seed): the run synced (\(syncs)), shared (\(shared)) and subscribed (\(subscriptionChanges))")
@@ -130,7 +147,7 @@ private final class SharingRun {
         print(
             "sharing, seed \(seed): \(steps) steps, \(syncs) syncs, \(faults) failed by \(cuts) cut connections and \(kills) servers killed, \(refusals) changes "
                 + "refused, \(failedTransactions) transactions refused by the store, \(shared) memberships at the end, \(subscriptionChanges) "
-                + "subscriptions added or ended, \(shown) rows shown on the six devices"
+                + "subscriptions added or ended, \(shown) rows shown on the six devices, \(notes) items with a note on the newer ones"
         )
     }
 
@@ -210,7 +227,9 @@ private final class SharingRun {
                     ("INSERT INTO items(id, list, title) VALUES (?, ?, ?)", [.text(newKey("i")), list, .text("item \(step)")])
                 case 5: ("INSERT INTO items(id, parent, title) VALUES (?, ?, ?)", [.text(newKey("i")), item, .text("sub \(step)")])
                 case 6: ("INSERT INTO tags(id, item, label) VALUES (?, ?, ?)", [.text(newKey("t")), item, .text("tag \(step)")])
-                case 7, 8: ("UPDATE items SET title = ? WHERE id = ?", [.text("edit \(step)"), item])
+                case 7: ("UPDATE items SET title = ? WHERE id = ?", [.text("edit \(step)"), item])
+                case 8 where devices.isNewer(device): ("UPDATE items SET note = ? WHERE id = ?", [.text("note \(step)"), item])
+                case 8: ("UPDATE items SET title = ? WHERE id = ?", [.text("older edit \(step)"), item])
                 case 9: ("UPDATE lists SET title = ? WHERE id = ?", [.text(Self.titles.randomElement(using: &random) ?? ""), list])
                 case 10: ("UPDATE items SET list = ?, parent = NULL WHERE id = ?", [list, item])
                 case 11:
@@ -343,7 +362,7 @@ private final class SharingRun {
         try await sync(device, step: step, faulty: true, through: server)
         _ = await killer.value
         kills += 1
-        servers[server] = try await SharedLists.server(fixture, port: victim.port, options: SharedListsSchema.subscriptionOptions)
+        servers[server] = try await Self.server(fixture, port: victim.port)
     }
 
     /// Syncs `device` through a random server, its connection faulted when `faulty`; then
@@ -442,4 +461,23 @@ private final class SharingRun {
             }
         }
     }
+}
+
+/// The six devices of a run: the first of each account on the newer schema (items with a
+/// `note`), the second on the older one, as after an app update that reached one device.
+private final class MixedVersionDevices {
+    private let newer: SyncedStores
+    private let older: SyncedStores
+    /// Device `i`'s store.
+    let stores: [Store]
+
+    init() throws {
+        let newer = try SyncedStores(count: 3, migrations: try SharedLists.migrationsWithNotes(), tables: SharedLists.tables)
+        let older = try SharedLists.devices(3)
+        stores = (0..<6).map { $0.isMultiple(of: 2) ? newer.stores[$0 / 2] : older.stores[$0 / 2] }
+        (self.newer, self.older) = (newer, older)
+    }
+
+    /// Whether device `i` is on the newer schema.
+    func isNewer(_ device: Int) -> Bool { device.isMultiple(of: 2) }
 }

@@ -153,9 +153,10 @@ struct SharedDataOracle {
     }
 
     /// What a device of `account` with `subscriptions` must show, table by table, as
-    /// ``SharedLists/dump(_:_:)`` writes it.
+    /// ``SharedLists/dump(_:_:)`` writes it (`withNotes`: a device on the newer schema, whose
+    /// items have a note).
     func expectedDumps(
-        for account: String, shares: [Share: [String: SyncShareRole]], subscriptions: Set<Subscription> = []
+        for account: String, shares: [Share: [String: SyncShareRole]], subscriptions: Set<Subscription> = [], withNotes: Bool = false
     ) -> [String: [String]] {
         var shown = held(by: account, shares: shares, subscriptions: subscriptions).filter { $0.value.row.isAlive }.mapValues(\.row)
         var struckOut = true
@@ -189,6 +190,7 @@ struct SharedDataOracle {
                 case "lists": "\(quoted(.text(id.key)))|\(quoted(row.cells["title"] ?? .text("")))"
                 case "items":
                     "\(quoted(.text(id.key)))|\(quoted(row.cells["list"]))|\(quoted(row.cells["parent"]))|\(quoted(row.cells["title"] ?? .text("")))"
+                        + (withNotes ? "|\(quoted(row.cells["note"]))" : "")
                 default: "\(quoted(.text(id.key)))|\(quoted(row.cells["item"]))|\(quoted(row.cells["label"]))"
                 }
             dumps[id.table, default: []].append(line)

@@ -21,10 +21,27 @@ enum SharedLists {
         return folder
     }
 
-    /// A server process on `fixture`'s database that shares lists.
-    static func server(_ fixture: ServerFixture, port: Int = 0, options: [String] = []) async throws -> SyncServerProcess {
+    /// The migrations of ``migrations()`` and a second one, additive, that gives items a
+    /// nullable `note`: the schema of a newer app version, made once per cluster.
+    static func migrationsWithNotes() throws -> URL {
+        let folder = try PostgresCluster.shared.get().folder.appendingPathComponent("migrations-shared-lists-notes")
+        guard !FileManager.default.fileExists(atPath: folder.path) else { return folder }
+        let draft = folder.deletingLastPathComponent().appendingPathComponent("draft-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: draft, withIntermediateDirectories: true)
+        try Data(schema.utf8).write(to: draft.appendingPathComponent("0001_lists.sql"))
+        try Data("ALTER TABLE items ADD COLUMN note TEXT;".utf8).write(to: draft.appendingPathComponent("0002_item_notes.sql"))
+        if (try? FileManager.default.moveItem(at: draft, to: folder)) == nil { try? FileManager.default.removeItem(at: draft) }
+        return folder
+    }
+
+    /// A server process on `fixture`'s database that shares lists, on the schema `migrations`
+    /// build (``migrations()`` by default).
+    static func server(
+        _ fixture: ServerFixture, port: Int = 0, migrations: URL? = nil, options: [String] = []
+    ) async throws -> SyncServerProcess {
         try await SyncServerProcess(
-            database: fixture.database, port: port, migrations: try migrations(), tables: tables, options: serverOptions + options)
+            database: fixture.database, port: port, migrations: try migrations ?? Self.migrations(), tables: tables,
+            options: serverOptions + options)
     }
 
     /// `count` devices on the schema.
@@ -33,13 +50,15 @@ enum SharedLists {
     }
 
     /// A table's rows as `quote()`d text, one line each in key order (`"items with parents"`:
-    /// the items with their parent column too).
+    /// the items with their parent column too; `"items with notes"`: and their note, on the
+    /// newer schema).
     static func dump(_ store: Store, _ table: String) throws -> [String] {
         let columns =
             switch table {
             case "lists": "quote(id) || '|' || quote(title)"
             case "items": "quote(id) || '|' || quote(list) || '|' || quote(title)"
             case "items with parents": "quote(id) || '|' || quote(list) || '|' || quote(parent) || '|' || quote(title)"
+            case "items with notes": "quote(id) || '|' || quote(list) || '|' || quote(parent) || '|' || quote(title) || '|' || quote(note)"
             default: "quote(id) || '|' || quote(item) || '|' || quote(label)"
             }
         return try store.read { db in
