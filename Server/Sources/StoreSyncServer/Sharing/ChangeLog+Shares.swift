@@ -94,7 +94,8 @@ extension ChangeLog {
     }
 
     /// Up to `limit` of the share's rows after `position`, as `account` holds them, and where
-    /// the next page starts.
+    /// the next page starts: the rows of the root's table first, then the others in (table,
+    /// key) order.
     ///
     /// - Throws: ``SyncFailure`` `.forbidden` when `account` is not a member of the share.
     func sharedPage(
@@ -103,13 +104,18 @@ extension ChangeLog {
         try await client.withConnection { connection in
             let roles = try await roles(of: account, on: connection)
             guard roles[share] != nil else { throw SyncFailure(.forbidden, "this account is not a member of share \(share.text)") }
+            // The root's table first, then the others by name and key: the root row comes with the
+            // first page, so that the rows under it appear with their own page's commit instead of
+            // waiting in the sync state for a parent that sorts after them.
+            let rootTable = SharedRowRef(rootName: share.root)?.table ?? ""
             let (afterTable, afterKey) = (position?.table ?? "", position?.key ?? "")
             let found = try await connection.query(
                 """
                 SELECT tbl, pk FROM sync_rows
                 WHERE owner = \(share.owner) AND root COLLATE "C" = \(share.root)
-                    AND (tbl COLLATE "C", pk COLLATE "C") > (\(afterTable), \(afterKey))
-                ORDER BY tbl COLLATE "C", pk COLLATE "C" LIMIT \(limit + 1)
+                    AND (NOT \(position != nil) OR (tbl <> \(rootTable), tbl COLLATE "C", pk COLLATE "C")
+                        > (\(afterTable) <> \(rootTable), \(afterTable) COLLATE "C", \(afterKey) COLLATE "C"))
+                ORDER BY tbl <> \(rootTable), tbl COLLATE "C", pk COLLATE "C" LIMIT \(limit + 1)
                 """, logger: logger)
             var rows: [OwnedRow] = []
             for try await (table, key) in found.decode((String, String).self) {
