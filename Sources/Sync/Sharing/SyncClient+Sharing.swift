@@ -95,19 +95,20 @@ extension SyncClient {
         }
     }
 
-    /// Reads the rows of the shares joined and not read yet, a page per transaction, each page
-    /// noting how far the reading went; once a share is read whole, the rows held of it that it
+    /// Reads the rows of the shares joined and not read yet, a page per transaction (the next
+    /// one fetched meanwhile), each page noting how far the reading went; once a share is read whole, the rows held of it that it
     /// did not bring again are removed (they left it). A share the account has left meanwhile is
     /// removed.
     func readJoinedShares() async throws {
         let joined = try await store.read { [server] db in try SyncStorage.sharesBeingRead(from: server.absoluteString, in: db) }
+        let (endpoints, limit) = (self.endpoints, batchSize)
         for (share, start) in joined {
-            var position = start
+            // Each page is fetched while the one before it is applied.
+            var fetching = Task { try await endpoints.sharedPage(share, after: start, limit: limit) }
             while true {
-                try Task.checkCancellation()
                 let page: SyncSharedPage
                 do {
-                    page = try await endpoints.sharedPage(share, after: position, limit: batchSize)
+                    page = try await fetching.value
                 } catch let error as SyncServerError where error.reason == .forbidden {
                     try await applying { [server] db in
                         guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
@@ -116,15 +117,21 @@ extension SyncClient {
                     }
                     break
                 }
-                try await applying { [server] db in
-                    guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
-                    let sharing = try coordinator.sharing(in: db)
-                    try sharing.merge(page)
-                    if page.next == nil { try sharing.removeStaleRows(of: share) }
-                    try SyncStorage.setShareReading(share, server: server.absoluteString, reached: page.next, in: db)
+                try Task.checkCancellation()
+                if let next = page.next { fetching = Task { try await endpoints.sharedPage(share, after: next, limit: limit) } }
+                do {
+                    try await applying { [server] db in
+                        guard let coordinator = db.syncCoordinator else { throw StoreError.misuse("sync is not configured") }
+                        let sharing = try coordinator.sharing(in: db)
+                        try sharing.merge(page)
+                        if page.next == nil { try sharing.removeStaleRows(of: share) }
+                        try SyncStorage.setShareReading(share, server: server.absoluteString, reached: page.next, in: db)
+                    }
+                } catch {
+                    fetching.cancel()
+                    throw error
                 }
-                guard let next = page.next else { break }
-                position = next
+                if page.next == nil { break }
             }
         }
     }
