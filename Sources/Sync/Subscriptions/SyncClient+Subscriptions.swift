@@ -14,7 +14,11 @@ extension SyncClient {
     /// every subscription is read, the rows that none covers leave the store, when a first
     /// subscription or a reading from the start asked for it.
     func readSubscriptions(cursorKey: String, schemaKey: String, schemaVersion: Int64) async throws -> Int {
-        let reading = try await store.read { db in try SyncStorage.subscriptionsBeingRead(in: db) }
+        let (reading, sweeping) = try await store.read { db in
+            (try SyncStorage.subscriptionsBeingRead(in: db), try SyncStorage.isSweepPending(in: db))
+        }
+        // Every pull passes here: with nothing to read or remove, it opens no write transaction.
+        guard !reading.isEmpty || sweeping else { return 0 }
         var received = 0
         for (subscription, start) in reading {
             var position = start
