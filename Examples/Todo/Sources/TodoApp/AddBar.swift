@@ -23,10 +23,10 @@ struct AddBar: View {
                 }
                 .labelsHidden()
                 TextField("New item", text: $newItem)
-                    .onSubmit(addItem)
+                    .onSubmit { addItem() }
             }
             TextField("New list", text: $newList)
-                .onSubmit(addList)
+                .onSubmit { addList() }
         }
         .padding()
     }

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+import SQLiteStore
 import SwiftUI
 
 #if os(macOS)

@@ -4,6 +4,7 @@ public enum TodoDatabaseError: Error, Equatable, CustomStringConvertible {
     /// resources.
     case migrationsNotBundled
 
+    /// What went wrong, in a sentence for the user.
     public var description: String {
         switch self {
         case .migrationsNotBundled: "TodoKit's resource bundle has no Migrations folder"

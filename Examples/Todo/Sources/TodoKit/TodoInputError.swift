@@ -7,6 +7,7 @@ public enum TodoInputError: Error, Equatable, CustomStringConvertible {
     /// An item's title that is empty or only spaces.
     case blankTitle
 
+    /// What went wrong, in a sentence for the user.
     public var description: String {
         switch self {
         case .blankName: "a list needs a name"

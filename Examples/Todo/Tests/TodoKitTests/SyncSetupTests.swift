@@ -1,6 +1,5 @@
 import Foundation
 import SQLiteStore
-import SQLiteStoreSyncProtocol
 import Testing
 import TodoKit
 
