@@ -44,7 +44,10 @@ enum SyncStorage {
         """
 
     /// Brings `store_sync_cells` of a database made before it had `link` up to date: the
-    /// column, and the index of linked cells instead of the index of every cell by value.
+    /// column, and the index of linked cells that refer to a parent instead of the index of
+    /// every cell by value, or of every linked cell. A link that is `NULL` refers to no
+    /// parent, and most rows have some (an item that is in no other item): leaving them out
+    /// of the index spares writing and deleting an entry for each.
     static func upgradeCells(in db: Database) throws {
         let hasLink = try db.fetchValue(
             Bool.self, sql: "SELECT count(*) > 0 FROM pragma_table_info('store_sync_cells') WHERE name = 'link'")
@@ -52,7 +55,9 @@ enum SyncStorage {
         try db.execute(
             script: """
                 DROP INDEX IF EXISTS store_sync_cells_by_value;
-                CREATE INDEX IF NOT EXISTS store_sync_cells_by_link ON store_sync_cells(tbl, col, value) WHERE link;
+                DROP INDEX IF EXISTS store_sync_cells_by_link;
+                CREATE INDEX IF NOT EXISTS store_sync_cells_by_parent
+                    ON store_sync_cells(tbl, col, value) WHERE link AND value IS NOT NULL;
                 """)
     }
 
@@ -194,8 +199,8 @@ enum SyncStorage {
     static func keys(of table: String, column: String, equalTo value: DatabaseValue, in db: Database) throws -> [DatabaseValue] {
         try db.fetchRows(
             sql: """
-                SELECT pk FROM store_sync_cells INDEXED BY store_sync_cells_by_link
-                WHERE tbl = ?1 AND col = ?2 AND link AND value IN (\(childValues(of: "?3")))
+                SELECT pk FROM store_sync_cells INDEXED BY store_sync_cells_by_parent
+                WHERE tbl = ?1 AND col = ?2 AND link AND value IS NOT NULL AND value IN (\(childValues(of: "?3")))
                 ORDER BY pk
                 """,
             arguments: [table, column, value]

@@ -201,7 +201,7 @@ struct SyncSetupTests {
             )
             .map { $0[0] }
         }
-        #expect(indexes == [.text("store_sync_cells_by_link")])
+        #expect(indexes == [.text("store_sync_cells_by_parent")])
         let links = try upgraded.read { db in
             try db.fetchRows(sql: "SELECT tbl || '.' || col FROM store_sync_cells WHERE link ORDER BY 1").map { $0[0] }
         }
