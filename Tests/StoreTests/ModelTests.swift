@@ -26,6 +26,20 @@ struct Note: StoreModel, Equatable {
     static let schema = "CREATE TABLE note(id INTEGER PRIMARY KEY, tags TEXT, location TEXT, status TEXT, mood TEXT)"
 }
 
+/// A model keyed by text, as synced tables are.
+private struct Label: StoreModel {
+    static let tableName = "label"
+    var id: String
+    var name: String
+}
+
+/// The same in a `WITHOUT ROWID` table.
+private struct PlainLabel: StoreModel {
+    static let tableName = "plain"
+    var id: String
+    var name: String
+}
+
 /// Inserting, updating, upserting, saving, deleting and fetching models.
 @Suite("Models")
 struct ModelTests {
@@ -184,6 +198,20 @@ struct ModelTests {
         }
         #expect(fetched == Array(items[1...].reversed()))
         #expect(count == 4 && limitedCount == 2 && total == 5)
+    }
+
+    @Test("A model with a text key finds its object id by a read; a missing key has none, a WITHOUT ROWID table is refused")
+    func objectIDOfTextKey() throws {
+        let labels = try directory.makeStore(
+            named: "labels.sqlite",
+            schema: "CREATE TABLE label(id TEXT PRIMARY KEY, name TEXT); CREATE TABLE plain(id TEXT PRIMARY KEY, name TEXT) WITHOUT ROWID;")
+        try labels.write { db in try db.execute(sql: "INSERT INTO label(id, name) VALUES ('a', 'one'), ('b', 'two')") }
+        let (second, missing) = try labels.read { db in
+            (try db.objectID(of: Label.self, id: "b"), try db.objectID(of: Label.self, id: "z"))
+        }
+        #expect(second == ObjectID(table: "label", rowID: 2))
+        #expect(missing == nil)
+        #expect(throws: StoreError.self) { try labels.read { db in try db.objectID(of: PlainLabel.self, id: "a") } }
     }
 
     @Test("async write and read forms work with models")

@@ -26,7 +26,10 @@ struct ReadmeSyncSnippetTests {
         let syncing = Task { try await client.run() }  // pushes each commit, long-polls for the others'; cancel to stop
 
         try await store.write { db in
-            try db.execute(script: "INSERT INTO lists(id, title) VALUES ('home', 'Home'); INSERT INTO items(id, list, title) VALUES ('milk', 'home', 'Milk');")
+            try db.execute(
+                script:
+                    "INSERT INTO lists(id, title) VALUES ('home', 'Home'); INSERT INTO items(id, list, title) VALUES ('milk', 'home', 'Milk');"
+            )
         }
         // The running client pushes the commit on its own; the laptop pulls until it has it.
         let other = SyncClient(store: laptop.stores[0], server: serverURL, token: token)

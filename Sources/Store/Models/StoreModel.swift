@@ -95,7 +95,7 @@ extension StoreModel {
     }
 
     /// The model's identity across the library, once it has an id, when the key is the
-    /// rowid; for other keys ask the database (`db.objectID(of:)`).
+    /// rowid; for other keys ask the database (``Database/objectID(of:id:)``).
     public var objectID: ObjectID? {
         guard ID.isRowIDAlias, case .integer(let rowID) = id.databaseValue else { return nil }
         return ObjectID(table: Self.tableName, rowID: rowID)
