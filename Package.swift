@@ -39,6 +39,16 @@ let package = Package(
         // No library target depends on it, so apps never build it.
         .library(name: "SQLiteStoreSeededRandom", targets: ["SQLiteStoreSeededRandom"]),
     ],
+    // Off by default, so that `swift run store demo` on a fresh clone builds neither the sync
+    // client nor, on Linux, AsyncHTTPClient and NIO (a third of the build steps without them):
+    // `swift build --traits SyncCommands --product store`. The library products are the same
+    // with or without it.
+    traits: [
+        .trait(
+            name: "SyncCommands",
+            description: "The store command's sync subcommands and the demo's sync scene; on Linux they build AsyncHTTPClient."
+        )
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `TreeDictionary`: the values of `LiveValues`, shared between consecutive results.
@@ -111,13 +121,16 @@ let package = Package(
             dependencies: ["SQLiteStoreCore", "SQLiteStoreMacrosPlugin"],
             path: "Sources/StoreMacros"
         ),
-        // Without the macro, so that `swift run store demo` never builds swift-syntax. The demo's
-        // example schema lives in Demo/Migrations (Migrations/ at the root links to it) and ships as a resource.
+        // Without the macro, so that `swift run store demo` never builds swift-syntax, and without
+        // sync unless the SyncCommands trait asks for it (its code is under `#if SyncCommands`).
+        // The demo's example schema lives in Demo/Migrations (Migrations/ at the root links to it)
+        // and ships as a resource.
         .executableTarget(
             name: "StoreCLI",
             dependencies: [
-                // The sync protocol's types (`SyncRefusal`, `SyncShareRole`), which the umbrella does not re-export.
-                "SQLiteStore", "SQLiteStoreSyncProtocol",
+                "SQLiteStoreCore", "SQLiteStoreResults", "SQLiteStoreViewModels",
+                .target(name: "SQLiteStoreSync", condition: .when(traits: ["SyncCommands"])),
+                .target(name: "SQLiteStoreSyncProtocol", condition: .when(traits: ["SyncCommands"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Demo/Migrations")]

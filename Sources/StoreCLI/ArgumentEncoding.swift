@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The command line's arguments as the process received them, in bytes.
 ///

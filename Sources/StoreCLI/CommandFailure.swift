@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// Why a subcommand failed: its exit status, a message for people and details for `--json`.
 struct CommandFailure: Error {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// Where a subcommand's results go: text as they happen (results on standard output,
 /// warnings and errors on standard error), or with `--json` one JSON document on standard

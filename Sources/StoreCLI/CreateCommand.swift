@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// `store create NAME`: writes the next numbered migration file.
 struct CreateCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The database file a command names, looked at before SQLite opens it: whether it exists,
 /// is a regular file holding an SQLite database, and in which journal mode.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// `store demo`: the whole stack on a small to-do app, in the terminal.
 struct DemoCommand: AsyncParsableCommand {
@@ -24,7 +24,9 @@ struct DemoCommand: AsyncParsableCommand {
             notes with B; edits reach the other person live, and edits made offline merge \
             column by column; the server refuses B's edit once B is a reader; A revokes B, \
             and the list leaves B's screen. Without them, the demo says how to start a server \
-            and make both tokens.
+            and make both tokens. The scene is in a store built with the SyncCommands trait: \
+            swift run --traits SyncCommands store demo --server …, or \(SyncBuild.buildCommand)\
+            \(SyncBuild.isIncluded ? "" : " (this one was built without it)").
 
             --interactive reads edits instead: add CATEGORY TITLE, edit ID TITLE, \
             move ID CATEGORY [POSITION], done ID, delete ID, list, quit.
@@ -68,6 +70,8 @@ struct DemoCommand: AsyncParsableCommand {
             guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
                 throw CommandFailure(status: .failed, kind: "unavailable", message: "store demo needs macOS 15 or later")
             }
+            // Before anything runs: a store built without the SyncCommands trait has no sync scene.
+            if server != nil { try DemoSyncInstructions.requireScene() }
             try await demo()
         } catch {
             let failure = CommandFailure(error)

@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The `error` object of a JSON document, and the text printed for a failure.
 struct ErrorReport: Encodable {

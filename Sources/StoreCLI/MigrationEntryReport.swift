@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// One migration in `status --json` and in refusals: its version, name, state and ledger record.
 struct MigrationEntryReport: Encodable {

@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// What `migrate` and `down` share: plan, warn, then run or (with `--dry-run`) print the plan.
 struct MigrationRun {

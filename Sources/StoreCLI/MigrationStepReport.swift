@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// One migration applied or undone by `migrate` or `down`, or planned by `--dry-run`.
 struct MigrationStepReport: Encodable {

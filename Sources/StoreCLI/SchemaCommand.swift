@@ -1,5 +1,5 @@
 import ArgumentParser
-import SQLiteStore
+import SQLiteStoreCore
 
 /// `store schema`: prints the database's schema as SQL.
 struct SchemaCommand: ParsableCommand {

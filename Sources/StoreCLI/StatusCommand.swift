@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// `store status`: each migration's state.
 struct StatusCommand: ParsableCommand {

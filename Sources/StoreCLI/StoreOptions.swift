@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The options every subcommand takes: where the database and the migrations are, and
 /// whether to print JSON.

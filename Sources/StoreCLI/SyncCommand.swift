@@ -1,5 +1,6 @@
 import ArgumentParser
 
+#if SyncCommands
 /// `store sync`: syncs a database file with a sync server (`run`, the default), and shares
 /// root rows with other accounts.
 struct SyncCommand: AsyncParsableCommand {
@@ -33,3 +34,28 @@ struct SyncCommand: AsyncParsableCommand {
         defaultSubcommand: SyncRunCommand.self
     )
 }
+#else
+/// `store sync` in a `store` built without the SyncCommands trait: it takes any arguments and
+/// fails with exit 2, saying how to build `store` with its sync subcommands.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync a database file's tables with a sync server: not in this build (\(SyncBuild.buildCommand)).",
+        discussion: """
+            This store was built without the SyncCommands trait, which adds the sync client (on \
+            Linux, AsyncHTTPClient and NIO) and so store sync and its subcommands (run, share, \
+            revoke, members, memberships, subscribe, unsubscribe, subscriptions). From the \
+            repository's root, build it with \(SyncBuild.buildCommand), or run \
+            swift run --traits SyncCommands store sync ….
+            """
+    )
+
+    @Argument(parsing: .captureForPassthrough, help: .hidden)
+    var arguments: [String] = []
+
+    func run() async throws {
+        try CommandOutput(try StoreOptions.parse(arguments.contains("--json") ? ["--json"] : []))
+            .finish("sync", body: [String: String](), failure: SyncBuild.missing("store sync", example: "store sync …"))
+    }
+}
+#endif

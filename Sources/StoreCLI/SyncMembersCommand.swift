@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// `store sync members`: the accounts a root row of this account's data is shared with.
@@ -29,3 +32,4 @@ struct SyncMembersCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

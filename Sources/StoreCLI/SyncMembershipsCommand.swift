@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// `store sync memberships`: the shares of other accounts that this account is a member of.
@@ -39,3 +42,4 @@ struct SyncMembershipsReport: Encodable {
     /// The shares, each with its name, owner, root table, root key and this account's role.
     var shares: [SyncMembership] = []
 }
+#endif

@@ -1,4 +1,7 @@
-import SQLiteStore
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
+import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// How `store sync` prints the changes a server refused: one line per row and reason, with
@@ -34,3 +37,4 @@ enum SyncKeyText {
         }
     }
 }
+#endif

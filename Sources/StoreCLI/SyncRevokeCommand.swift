@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// `store sync revoke`: ends another account's membership of a root row of this account's data.
@@ -38,3 +41,4 @@ struct SyncRevokeCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// `store sync [run]`: syncs a database file with a sync server, once or live, and reports
@@ -119,3 +122,4 @@ struct SyncReport: Encodable {
         try container.encode(refusals, forKey: .refusals)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
 
@@ -16,3 +18,4 @@ struct SyncServerOptions: ParsableArguments {
     /// The server's URL, checked by `validate()`.
     func url() throws -> URL { try URL(syncServer: server) }
 }
+#endif

@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// `store sync share`: shares a root row of this account's data with another account, or
@@ -85,3 +88,4 @@ struct SyncMembersReport: Encodable {
         for member in members.members { output.say("  \(EscapedText.escaping(member.account, quotes: false)) (\(member.role.rawValue))") }
     }
 }
+#endif

@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// The root row a sharing subcommand of `store sync` is about.
@@ -149,3 +152,4 @@ extension Data {
         }
     }
 }
+#endif

@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 
 /// `store sync subscribe`: subscribes a database to one of the server's subsets.
 struct SyncSubscribeCommand: AsyncParsableCommand {
@@ -48,3 +51,4 @@ struct SyncSubscribeCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

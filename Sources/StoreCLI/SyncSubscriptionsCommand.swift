@@ -1,6 +1,10 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
+import SQLiteStoreSyncProtocol
 
 /// `store sync subscriptions`: a database's subscriptions and how far each was read.
 struct SyncSubscriptionsCommand: AsyncParsableCommand {
@@ -58,3 +62,4 @@ struct SyncSubscriptionsReport: Encodable {
             quotes: false)
     }
 }
+#endif

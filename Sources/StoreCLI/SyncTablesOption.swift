@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 
 /// The `--tables` a `store sync` subcommand opens its database with, recording them for sync.
 struct SyncTablesOption: ParsableArguments {
@@ -54,3 +57,4 @@ struct SyncTablesOption: ParsableArguments {
         try output.finish(command, body: report, failure: failure)
     }
 }
+#endif

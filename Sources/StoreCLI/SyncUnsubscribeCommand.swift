@@ -1,6 +1,9 @@
+// Part of `store sync`: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreSync
 
 /// `store sync unsubscribe`: ends one of a database's subscriptions, here only.
 struct SyncUnsubscribeCommand: AsyncParsableCommand {
@@ -33,3 +36,4 @@ struct SyncUnsubscribeCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,5 +1,5 @@
 import ArgumentParser
-import SQLiteStore
+import SQLiteStoreCore
 
 /// `store verify`: checks that the files and the ledger agree.
 struct VerifyCommand: ParsableCommand {

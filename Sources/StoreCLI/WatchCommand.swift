@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// `store watch`: a query's results, live, as other processes write.
 struct WatchCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// The mark of each row a change set touched, by rowid, as the demo's list shows them.
 enum DemoChangeMarks {

@@ -1,5 +1,9 @@
+// Part of the demo's sync scene: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreResults
+import SQLiteStoreSync
 
 /// One person's device in the demo's sync scene: its own database file syncing the `note`
 /// and `note_list` tables, a sync client with the person's token, and a live list of the
@@ -147,3 +151,4 @@ final class DemoDevice {
         try? store.close()
     }
 }
+#endif

@@ -1,4 +1,5 @@
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreViewModels
 
 /// One write of the demo app, run by its `Command`.
 enum DemoEdit: Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// A row of the example schema's `item` table, as the demo reads it.
 ///

@@ -1,5 +1,6 @@
 import Observation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreViewModels
 
 /// The view model of one item: derived properties a detail screen would show, each bound
 /// to the item's values; deletion is the base class's own state.

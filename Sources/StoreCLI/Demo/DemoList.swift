@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// A row of the example schema's `list` table, as the demo reads it; conformed by hand, as
 /// `@StoreModel(table: "list")` would, like `DemoItem`.

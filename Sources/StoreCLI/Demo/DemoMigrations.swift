@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The example schema `store demo` applies where there is no Migrations folder: the files of
 /// `Demo/Migrations` (the repository's `Migrations/` is a link to them), which SwiftPM copies

@@ -1,4 +1,6 @@
-import SQLiteStore
+// Part of the demo's sync scene: built with the SyncCommands trait only (see Package.swift and SyncBuild).
+#if SyncCommands
+import SQLiteStoreCore
 
 /// A row of the example schema's `note` table, the table the demo's sync scene syncs with
 /// `note_list`, the lists that people share.
@@ -26,3 +28,4 @@ struct DemoNote: StoreModel, Equatable {
         .order(Column("name", through: list).ascending, Column("text").ascending)
         .sectioned(by: Column("name", through: list))
 }
+#endif

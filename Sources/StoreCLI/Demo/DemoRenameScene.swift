@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The demo's last scene: the items of two lists sectioned by their list's name, and a
 /// rename of one list moving its items live, while a view model follows one of them and its

@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The demo's starting data and its scripted edits.
 enum DemoSeed {

@@ -1,5 +1,7 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreResults
+import SQLiteStoreViewModels
 
 /// The demo app: a fetched data source over items (those of one list, sectioned by category,
 /// or those of two lists, sectioned by list name), shown by a list view; a view model for one

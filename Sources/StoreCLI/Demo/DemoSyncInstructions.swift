@@ -21,9 +21,17 @@ enum DemoSyncInstructions {
               swift run --package-path Server sync-server add-token --postgres \(database) --account ana
               swift run --package-path Server sync-server add-token --postgres \(database) --account ben
               swift run --package-path Server sync-server --postgres \(database) --port 8080 --migrations \(migrations) \(serverOptions)
-              store demo --server http://127.0.0.1:8080 --token TOKEN_A --second-account ben --second-token TOKEN_B
-                (TOKEN_A and TOKEN_B: what add-token printed for ana and for ben)
+              swift run --traits SyncCommands store demo --server http://127.0.0.1:8080 --token TOKEN_A --second-account ben --second-token TOKEN_B
+                (TOKEN_A and TOKEN_B: what add-token printed for ana and for ben; the SyncCommands trait builds store with the scene)
             """
+    }
+
+    /// Throws the exit-2 failure that says how to build `store` with the sync scene, when this
+    /// build has none (`SyncBuild`).
+    static func requireScene() throws {
+        try SyncBuild.require(
+            "the demo's sync scene (--server)",
+            example: "store demo --server URL --token TOKEN_A --second-account ACCOUNT --second-token TOKEN_B")
     }
 
     /// The folder holding PostgreSQL's `createdb`, if any: on `PATH`, or where Debian's and

@@ -1,5 +1,8 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+
+#if SyncCommands
+import SQLiteStoreSync
 import SQLiteStoreSyncProtocol
 
 /// The demo's sync scene: two people, A and B, each on a device with its own database file
@@ -197,3 +200,23 @@ enum DemoSyncScene {
         }
     }
 }
+#else
+/// The demo's sync scene in a `store` built without the SyncCommands trait: `store demo`
+/// refuses --server before it starts (`DemoSyncInstructions.requireScene()`), as this does.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+@MainActor
+enum DemoSyncScene {
+    /// The second person: the account A shares with, and its token.
+    struct Member {
+        /// The account's name, as `sync-server add-token --account` gave it.
+        let account: String
+        /// The account's token.
+        let token: String
+    }
+
+    /// Throws the exit-2 failure that says how to build `store` with the scene.
+    static func run(database: String, migrator: Migrator, server: URL, token: String, member: Member) async throws {
+        try DemoSyncInstructions.requireScene()
+    }
+}
+#endif

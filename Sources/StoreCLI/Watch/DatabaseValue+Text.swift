@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 extension DatabaseValue {
     /// The text, when the value is TEXT.

@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// A column `store watch` sorts or sections by: a column of the watched table (`title`), or
 /// a column of the row one of its foreign keys refers to (`list.name`), resolved through the

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// Opens a database for `store watch` without ever writing to it: the file must exist and
 /// be a database (see `DatabaseFile`), the store is read-only (`query_only` on every

@@ -1,5 +1,6 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// The lines of `store watch --json`, one JSON object each.
 ///

@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The query `store watch` runs, with every name checked against the database's schema
 /// and spelled as the schema spells it.

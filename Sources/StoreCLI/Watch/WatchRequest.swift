@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// What the user asked `store watch` for, before it is checked against the database.
 struct WatchRequest: Sendable {

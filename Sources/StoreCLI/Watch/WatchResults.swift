@@ -1,4 +1,5 @@
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// The results of a watched query at one moment: the rowids in their sections, and the
 /// shown values of each row.

@@ -1,4 +1,4 @@
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The model a watched table's fetched-results controller is typed with: any rowid table
 /// fits, since the controller only tracks rowids and sort keys for `watch`.

@@ -1,5 +1,6 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// Shows a query's results, then each change to them, until the task is cancelled or the
 /// controller fails to follow the store (the table was dropped, say): its `changes()`

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// What ends `store watch`: SIGINT or SIGTERM at any time, and with `--json` the end of
 /// standard input once the initial results are printed.

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
 
 /// The text display of a watched query: a table of its rows, grouped by section, with
 /// marks on the rows the last change touched, and a status line.

@@ -1,5 +1,6 @@
 import Foundation
-import SQLiteStore
+import SQLiteStoreCore
+import SQLiteStoreResults
 
 /// One delivered step of a watched query: the change set from the old results to the new.
 ///
