@@ -38,10 +38,13 @@ final class DemoSession {
         marking = dataSource.changes.subscribe { [weak self] changeSet in self?.mark(changeSet) }
     }
 
-    /// Prints the list and the view model as they are.
+    /// Prints the list and the view model as they are, and writes the screen out at once, into
+    /// a pipe too (standard output is buffered there): `store demo | tee`, and `.ci/run` timing
+    /// the first screen, see each screen when it is made.
     func printState() {
         for line in listView.lines(describing: { "\(self.marks[$0.id] ?? " ") \($0.text)" }) { print("  " + line) }
         print("  view model: \(viewModel.summary)")
+        fflush(nil)
     }
 
     /// Runs `edit` through the command and waits for the list view to apply its change set.
