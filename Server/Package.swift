@@ -13,7 +13,10 @@ let package = Package(
         .executable(name: "sync-server", targets: ["SyncServerCommand"])
     ],
     dependencies: [
-        .package(name: "SQLiteStore", path: ".."),
+        // With the SyncCommands trait, so that `swift build --package-path Server --product store`
+        // builds the root's `store` with its sync commands, for StoreSyncCommandTests, beside
+        // the tests and on this package's build of NIO.
+        .package(name: "SQLiteStore", path: "..", traits: ["SyncCommands"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -3,18 +3,17 @@ import SyncServerHarness
 import Testing
 
 /// `store sync`, its sharing subcommands and `store demo`'s sync scene, the root package's
-/// commands, against a server: they need the `store` binary that the root package's `swift test`
-/// (or `swift build`) made, as `.ci/run` does first; `STORE_BINARY` names another.
+/// commands, against a server: they need the `store` binary that
+/// `swift build --package-path Server --product store` builds beside these tests, with its sync
+/// commands (this package enables the root's SyncCommands trait), as the README's test command
+/// and `.ci/run` do first; `STORE_BINARY` names another.
 @Suite("store sync", .serialized, .timeLimit(.minutes(2)))
 struct StoreSyncCommandTests {
     /// The root package's folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static let binary: URL = {
-        if let path = ProcessInfo.processInfo.environment["STORE_BINARY"] { return URL(fileURLWithPath: path) }
-        return root.appendingPathComponent(".build/debug/store")
-    }()
+    static let binary = ChildProcess.binary("store", override: "STORE_BINARY")
 
     static var built: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
