@@ -13,14 +13,6 @@ import SQLiteStoreSyncProtocol
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 enum DemoSyncScene {
-    /// The second person: the account A shares with, and its token.
-    struct Member {
-        /// The account's name, as `sync-server add-token --account` gave it.
-        let account: String
-        /// The account's token.
-        let token: String
-    }
-
     /// Runs the scene with A's device at `database` with `.person-a` before its extension,
     /// syncing with `token`, and B's at `.person-b` with `member`'s token, both migrated by
     /// `migrator`, against `server`.
@@ -206,14 +198,6 @@ enum DemoSyncScene {
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @MainActor
 enum DemoSyncScene {
-    /// The second person: the account A shares with, and its token.
-    struct Member {
-        /// The account's name, as `sync-server add-token --account` gave it.
-        let account: String
-        /// The account's token.
-        let token: String
-    }
-
     /// Throws the exit-2 failure that says how to build `store` with the scene.
     static func run(database: String, migrator: Migrator, server: URL, token: String, member: Member) async throws {
         try DemoSyncInstructions.requireScene()
