@@ -13,9 +13,8 @@ struct CommandTests {
     let screen: TodoScreen
 
     init() throws {
-        folder = try TemporaryFolder()
-        store = try TodoDatabase.open(at: folder.path("todo.sqlite"))
-        screen = TodoScreen(store: store)
+        let opened = try OpenedScreen()
+        (folder, store, screen) = (opened.folder, opened.store, opened.screen)
     }
 
     private func stored(_ id: UUID) throws -> TodoItem? {

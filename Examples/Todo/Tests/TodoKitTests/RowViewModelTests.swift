@@ -14,9 +14,8 @@ struct RowViewModelTests {
     let work: TodoList
 
     init() throws {
-        folder = try TemporaryFolder()
-        store = try TodoDatabase.open(at: folder.path("todo.sqlite"))
-        screen = TodoScreen(store: store)
+        let opened = try OpenedScreen()
+        (folder, store, screen) = (opened.folder, opened.store, opened.screen)
         (home, work) = try store.write { db in
             (try db.insert(TodoList.Draft(name: "Home")), try db.insert(TodoList.Draft(name: "Work")))
         }

@@ -13,9 +13,8 @@ struct SectionedListTests {
     let screen: TodoScreen
 
     init() throws {
-        folder = try TemporaryFolder()
-        store = try TodoDatabase.open(at: folder.path("todo.sqlite"))
-        screen = TodoScreen(store: store)
+        let opened = try OpenedScreen()
+        (folder, store, screen) = (opened.folder, opened.store, opened.screen)
     }
 
     /// Commits `body` as another part of the app would, waits until the screen shows it, and
