@@ -24,8 +24,9 @@ struct DemoCommand: AsyncParsableCommand {
             notes with B; edits reach the other person live, and edits made offline merge \
             column by column; the server refuses B's edit once B is a reader; A revokes B, \
             and the list leaves B's screen. Without them, the demo says how to start a server \
-            and make both tokens. The scene is in a store built with the SyncCommands trait: \
-            swift run --traits SyncCommands store demo --server …, or \(SyncBuild.buildCommand)\
+            and make both tokens. The scene is in a store built with the SyncCommands trait, as \
+            the sync server's package builds it: swift run --package-path Server store demo \
+            --server …, or \(SyncBuild.buildCommand)\
             \(SyncBuild.isIncluded ? "" : " (this one was built without it)").
 
             --interactive reads edits instead: add CATEGORY TITLE, edit ID TITLE, \

@@ -26,7 +26,7 @@ enum SyncBuild {
         CommandFailure(
             status: .usage, kind: "unavailable",
             message: "\(what) is not in this build of store, which was built without the SyncCommands trait (the sync client; "
-                + "on Linux, AsyncHTTPClient and NIO): run swift run --traits SyncCommands \(example), "
-                + "or build it with \(buildCommand)")
+                + "on Linux, AsyncHTTPClient and NIO): run swift run --package-path Server \(example) (the sync server's "
+                + "package builds store with them, on its own build of NIO), or build this one with \(buildCommand)")
     }
 }

@@ -45,8 +45,9 @@ struct SyncCommand: AsyncParsableCommand {
             This store was built without the SyncCommands trait, which adds the sync client (on \
             Linux, AsyncHTTPClient and NIO) and so store sync and its subcommands (run, share, \
             revoke, members, memberships, subscribe, unsubscribe, subscriptions). From the \
-            repository's root, build it with \(SyncBuild.buildCommand), or run \
-            swift run --traits SyncCommands store sync ….
+            repository's root, run swift run --package-path Server store sync … (the sync \
+            server's package builds store with them, on its own build of NIO), or build this \
+            one with \(SyncBuild.buildCommand).
             """
     )
 

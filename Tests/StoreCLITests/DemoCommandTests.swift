@@ -67,9 +67,9 @@ struct DemoCommandTests {
             "\(result)")
         #expect(
             lines[start + 6].hasSuffix(
-                "swift run --traits SyncCommands store demo --server http://127.0.0.1:8080 --token TOKEN_A --second-account ben --second-token TOKEN_B"
-            ), "the scene is built with the trait: \(result)")
-        #expect(lines[start + 7].contains("the SyncCommands trait builds store with the scene"), "\(result)")
+                "swift run --package-path Server store demo --server http://127.0.0.1:8080 --token TOKEN_A --second-account ben --second-token TOKEN_B"
+            ), "the Server package's store has the scene: \(result)")
+        #expect(lines[start + 7].contains("the Server package builds store with the scene"), "\(result)")
         #expect(lines[start + 8].hasPrefix("done in "), "the summary follows")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.person-a.sqlite").path))
     }

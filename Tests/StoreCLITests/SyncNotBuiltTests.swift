@@ -23,7 +23,7 @@ struct SyncNotBuiltTests {
         #expect(result.output.isEmpty, "\(result)")
         #expect(result.error.split(whereSeparator: \.isNewline).count == 1, "\(result)")
         #expect(result.error.hasPrefix("error: store sync is not in this build of store"), "\(result)")
-        #expect(result.error.contains("swift run --traits SyncCommands store sync …"), "\(result)")
+        #expect(result.error.contains("swift run --package-path Server store sync …"), "\(result)")
         #expect(result.error.contains("swift build --traits SyncCommands --product store"), "\(result)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !$0.hasPrefix(".std") }.isEmpty)
     }
@@ -51,7 +51,7 @@ struct SyncNotBuiltTests {
         #expect(result.output.isEmpty, "\(result)")
         #expect(result.error.split(whereSeparator: \.isNewline).count == 1, "\(result)")
         #expect(result.error.hasPrefix("error: the demo's sync scene (--server) is not in this build of store"), "\(result)")
-        #expect(result.error.contains("swift run --traits SyncCommands store demo --server URL"), "\(result)")
+        #expect(result.error.contains("swift run --package-path Server store demo --server URL"), "\(result)")
         #expect(result.error.contains("swift build --traits SyncCommands --product store"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("demo.sqlite").path))
     }

@@ -21,8 +21,8 @@ enum DemoSyncInstructions {
               swift run --package-path Server sync-server add-token --postgres \(database) --account ana
               swift run --package-path Server sync-server add-token --postgres \(database) --account ben
               swift run --package-path Server sync-server --postgres \(database) --port 8080 --migrations \(migrations) \(serverOptions)
-              swift run --traits SyncCommands store demo --server http://127.0.0.1:8080 --token TOKEN_A --second-account ben --second-token TOKEN_B
-                (TOKEN_A and TOKEN_B: what add-token printed for ana and for ben; the SyncCommands trait builds store with the scene)
+              swift run --package-path Server store demo --server http://127.0.0.1:8080 --token TOKEN_A --second-account ben --second-token TOKEN_B
+                (TOKEN_A and TOKEN_B: what add-token printed for ana and for ben; the Server package builds store with the scene, on the server's own build)
             """
     }
 
