@@ -45,11 +45,6 @@ public final class TodoScreen {
         lists = LiveResults(TodoList.byName, in: store)
     }
 
-    /// The item at `indexPath` (a section and a row in it), if there is one.
-    public func item(at indexPath: IndexPath) -> TodoItem? {
-        items.object(at: indexPath)
-    }
-
     /// The identity of the item at `indexPath`, for its row's view model (``row(for:)``).
     public func objectID(at indexPath: IndexPath) -> ObjectID? {
         items.results.objectID(at: indexPath)
