@@ -110,6 +110,35 @@ public final class Store: Sendable {
         }
     }
 
+    /// Runs `first` and then `second`, given what `first` returned, in write transactions of
+    /// their own, on one turn of the writer: `first` commits, and its changes are published,
+    /// before `second` begins, and no other write runs between them. When `second` throws,
+    /// `first` stays committed.
+    @discardableResult
+    package func write<T>(_ first: (Database) throws -> T, then second: (T, Database) throws -> Void) throws -> T {
+        try checkWriteAllowed()
+        return try writer.sync { db in
+            let value = try WriteTransaction.run(on: db, cancellation: nil, first)
+            try WriteTransaction.run(on: db, cancellation: nil) { db in try second(value, db) }
+            return value
+        }
+    }
+
+    /// ``write(_:then:)`` without blocking the caller's thread. Cancelling the calling task
+    /// stops `first` as it stops a write; once `first` has committed, `second` runs to its end.
+    @discardableResult
+    package func write<T: Sendable>(
+        _ first: @escaping @Sendable (Database) throws -> T, then second: @escaping @Sendable (T, Database) throws -> Void
+    ) async throws -> T {
+        try checkWriteAllowed()
+        return try await run(on: writer) { db, cancellation in
+            let value = try WriteTransaction.run(on: db, cancellation: cancellation, first)
+            cancellation.finish()
+            try WriteTransaction.run(on: db, cancellation: nil) { db in try second(value, db) }
+            return value
+        }
+    }
+
     /// Runs `body` on the writer connection with no transaction around it: each statement
     /// commits on its own unless `body` opens a transaction itself. For what cannot run in a
     /// transaction (`VACUUM`, `PRAGMA journal_mode`, `PRAGMA foreign_keys`); a transaction
