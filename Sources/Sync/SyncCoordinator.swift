@@ -9,6 +9,10 @@ final class SyncCoordinator: CommitParticipant {
     let clock: HybridClock
     /// The refusals recorded in the open write transaction (``SyncClient/applying(_:)``).
     var recordedRefusals: [SyncRefusal] = []
+    /// Set by an ended subscription's first transaction (``SyncShareApplier/evictSubscription(_:)``):
+    /// the rows it deleted, still listed as leaving when it commits, are forgotten by the next
+    /// transaction, not by this commit. Its commit takes it back.
+    var forgetsEvictedRowsNext = false
     private let tableNames: Set<String>
     private var tables: [String: SyncedTable] = [:]
     private var tablesGeneration: Int64 = -1
@@ -20,6 +24,7 @@ final class SyncCoordinator: CommitParticipant {
         try db.begin(.immediate)
         do {
             try db.execute(script: SyncStorage.schema)
+            try db.execute(sql: SyncStorage.leavingSchema)
             try SyncStorage.upgradeCells(in: db)
             try SyncStorage.upgradeRows(in: db)
             try SyncStorage.upgradeRowsForSharing(in: db)
@@ -27,6 +32,7 @@ final class SyncCoordinator: CommitParticipant {
             if try SyncStorage.deviceID(in: db) == nil { try SyncStorage.setMeta("device", .text(Self.newDeviceID()), in: db) }
             tables = try Self.load(tableNames, from: db)
             try SyncStorage.markLinks(of: tables, in: db)
+            try SyncShareApplier(tables: tables, db: db, clock: clock).finishInterruptedEviction()
             try db.commit()
         } catch {
             db.rollback()
@@ -64,7 +70,9 @@ final class SyncCoordinator: CommitParticipant {
     /// Called inside a write transaction, after its work and just before `COMMIT`.
     func transactionWillCommit(_ changes: StoreChanges, in db: Database) throws {
         let tables = try syncedTables(in: db)
-        if db.isApplyingRemoteChanges { return try forgetRowsDeletedByCascade(changes, tables: tables, in: db) }
+        let evicting = forgetsEvictedRowsNext
+        forgetsEvictedRowsNext = false
+        if db.isApplyingRemoteChanges { return try forgetRowsDeletedByCascade(changes, tables: tables, evicting: evicting, in: db) }
         guard let device = try SyncStorage.deviceID(in: db) else { throw StoreError.misuse("sync: the device id is gone") }
         var recorder = SyncRecorder(tables: tables, db: db, device: device, clock: clock)
         try recorder.record(changes)
@@ -107,10 +115,14 @@ final class SyncCoordinator: CommitParticipant {
     /// Rows that SQLite deleted while a batch was applied (foreign key actions, triggers) are
     /// no longer at their rowids.
     /// One statement a table, not two a row: a share's revocation or an ended subscription
-    /// deletes a hundred thousand rows.
-    private func forgetRowsDeletedByCascade(_ changes: StoreChanges, tables: [String: SyncedTable], in db: Database) throws {
+    /// deletes a hundred thousand rows. With `evicting`, the rows an ended subscription deleted
+    /// itself are passed over: the next transaction forgets them whole.
+    private func forgetRowsDeletedByCascade(
+        _ changes: StoreChanges, tables: [String: SyncedTable], evicting: Bool, in db: Database
+    ) throws {
         for table in tables.values where changes.touches(table.name) {
-            let deleted = changes.changes(in: table.name).deleted.sorted()
+            var deleted = changes.changes(in: table.name).deleted
+            if evicting { deleted.subtract(try SyncStorage.leavingRowIDs(of: table.name, in: db)) }
             guard !deleted.isEmpty else { continue }
             try db.execute(
                 sql: """
@@ -118,7 +130,7 @@ final class SyncCoordinator: CommitParticipant {
                     WHERE tbl = ?1 AND rid IN (SELECT value FROM json_each(?2))
                         AND NOT EXISTS (SELECT 1 FROM \(SQLIdentifier.quote(table.name)) AS t WHERE t.rowid = store_sync_rows.rid)
                     """,
-                arguments: [DatabaseValue.text(table.name), try BoundKeys(deleted.map { .integer($0) }).argument])
+                arguments: [DatabaseValue.text(table.name), try BoundKeys(deleted.sorted().map { .integer($0) }).argument])
         }
     }
 }

@@ -95,7 +95,7 @@ struct SubscriptionTests {
         #expect(try keys(1, "tags") == ["t2"])
 
         // Ended here: the work list leaves at once, with no sync.
-        try devices.stores[1].sync.unsubscribe(work.id)
+        try await devices.stores[1].sync.unsubscribe(work.id)
         #expect(try keys(1, "lists") == ["home", "trip"])
         #expect(try keys(1, "items") == [])
         #expect(try devices.stores[1].sync.pendingChanges().changes.isEmpty, "nothing of it is sent")
@@ -116,10 +116,81 @@ struct SubscriptionTests {
         #expect(try SharedLists.dump(devices.stores[1], "lists") == ["'home'|'Home'", "'work'|'Home'"])
 
         // The last one ended: the whole account again.
-        try devices.stores[1].sync.unsubscribe(titled.id)
+        try await devices.stores[1].sync.unsubscribe(titled.id)
         try await sync(1)
         #expect(try keys(1, "lists") == ["home", "trip", "work"])
         #expect(try keys(1, "items") == ["eggs", "memo", "milk", "oat"])
+    }
+
+    @Test(
+        "Ending a subscription: its rows leave in one commit, then the sync state forgets them; an eviction cut between the two finishes when the store opens"
+    )
+    func evictionInTwoTransactions() async throws {
+        try await annWritesLists()
+        let work = try devices.stores[1].sync.subscribe(to: "list", parameter: .text("work"))
+        let titled = try devices.stores[1].sync.subscribe(to: "titled", parameter: .text("Work"))
+        try await sync(1)
+        #expect(try keys(1, "lists") == ["work"])
+        #expect(try keys(1, "items") == ["memo"])
+        #expect(try keys(1, "tags") == ["t2"])
+
+        // The list stays, covered by the other subscription; its item and tag leave.
+        var commits = devices.stores[1].changes(in: SharedListsSchema.tables).makeAsyncIterator()
+        try await devices.stores[1].sync.unsubscribe(work.id)
+        #expect(try keys(1, "lists") == ["work"])
+        #expect(try keys(1, "items") == [])
+        #expect(try keys(1, "tags") == [])
+        try await devices.stores[1].write { db in try db.execute(sql: "INSERT INTO lists(id, title) VALUES ('desk', 'Desk')") }
+        let eviction = try #require(await commits.next())
+        #expect(eviction.isRemote)
+        #expect(eviction.changes(in: "items").deleted.count == 1)
+        #expect(eviction.changes(in: "tags").deleted.count == 1)
+        #expect(eviction.changes(in: "lists").isEmpty)
+        let next = try #require(await commits.next())
+        #expect(next.changes(in: "lists").inserted.count == 1, "the second transaction publishes nothing")
+        #expect(try syncState(1) == ["lists desk", "lists work \(titled.id)"])
+
+        // Cut after the first transaction: the rows have left, the sync state still holds them.
+        let again = try devices.stores[1].sync.subscribe(to: "list", parameter: .text("work"))
+        try await sync(1)
+        #expect(try keys(1, "lists") == ["work"], "the list made here outside the subscriptions was sent, then left")
+        #expect(try keys(1, "items") == ["memo"])
+        try devices.stores[1].writeWithoutTransaction { db in
+            try db.execute(
+                sql: """
+                    CREATE TEMP TRIGGER the_app_stops BEFORE DELETE ON main.store_sync_rows
+                    BEGIN SELECT RAISE(ABORT, 'the app stops here'); END
+                    """)
+        }
+        await #expect(throws: StoreError.self) { try await devices.stores[1].sync.unsubscribe(again.id) }
+        #expect(try keys(1, "items") == [])
+        #expect(try syncState(1).contains("items memo \(again.id)"))
+        #expect(try syncState(1).contains("eviction under way"))
+        try await devices.reopen(1)
+        #expect(try syncState(1) == ["lists work \(titled.id)"], "finished when the store opened")
+        #expect(try keys(1, "lists") == ["work"])
+
+        let last = try devices.stores[1].sync.subscribe(to: "list", parameter: .text("work"))
+        try await sync(1)
+        #expect(try keys(1, "items") == ["memo"])
+        #expect(try keys(1, "tags") == ["t2"])
+        #expect(try syncState(1).contains("items memo \(last.id)"))
+    }
+
+    /// What store `index`'s sync state holds of rows: each one's table, key and the
+    /// subscriptions that cover it, and whether it notes an eviction under way.
+    private func syncState(_ index: Int) throws -> [String] {
+        try devices.stores[index].read { db in
+            let rows = try db.fetchRows(
+                sql: """
+                    SELECT tbl || ' ' || pk || rtrim(' ' || trim(coalesce(subscriptions, ''))) FROM store_sync_rows
+                    UNION ALL SELECT 'cells of ' || tbl || ' ' || pk FROM store_sync_cells
+                        WHERE (tbl, pk) NOT IN (SELECT tbl, pk FROM store_sync_rows) GROUP BY tbl, pk
+                    UNION ALL SELECT 'eviction under way' FROM store_sync_meta WHERE key = 'eviction'
+                    ORDER BY 1
+                    """)
+            return rows.compactMap { if case .text(let line) = $0[0] { line } else { nil } }
+        }
     }
 
     @Test("The sync article's subscriptions, as it shows them")
@@ -134,7 +205,7 @@ struct SubscriptionTests {
         #expect(read.map(\.isComplete) == [true, true])
         #expect(read.map(\.rowsRead) == [0, 2], "no list groceries; two titled Home")
         #expect(try keys(1, "lists") == ["home", "trip"])
-        try store.sync.unsubscribe(list.id)
+        try await store.sync.unsubscribe(list.id)
         #expect(try store.sync.subscriptions().map(\.name) == ["titled"])
     }
 
@@ -158,7 +229,7 @@ struct SubscriptionTests {
         try await sync(2)
         #expect(try keys(2, "lists") == ["bens", "home"])
         #expect(try keys(2, "items") == ["eggs", "milk", "oat", "pen"])
-        try devices.stores[2].sync.unsubscribe(mine.id)
+        try await devices.stores[2].sync.unsubscribe(mine.id)
         #expect(try keys(2, "lists") == ["home"])
 
         try await client(0).revoke(table: "lists", key: .text("home"), from: "ben")

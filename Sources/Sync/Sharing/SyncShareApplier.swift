@@ -102,55 +102,84 @@ struct SyncShareApplier {
         guard !rows.isEmpty else { return }
         try gatherLeavingRows { db in
             for (table, key) in rows {
-                try db.execute(sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk) VALUES (?, ?)", arguments: [table.name, key])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk, rid) VALUES (?, ?, NULL)", arguments: [table.name, key])
             }
         }
-        try removeLeavingRows(keepingUnsent: keepingUnsent)
+        try settleUnsentChanges(keepingUnsent: keepingUnsent)
+        try deleteLeavingRowsFromTables()
+        try forgetLeavingRows()
     }
 
     /// Removes as ``remove(_:keepingUnsent:)`` does the rows that `selection` (SQL that selects
-    /// a table's name and a key) selects with `arguments`.
+    /// a table's name, a key and a rowid or `NULL`) selects with `arguments`.
     func remove(selecting selection: String, arguments: [any DatabaseValueConvertible], keepingUnsent: Bool) throws {
-        try gatherLeavingRows { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk) " + selection, arguments: arguments)
-        }
-        try removeLeavingRows(keepingUnsent: keepingUnsent)
+        try gatherLeavingRows(selecting: selection, arguments: arguments, keepingUnsent: keepingUnsent)
+        try deleteLeavingRowsFromTables()
+        try forgetLeavingRows()
     }
 
-    /// Fills `temp.store_sync_leaving`, the rows about to be removed, with `gather`: the rows
-    /// are deleted a table at a time, not one by one, since a revocation or an ended
-    /// subscription may remove a hundred thousand of them.
+    /// Fills `temp.store_sync_leaving` (``SyncStorage/leavingSchema``), the rows about to be
+    /// removed, with `gather`.
     private func gatherLeavingRows(_ gather: (Database) throws -> Void) throws {
-        try db.execute(
-            sql: "CREATE TEMP TABLE IF NOT EXISTS store_sync_leaving(tbl TEXT NOT NULL, pk NOT NULL, PRIMARY KEY (tbl, pk)) WITHOUT ROWID")
         try db.execute(sql: "DELETE FROM temp.store_sync_leaving")
         try gather(db)
     }
 
-    private func removeLeavingRows(keepingUnsent: Bool) throws {
-        let leaving = "SELECT tbl, pk FROM temp.store_sync_leaving"
+    /// Gathers the rows that `selection` (SQL that selects a table's name, a key and a rowid or
+    /// `NULL`) selects with `arguments` into `temp.store_sync_leaving`, less those with changes
+    /// not sent yet with `keepingUnsent`; without it, those changes are refused and the rows
+    /// leave too.
+    func gatherLeavingRows(selecting selection: String, arguments: [any DatabaseValueConvertible], keepingUnsent: Bool) throws {
+        try gatherLeavingRows { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk, rid) " + selection, arguments: arguments)
+        }
+        try settleUnsentChanges(keepingUnsent: keepingUnsent)
+    }
+
+    private func settleUnsentChanges(keepingUnsent: Bool) throws {
         if keepingUnsent {
             try db.execute(sql: "DELETE FROM temp.store_sync_leaving WHERE (tbl, pk) IN (SELECT tbl, pk FROM store_sync_outbox)")
         } else {
-            try refuseUnsentChanges(of: leaving)
+            try refuseUnsentChanges(of: "SELECT tbl, pk FROM temp.store_sync_leaving")
         }
-        let names = try db.fetchRows(sql: "SELECT DISTINCT tbl FROM temp.store_sync_leaving ORDER BY tbl").compactMap { row in
+    }
+
+    /// The tables of the rows in `temp.store_sync_leaving`.
+    private func leavingTables() throws -> [String] {
+        try db.fetchRows(sql: "SELECT DISTINCT tbl FROM temp.store_sync_leaving ORDER BY tbl").compactMap { row in
             if case .text(let name)? = row["tbl"] { name } else { nil }
         }
+    }
+
+    /// Deletes the rows in `temp.store_sync_leaving` from their tables, foreign keys checked at
+    /// the end: the rows of a share refer to each other in any order. What the sync state holds
+    /// of them stays, for ``forgetLeavingRows()``.
+    func deleteLeavingRowsFromTables() throws {
+        let names = try leavingTables()
         try db.withDeferredForeignKeys {
             for name in names {
-                let keys = "SELECT pk FROM temp.store_sync_leaving WHERE tbl = ?1"
-                if let table = tables.table(named: name) {
-                    try db.execute(
-                        sql: "DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.key)) IN (\(keys))",
-                        arguments: [name])
-                }
-                for bookkeeping in ["store_sync_cells", "store_sync_rows"] {
-                    try db.execute(sql: "DELETE FROM \(bookkeeping) WHERE tbl = ?1 AND pk IN (\(keys))", arguments: [name])
-                }
+                guard let table = tables.table(named: name) else { continue }
+                try db.execute(
+                    sql: """
+                        DELETE FROM \(SQLIdentifier.quote(table.name)) WHERE \(SQLIdentifier.quote(table.key)) IN (
+                            SELECT pk FROM temp.store_sync_leaving WHERE tbl = ?1)
+                        """,
+                    arguments: [name])
             }
-            try db.execute(sql: "DELETE FROM store_sync_held WHERE (tbl, pk) IN (\(leaving))")
         }
+    }
+
+    /// Forgets what the sync state holds of the rows in `temp.store_sync_leaving`, and empties it.
+    func forgetLeavingRows() throws {
+        for name in try leavingTables() {
+            for bookkeeping in ["store_sync_cells", "store_sync_rows"] {
+                try db.execute(
+                    sql: "DELETE FROM \(bookkeeping) WHERE tbl = ?1 AND pk IN (SELECT pk FROM temp.store_sync_leaving WHERE tbl = ?1)",
+                    arguments: [name])
+            }
+        }
+        try db.execute(sql: "DELETE FROM store_sync_held WHERE (tbl, pk) IN (SELECT tbl, pk FROM temp.store_sync_leaving)")
         try db.execute(sql: "DELETE FROM temp.store_sync_leaving")
     }
 

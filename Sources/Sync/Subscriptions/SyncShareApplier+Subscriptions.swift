@@ -50,21 +50,59 @@ extension SyncShareApplier {
         }
     }
 
-    /// Ends subscription `id` in the rows it covers: those it alone covers leave the store,
-    /// except those with changes made here and not sent yet (they stay until they are).
-    func endSubscription(_ id: Int64) throws {
-        let tag = " \(id) "
-        try remove(
-            selecting: "SELECT tbl, pk FROM store_sync_rows WHERE instr(subscriptions, ?1) > 0 AND replace(subscriptions, ?1, '') = ''",
-            arguments: [tag], keepingUnsent: true)
+    /// Ends subscription `id` in the rows it covers, the first of two transactions: the rows it
+    /// alone covers leave their tables, except those with changes made here and not sent yet
+    /// (they stay until they are). What the sync state holds of them, and of the subscription
+    /// in the rows others cover too, stays for ``forgetEvictedRows(of:)``, which the next
+    /// transaction of the same writer turn runs (``Store/write(_:then:)``): the rows leave every
+    /// reader, and live results, a transaction sooner. The store notes the eviction under way,
+    /// and finishes it when it opens if it stopped between the two
+    /// (``finishInterruptedEviction()``).
+    func evictSubscription(_ id: Int64) throws {
+        try gatherLeavingRows(
+            selecting: """
+                SELECT tbl, pk, rid FROM store_sync_rows WHERE instr(subscriptions, ?1) > 0 AND replace(subscriptions, ?1, '') = ''
+                """,
+            arguments: [Self.tag(id)], keepingUnsent: true)
+        try deleteLeavingRowsFromTables()
+        // Listed for the next transaction, which forgets them: until then their rowids are theirs.
+        db.syncCoordinator?.forgetsEvictedRowsNext = true
+        try SyncStorage.setMeta(Self.evictionKey, .integer(id), in: db)
+    }
+
+    /// Forgets what the sync state holds of the rows ``evictSubscription(_:)`` removed, and of
+    /// subscription `id` in the rows that others cover too.
+    func forgetEvictedRows(of id: Int64) throws {
+        try forgetLeavingRows()
+        try endCoverage(by: id)
+    }
+
+    /// Finishes an eviction that ``evictSubscription(_:)`` began and whose second transaction
+    /// never ran (the app stopped between the two, or the second failed): gathers its rows
+    /// again, which have left their tables already, and forgets them.
+    func finishInterruptedEviction() throws {
+        guard case .integer(let id)? = try SyncStorage.meta(Self.evictionKey, in: db) else { return }
+        try evictSubscription(id)
+        try forgetEvictedRows(of: id)
+    }
+
+    /// Takes subscription `id` off the rows that others cover too, and the note of its eviction.
+    private func endCoverage(by id: Int64) throws {
         try db.execute(
             sql: "UPDATE store_sync_rows SET subscriptions = replace(subscriptions, ?1, '') WHERE instr(subscriptions, ?1) > 0",
-            arguments: [tag])
+            arguments: [Self.tag(id)])
+        try SyncStorage.deleteMeta(Self.evictionKey, in: db)
     }
+
+    /// The `store_sync_meta` key of an eviction under way: the subscription's id.
+    private static let evictionKey = "eviction"
+
+    /// How `store_sync_rows.subscriptions` spells subscription `id`.
+    private static func tag(_ id: Int64) -> String { " \(id) " }
 
     /// Removes the rows no subscription covers, except those with changes made here and not sent
     /// yet (they stay until they are).
     func removeUncoveredRows() throws {
-        try remove(selecting: "SELECT tbl, pk FROM store_sync_rows WHERE subscriptions = ''", arguments: [], keepingUnsent: true)
+        try remove(selecting: "SELECT tbl, pk, rid FROM store_sync_rows WHERE subscriptions = ''", arguments: [], keepingUnsent: true)
     }
 }
