@@ -5,8 +5,10 @@ import SyncServerHarness
 /// Ending a large subscription (issue 57, "Measured": "dropping a subscription of 100k rows:
 /// eviction ≤ 1 s, no request to the server"). An account's list of `items` items, and a small
 /// one; its second device subscribes to both, reads them, and ends the large one while a live
-/// list of every item is open on it: the time until the rows have left the store (the
-/// `unsubscribe` call, its transaction committed) and until the live list's change set arrives.
+/// list of every item is open on it: the time until the rows have left the store (the commit
+/// that deletes them, seen by every reader), until the `unsubscribe` call returns (the sync
+/// state's entries of the rows forgotten too, in the next transaction) and until the live
+/// list's change set arrives.
 /// `unsubscribe` is a call on the store: it has no server to ask. Each round subscribes again
 /// and reads the list again first, which is timed too.
 struct SubscriptionEviction {
@@ -17,8 +19,10 @@ struct SubscriptionEviction {
     struct Round {
         /// Subscribing and reading the large list until the store holds it.
         let read: Duration
-        /// `unsubscribe`, its transaction committed.
+        /// From the call to the arrival of the commit that deleted the rows.
         let evicted: Duration
+        /// `unsubscribe`, until it returned.
+        let call: Duration
         /// From the call to the live list's change set.
         let shown: Duration
     }
@@ -61,7 +65,9 @@ struct SubscriptionEviction {
         var measured: [Round] = []
         for _ in 0..<rounds {
             var large: StoreSync.Subscription?
-            let read = try await ContinuousClock().measure {
+            // Until the live list shows every item too: a list still behind the read could take
+            // the read's last rows and the eviction as one change set, empty.
+            let (_, read) = try await probe.measure(timeout: .seconds(600), until: { $0.count == items + Self.smallItems }) {
                 large = try subscriber.sync.subscribe(to: "list", parameter: .text("big"), priority: 1)
                 try await client.synchronize()
             }
@@ -69,10 +75,15 @@ struct SubscriptionEviction {
             guard held.items == items + Self.smallItems, let large else {
                 throw BenchmarkFailure(description: "the subscriber holds \(held.items) items, not \(items + Self.smallItems)")
             }
-            let (shown, evicted) = try await probe.measure(until: { $0.count == Self.smallItems }) {
-                try subscriber.sync.unsubscribe(large.id)
+            let commits = try CommitWatch(store: subscriber, until: 1 + Self.smallItems)
+            let start = ContinuousClock.now
+            let (shown, call) = try await probe.measure(until: { $0.count == Self.smallItems }) {
+                try await subscriber.sync.unsubscribe(large.id)
             }
-            measured.append(Round(read: read, evicted: evicted, shown: shown))
+            guard let evicted = try await commits.stamps().last else {
+                throw BenchmarkFailure(description: "the subscriber's store never removed the list's rows")
+            }
+            measured.append(Round(read: read, evicted: evicted.instant - start, call: call, shown: shown))
         }
         withExtendedLifetime((stores, deployment)) {}
         return Result(items: items, push: push, rounds: measured)
