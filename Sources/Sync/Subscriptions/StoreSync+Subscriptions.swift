@@ -77,7 +77,7 @@ extension StoreSync {
             then: { evicting, db in try Self.forgetEvictedRows(evicting, of: subscription, in: db) })
     }
 
-    /// ``unsubscribe(_:)`` without blocking the caller's thread. Cancelling the calling task
+    /// ``unsubscribe(_:)-1svtp`` without blocking the caller's thread. Cancelling the calling task
     /// before the rows leave ends nothing; once they have, the call finishes.
     public func unsubscribe(_ subscription: Subscription.ID) async throws {
         try checkConfigured()
@@ -86,7 +86,7 @@ extension StoreSync {
             then: { evicting, db in try Self.forgetEvictedRows(evicting, of: subscription, in: db) })
     }
 
-    /// The first transaction of ``unsubscribe(_:)``: forgets the subscription and removes the
+    /// The first transaction of `unsubscribe(_:)`: forgets the subscription and removes the
     /// rows it alone covered from their tables; returns whether it did (other subscriptions
     /// remain), or the store is to sync its account's whole data again.
     private static func endSubscription(_ subscription: Subscription.ID, in db: Database) throws -> Bool {
@@ -103,7 +103,7 @@ extension StoreSync {
         return false
     }
 
-    /// The second transaction of ``unsubscribe(_:)``: forgets what the sync state holds of the rows that left.
+    /// The second transaction of `unsubscribe(_:)`: forgets what the sync state holds of the rows that left.
     private static func forgetEvictedRows(_ evicting: Bool, of subscription: Subscription.ID, in db: Database) throws {
         guard evicting, let coordinator = db.syncCoordinator else { return }
         try coordinator.sharing(in: db).forgetEvictedRows(of: subscription)
