@@ -60,6 +60,14 @@ struct ModelSchemaCheckTests {
         #expect(country == [.withoutRowID("country")])
     }
 
+    @Test("A WITHOUT ROWID table declared in capitals is reported, as SQLite names tables in any case")
+    func withoutRowIDInCapitals() throws {
+        try store.write { db in
+            try db.execute(sql: "CREATE TABLE COUNTRY(code TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL) WITHOUT ROWID")
+        }
+        #expect(try store.read { db in try db.schemaDifferences(Country.self) } == [.withoutRowID("country")])
+    }
+
     @Test("A Codable model is checked for its table and key")
     func codableModel() throws {
         try store.write { db in try db.execute(sql: "CREATE TABLE item(title TEXT)") }

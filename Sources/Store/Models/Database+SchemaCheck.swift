@@ -24,7 +24,7 @@ extension Database {
         .map(TableColumnInfo.init(row:))
         guard !columns.isEmpty else { return [.missingTable(table)] }
         var differences: [SchemaDifference] = []
-        if try fetchValue(Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE name = ?", arguments: [table]) == true {
+        if try fetchValue(Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE name = ? COLLATE NOCASE", arguments: [table]) == true {
             differences.append(.withoutRowID(table))
         }
         let tableKey = columns.filter { $0.primaryKeyPosition > 0 }.map(\.name)

@@ -97,7 +97,8 @@ private struct ColumnShape {
 
     static func tableExists(_ table: String, in db: Database) throws -> Bool {
         try db.fetchValue(
-            Bool.self, sql: "SELECT count(*) > 0 FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [table])
+            Bool.self, sql: "SELECT count(*) > 0 FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE",
+            arguments: [table])
             ?? false
     }
 

@@ -50,7 +50,7 @@ struct SyncedTable: Equatable {
                 name, "table \"\(twin)\" has a canonically equivalent name in other bytes, which sync could not tell apart from it")
         }
         let isWithoutRowID = try db.fetchValue(
-            Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?", arguments: [name])
+            Bool.self, sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ? COLLATE NOCASE", arguments: [name])
         if isWithoutRowID == true { throw StoreError.syncTableRefused(name, "it is a WITHOUT ROWID table") }
         let keys = info.filter { $0["pk"] != .integer(0) }
         guard keys.count == 1, case .text(let key)? = keys[0]["name"] else {

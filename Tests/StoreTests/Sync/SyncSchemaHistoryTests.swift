@@ -43,6 +43,22 @@ struct SyncSchemaHistoryTests {
         #expect(history.schemaSyncingWithNewest(1)?.refusal(table: "tags", column: "label") != nil)
     }
 
+    @Test("A table declared with capitals, and named with them or without, is part of every version after its migration")
+    func tableNamedWithCapitals() throws {
+        var migrator = Migrator()
+        try migrator.add(
+            Migration(version: 1, name: "folders") { db in
+                try db.execute(sql: #"CREATE TABLE "Folders"("ID" TEXT PRIMARY KEY, "Title" TEXT)"#)
+            })
+        try migrator.add(Migration(version: 2, name: "later") { db in try db.execute(sql: "CREATE TABLE later(x)") })
+        for spelled in ["Folders", "folders", "FOLDERS"] {
+            let history = try SyncSchemaHistory(tables: [spelled], migrator: migrator)
+            #expect(history.newest.columns == ["folders": ["Title"]], "\(spelled)")
+            #expect(history.schemaSyncingWithNewest(1)?.columns == ["folders": ["Title"]], "\(spelled)")
+            #expect(history.newest.refusal(table: "Folders", column: "Title") == nil, "\(spelled)")
+        }
+    }
+
     @Test(
         "Other migrations need version 1 to upgrade",
         arguments: [

@@ -37,6 +37,7 @@ struct SyncSetupTests {
             "CREATE TABLE t(x, y)",
             "CREATE TABLE t(a TEXT, b TEXT, PRIMARY KEY (a, b))",
             "CREATE TABLE t(id TEXT PRIMARY KEY, x) WITHOUT ROWID",
+            "CREATE TABLE T(id TEXT PRIMARY KEY, x) WITHOUT ROWID",
             "CREATE TABLE u(id TEXT PRIMARY KEY)",
             "CREATE TABLE t(id TEXT PRIMARY KEY COLLATE NOCASE, x)",
             "CREATE TABLE t(id TEXT, x, PRIMARY KEY (id COLLATE RTRIM))",
