@@ -12,27 +12,15 @@ enum SharedLists {
 
     /// The migrations folder that builds ``schema``, made once per cluster.
     static func migrations() throws -> URL {
-        try migrationsFolder("migrations-shared-lists-v2", files: ["0001_lists.sql": schema])
+        try MigrationsFolder.make("migrations-shared-lists-v2", files: ["0001_lists.sql": schema])
     }
 
     /// The migrations of ``migrations()`` and a second one, additive, that gives items a
     /// nullable `note`: the schema of a newer app version, made once per cluster.
     static func migrationsWithNotes() throws -> URL {
-        try migrationsFolder(
+        try MigrationsFolder.make(
             "migrations-shared-lists-notes",
             files: ["0001_lists.sql": schema, "0002_item_notes.sql": "ALTER TABLE items ADD COLUMN note TEXT;"])
-    }
-
-    /// The folder `name` of the cluster holding `files` (name → SQL), written once: in a draft
-    /// folder moved into place, so that concurrent tests never read it half written.
-    private static func migrationsFolder(_ name: String, files: [String: String]) throws -> URL {
-        let folder = try PostgresCluster.shared.get().folder.appendingPathComponent(name)
-        guard !FileManager.default.fileExists(atPath: folder.path) else { return folder }
-        let draft = folder.deletingLastPathComponent().appendingPathComponent("draft-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: draft, withIntermediateDirectories: true)
-        for (file, sql) in files { try Data(sql.utf8).write(to: draft.appendingPathComponent(file)) }
-        if (try? FileManager.default.moveItem(at: draft, to: folder)) == nil { try? FileManager.default.removeItem(at: draft) }
-        return folder
     }
 
     /// A server process on `fixture`'s database that shares lists, on the schema `migrations`
