@@ -30,6 +30,7 @@ struct SyncEndpoints: Sendable {
         router.get(RouterPath(SyncWireFormat.snapshotPath)) { request, context in
             await respond(request, context) { account, log in try await snapshot(request, account: account, log: log) }
         }
+        registerMemberships(sharing: configuration.sharing, on: router)
         if let sharing = configuration.sharing { registerSharing(sharing, on: router) }
         if !configuration.subscriptions.isEmpty { registerSubscriptions(on: router) }
     }

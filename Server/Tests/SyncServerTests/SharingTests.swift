@@ -47,6 +47,28 @@ struct SharingTests {
         try await sync(0)
     }
 
+    @Test("A memberships answer lost to a 404 (a proxy at the wrong address) fails the sync and removes no share")
+    func membershipsNotFound() async throws {
+        try await aliceWritesLists()
+        _ = try await client(0).share(table: "lists", key: .text("shared"), with: "bob", as: .writer)
+        try await sync(1)
+        #expect(try SharedLists.keys(devices.stores[1], "lists") == ["shared"])
+        // Its next sync reads the snapshot again, then asks which shares it may keep.
+        _ = try devices.stores[1].sync.takeNewDeviceID()
+        let lost = SyncClient(store: devices.stores[1], server: server.url, token: bob, transport: MembershipsNotFound())
+        var commits = devices.stores[1].changes(in: SharedLists.tables).makeAsyncIterator()
+        await #expect(throws: SyncServerError.self) { try await lost.synchronize() }
+        try await devices.stores[1].write { db in try db.execute(sql: "INSERT INTO lists(id, title) VALUES ('bobs', 'Bob''s')") }
+        while let commit = await commits.next(), commit.changes(in: "lists").inserted.isEmpty {
+            #expect(SharedLists.tables.allSatisfy { commit.changes(in: $0).deleted.isEmpty }, "no shared row left, even for a moment")
+        }
+        #expect(try SharedLists.keys(devices.stores[1], "lists") == ["bobs", "shared"])
+        #expect(try SharedLists.keys(devices.stores[1], "items") == ["eggs", "milk"])
+        #expect(try devices.stores[1].sync.refusedChanges().isEmpty)
+        try await sync(1)
+        #expect(try SharedLists.keys(devices.stores[1], "items") == ["eggs", "milk"])
+    }
+
     @Test("A shared list reaches the member with its items and tags, and a writer's edits reach the owner")
     func sharedListReachesMember() async throws {
         try await aliceWritesLists()
@@ -225,5 +247,16 @@ struct SharingTests {
         #expect(try SharedLists.dump(devices.stores[0], "items").contains("'milk'|'shared'|'Milk'"))
         #expect(try SharedLists.dump(devices.stores[0], "lists").contains("'shared'|'Groceries'"))
         #expect(try SharedLists.dump(devices.stores[1], "items") == ["'milk'|'shared'|'not alice''s'"])
+    }
+}
+
+/// The platform's transport, with every memberships request answered 404, as a proxy that
+/// routes it nowhere would.
+private struct MembershipsNotFound: SyncTransport {
+    let base = PlatformSyncTransport()
+
+    func send(_ request: SyncTransportRequest) async throws -> SyncTransportResponse {
+        guard request.url.path == SyncWireFormat.membershipsPath else { return try await base.send(request) }
+        return SyncTransportResponse(status: 404, body: Data("Not Found".utf8))
     }
 }

@@ -39,7 +39,11 @@ extension SyncClient {
         try await endpoints.members(table: table, key: key.wireValue)
     }
 
-    /// The shares this account is a member of: other accounts' roots whose rows it receives.
+    /// The shares this account is a member of: other accounts' roots whose rows it receives
+    /// (none from a server without sharing).
+    ///
+    /// - Throws: ``SyncServerError``, for a 404 too: every server answers this request, and a
+    ///   device that took a 404 for "none" would remove the shares it holds.
     public func memberships() async throws -> [SyncMembership] {
         try await endpoints.memberships()
     }

@@ -20,16 +20,13 @@ extension SyncServerEndpoints {
         }
     }
 
-    /// The shares the account is a member of; none from a server without sharing.
+    /// The shares the account is a member of; none from a server without sharing, which answers
+    /// so (a 404 is an error like any other).
     func memberships() async throws -> [SyncMembership] {
         let url = try url(SyncWireFormat.membershipsPath, [:])
-        do {
-            return try await send(SyncTransportRequest(method: .get, url: url, timeout: timeout)) {
-                try JSONDecoder().decode(SyncMemberships.self, from: $0)
-            }.shares
-        } catch let error as SyncServerError where error.status == 404 {
-            return []
-        }
+        return try await send(SyncTransportRequest(method: .get, url: url, timeout: timeout)) {
+            try JSONDecoder().decode(SyncMemberships.self, from: $0)
+        }.shares
     }
 
     func sharedPage(_ share: String, after position: SyncSnapshotPosition?, limit: Int) async throws -> SyncSharedPage {

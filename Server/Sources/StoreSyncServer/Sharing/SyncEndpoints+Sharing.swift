@@ -13,14 +13,21 @@ extension SyncEndpoints {
         router.get(RouterPath(SyncWireFormat.sharesPath)) { request, context in
             await respond(request, context) { account, log in try await members(request, sharing: sharing, account: account, log: log) }
         }
+        router.get(RouterPath(SyncWireFormat.sharedPath)) { request, context in
+            await respond(request, context) { account, log in try await sharedPage(request, account: account, log: log) }
+        }
+    }
+
+    /// The shares `account` is a member of, on any server: none where sharing is off. A device
+    /// removes the shares it holds that the answer leaves out, so the route is always there,
+    /// and a 404 means a wrong address, never "no shares".
+    func registerMemberships(sharing: SyncSharing?, on router: Router<some RequestContext>) {
         router.get(RouterPath(SyncWireFormat.membershipsPath)) { request, context in
             await respond(request, context) { account, log in
                 try checkFormat(request.uri.queryParameters.get(SyncWireFormat.Query.format, as: Int.self))
+                guard sharing != nil else { return try answerJSON(SyncMemberships(shares: [])) }
                 return try answerJSON(try await log.memberships(of: account))
             }
-        }
-        router.get(RouterPath(SyncWireFormat.sharedPath)) { request, context in
-            await respond(request, context) { account, log in try await sharedPage(request, account: account, log: log) }
         }
     }
 
