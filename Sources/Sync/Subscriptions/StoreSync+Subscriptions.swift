@@ -108,5 +108,4 @@ extension StoreSync {
         guard evicting, let coordinator = db.syncCoordinator else { return }
         try coordinator.sharing(in: db).forgetEvictedRows(of: subscription)
     }
-
 }
