@@ -10,10 +10,10 @@ extension SyncStorage {
         CREATE TEMP TABLE IF NOT EXISTS store_sync_leaving(tbl TEXT NOT NULL, pk NOT NULL, rid INTEGER, PRIMARY KEY (tbl, pk)) WITHOUT ROWID
         """
 
-    /// The rowids, in order, of `table`'s rows listed as leaving.
+    /// The rowids of `table`'s rows listed as leaving.
     static func leavingRowIDs(of table: String, in db: Database) throws -> [Int64] {
         let statement = try db.cachedStatement(
-            sql: "SELECT rid FROM temp.store_sync_leaving WHERE tbl = ? AND rid IS NOT NULL ORDER BY rid")
+            sql: "SELECT rid FROM temp.store_sync_leaving WHERE tbl = ? AND rid IS NOT NULL")
         try statement.bind([table])
         defer { statement.reset() }
         var rowIDs: [Int64] = []
