@@ -100,44 +100,37 @@ struct SyncShareApplier {
     /// such a row stays instead, with its changes, until they are sent.
     func remove(_ rows: [(table: SyncedTable, key: DatabaseValue)], keepingUnsent: Bool = false) throws {
         guard !rows.isEmpty else { return }
-        try gatherLeavingRows { db in
+        try gatherLeavingRows(keepingUnsent: keepingUnsent) { db in
             for (table, key) in rows {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk, rid) VALUES (?, ?, NULL)", arguments: [table.name, key])
             }
         }
-        try settleUnsentChanges(keepingUnsent: keepingUnsent)
-        try deleteLeavingRowsFromTables()
-        try forgetLeavingRows()
+        try removeGatheredRows()
     }
 
     /// Removes as ``remove(_:keepingUnsent:)`` does the rows that `selection` (SQL that selects
     /// a table's name, a key and a rowid or `NULL`) selects with `arguments`.
     func remove(selecting selection: String, arguments: [any DatabaseValueConvertible], keepingUnsent: Bool) throws {
         try gatherLeavingRows(selecting: selection, arguments: arguments, keepingUnsent: keepingUnsent)
-        try deleteLeavingRowsFromTables()
-        try forgetLeavingRows()
-    }
-
-    /// Fills `temp.store_sync_leaving` (``SyncStorage/leavingSchema``), the rows about to be
-    /// removed, with `gather`.
-    private func gatherLeavingRows(_ gather: (Database) throws -> Void) throws {
-        try db.execute(sql: "DELETE FROM temp.store_sync_leaving")
-        try gather(db)
+        try removeGatheredRows()
     }
 
     /// Gathers the rows that `selection` (SQL that selects a table's name, a key and a rowid or
-    /// `NULL`) selects with `arguments` into `temp.store_sync_leaving`, less those with changes
-    /// not sent yet with `keepingUnsent`; without it, those changes are refused and the rows
-    /// leave too.
+    /// `NULL`) selects with `arguments` into `temp.store_sync_leaving` (``SyncStorage/leavingSchema``),
+    /// less those with changes not sent yet with `keepingUnsent`; without it, those changes are
+    /// refused and the rows leave too.
     func gatherLeavingRows(selecting selection: String, arguments: [any DatabaseValueConvertible], keepingUnsent: Bool) throws {
-        try gatherLeavingRows { db in
+        try gatherLeavingRows(keepingUnsent: keepingUnsent) { db in
             try db.execute(sql: "INSERT OR IGNORE INTO temp.store_sync_leaving(tbl, pk, rid) " + selection, arguments: arguments)
         }
-        try settleUnsentChanges(keepingUnsent: keepingUnsent)
     }
 
-    private func settleUnsentChanges(keepingUnsent: Bool) throws {
+    /// Fills `temp.store_sync_leaving` with `gather`, then settles the changes not sent yet of
+    /// the rows gathered, as ``gatherLeavingRows(selecting:arguments:keepingUnsent:)`` says.
+    private func gatherLeavingRows(keepingUnsent: Bool, _ gather: (Database) throws -> Void) throws {
+        try db.execute(sql: "DELETE FROM temp.store_sync_leaving")
+        try gather(db)
         if keepingUnsent {
             try db.execute(sql: "DELETE FROM temp.store_sync_leaving WHERE (tbl, pk) IN (SELECT tbl, pk FROM store_sync_outbox)")
         } else {
@@ -145,9 +138,23 @@ struct SyncShareApplier {
         }
     }
 
-    /// The tables of the rows in `temp.store_sync_leaving`.
+    private func removeGatheredRows() throws {
+        try deleteLeavingRowsFromTables()
+        try forgetLeavingRows()
+    }
+
+    /// The tables of the rows in `temp.store_sync_leaving`, each found by one seek of its key
+    /// rather than by reading every row (there may be a hundred thousand, read twice).
     private func leavingTables() throws -> [String] {
-        try db.fetchRows(sql: "SELECT DISTINCT tbl FROM temp.store_sync_leaving ORDER BY tbl").compactMap { row in
+        try db.fetchRows(
+            sql: """
+                WITH RECURSIVE leaving(tbl) AS (
+                    SELECT min(tbl) FROM temp.store_sync_leaving
+                    UNION ALL SELECT (SELECT min(tbl) FROM temp.store_sync_leaving WHERE tbl > leaving.tbl) FROM leaving
+                    WHERE leaving.tbl IS NOT NULL)
+                SELECT tbl FROM leaving WHERE tbl IS NOT NULL
+                """
+        ).compactMap { row in
             if case .text(let name)? = row["tbl"] { name } else { nil }
         }
     }
